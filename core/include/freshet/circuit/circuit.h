@@ -1,0 +1,78 @@
+// Circuit: the operator graph of a pipeline and its step.
+//
+// Operators are added in topological order (an operator's inputs exist
+// before it), which is then the evaluation order. The only back edges are
+// those of delays (z^-1), whose output for step t is their input of step t-1
+// and so never depends on the current step.
+//
+//   step():  for op in operators: op.evaluate()    // outputs of step t
+//            for op in operators: op.end_step()    // delays remember inputs
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "freshet/circuit/operator.h"
+
+namespace freshet {
+
+class Circuit;
+
+//! Stream: a handle to one edge of the circuit.
+class Stream {
+ public:
+  Stream() = default;
+  Stream(Circuit* circuit, uint32_t id) : circuit_(circuit), id_(id) {}
+
+  Circuit* circuit() const { return circuit_; }
+  uint32_t id() const { return id_; }
+  const Schema& key_schema() const;
+  const Schema& value_schema() const;
+  const SchemaPtr& key_schema_ptr() const;
+  const SchemaPtr& value_schema_ptr() const;
+  //! The batch this stream carried in the last step.
+  const BatchPtr& current() const;
+
+ private:
+  Circuit* circuit_ = nullptr;
+  uint32_t id_ = 0;
+};
+
+class Circuit {
+ public:
+  Circuit() = default;
+  Circuit(const Circuit&) = delete;
+  Circuit& operator=(const Circuit&) = delete;
+
+  //! A new stream with the given key and value schemas (an operator's output).
+  Stream add_stream(SchemaPtr key_schema, SchemaPtr value_schema);
+  StreamSlot& slot(Stream stream) { return *slots_[stream.id()]; }
+  const StreamSlot& slot(Stream stream) const { return *slots_[stream.id()]; }
+
+  //! Takes ownership of an operator; it is evaluated after those added before.
+  template <typename T>
+  T* add_operator(std::unique_ptr<T> op) {
+    T* raw = op.get();
+    operators_.push_back(std::move(op));
+    return raw;
+  }
+
+  //! Runs one step: every operator once, in order.
+  Status step();
+  //! Steps completed so far.
+  uint64_t step_count() const { return step_count_; }
+  //! Bytes of operator state (traces, maps) over the whole circuit.
+  size_t state_bytes() const;
+  size_t operator_count() const { return operators_.size(); }
+
+ private:
+  std::vector<std::unique_ptr<StreamSlot>> slots_;
+  std::vector<std::unique_ptr<Operator>> operators_;
+  uint64_t step_count_ = 0;
+};
+
+//! The empty schema: the value schema of plain Z-sets.
+const SchemaPtr& empty_schema();
+
+}  // namespace freshet

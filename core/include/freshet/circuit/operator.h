@@ -1,0 +1,33 @@
+// Operator: one node of a circuit. Each step the circuit calls evaluate() on
+// every operator in topological order, then end_step() on every operator.
+#pragma once
+
+#include <cstddef>
+
+#include "freshet/common/status.h"
+#include "freshet/types/schema.h"
+#include "freshet/zset/batch.h"
+
+namespace freshet {
+
+//! StreamSlot holds a stream's schemas and the batch it carries this step.
+struct StreamSlot {
+  SchemaPtr key_schema;
+  SchemaPtr value_schema;
+  BatchPtr batch = Batch::empty_batch();
+};
+
+class Operator {
+ public:
+  virtual ~Operator() = default;
+  //! A short name for diagnostics ("join", "aggregate").
+  virtual const char* name() const = 0;
+  //! Computes this step's output batch from this step's input batches.
+  virtual Status evaluate() = 0;
+  //! Runs after every operator of the step evaluated (delays capture here).
+  virtual void end_step() {}
+  //! Bytes of state this operator holds (traces, maps).
+  virtual size_t state_bytes() const { return 0; }
+};
+
+}  // namespace freshet

@@ -1,0 +1,14 @@
+// Map: rewrites every entry (projection, expression evaluation, re-keying).
+// Linear: map(Δs) = Δ(map(s)). Two inputs may map to the same output, so the
+// output is consolidated.
+#pragma once
+
+#include "freshet/circuit/circuit.h"
+#include "freshet/operators/row_functions.h"
+
+namespace freshet {
+
+//! Maps to a stream with the given key and value schemas.
+Stream map(Stream input, SchemaPtr key_schema, SchemaPtr value_schema, RowMapper mapper);
+
+}  // namespace freshet

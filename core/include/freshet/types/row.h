@@ -1,0 +1,131 @@
+// The row encoding: a row is a byte string laid out by its Schema (schema.h):
+//
+//   [null bitmap][fixed slots][string bodies]
+//
+// Fixed-width values live inline (no heap allocation per field); a row's
+// strings are stored once, after its fixed part. The encoding is canonical:
+// NULL slots and padding are zero, -0.0 is stored as 0.0 and every NaN as one
+// NaN. So two rows are equal exactly when their bytes are, a row's hash is the
+// hash of its bytes, and byte order (compare_rows) is a total order that
+// batches sort by. SQL's ORDER BY order is a different one: see sort_key.h.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "freshet/common/hash.h"
+#include "freshet/types/schema.h"
+#include "freshet/types/value.h"
+
+namespace freshet {
+
+//! A borrowed row: bytes owned by a batch, a builder or a buffer.
+struct RowRef {
+  const uint8_t* data = nullptr;
+  uint32_t size = 0;
+
+  RowRef() = default;
+  RowRef(const uint8_t* bytes, uint32_t length) : data(bytes), size(length) {}
+  explicit RowRef(const std::string& bytes)
+      : data(reinterpret_cast<const uint8_t*>(bytes.data())), size(static_cast<uint32_t>(bytes.size())) {}
+  explicit RowRef(const std::vector<uint8_t>& bytes) : data(bytes.data()), size(static_cast<uint32_t>(bytes.size())) {}
+
+  std::string_view bytes() const { return {reinterpret_cast<const char*>(data), size}; }
+  std::string to_bytes() const { return std::string(bytes()); }
+};
+
+//! Byte-wise lexicographic order, shorter first on a tie: the total order of batches.
+inline int compare_rows(RowRef a, RowRef b) {
+  uint32_t common = a.size < b.size ? a.size : b.size;
+  int c = common == 0 ? 0 : std::memcmp(a.data, b.data, common);
+  if (c != 0) return c;
+  return a.size < b.size ? -1 : (a.size > b.size ? 1 : 0);
+}
+inline bool operator==(RowRef a, RowRef b) {
+  return a.size == b.size && (a.size == 0 || std::memcmp(a.data, b.data, a.size) == 0);
+}
+inline bool operator!=(RowRef a, RowRef b) { return !(a == b); }
+inline bool operator<(RowRef a, RowRef b) { return compare_rows(a, b) < 0; }
+inline uint64_t hash_row(RowRef row) { return hash_bytes(row.data, row.size); }
+
+//! RowReader reads typed fields of one row.
+class RowReader {
+ public:
+  RowReader(const Schema& schema, RowRef row) : schema_(&schema), row_(row) {}
+
+  const Schema& schema() const { return *schema_; }
+  RowRef row() const { return row_; }
+
+  bool is_null(size_t column) const { return (row_.data[column >> 3] >> (column & 7)) & 1; }
+  bool any_null() const;
+  bool get_bool(size_t column) const { return row_.data[schema_->offset(column)] != 0; }
+  //! Integer types, DATE and TIMESTAMP, widened to 64 bits.
+  int64_t get_int(size_t column) const;
+  //! REAL and DOUBLE, widened to double.
+  double get_double(size_t column) const;
+  int128 get_decimal(size_t column) const;
+  std::string_view get_string(size_t column) const;
+  //! Any column as a Value (slow path).
+  Value get_value(size_t column) const;
+  //! "(1, 'east', NULL)"
+  std::string to_string() const;
+
+ private:
+  template <typename T>
+  T load(size_t column) const {
+    T value;
+    std::memcpy(&value, row_.data + schema_->offset(column), sizeof(T));
+    return value;
+  }
+
+  const Schema* schema_;
+  RowRef row_;
+};
+
+//! RowBuilder writes one row at a time. Set columns in any order (unset ones
+//! are zero / empty, not NULL), then finish(): the returned RowRef stays
+//! valid until the next finish(), and the builder starts the next row clean.
+class RowBuilder {
+ public:
+  explicit RowBuilder(const Schema& schema);
+
+  const Schema& schema() const { return *schema_; }
+
+  void set_null(size_t column);
+  void set_bool(size_t column, bool value);
+  //! Integer types, DATE and TIMESTAMP; narrows to the column's width.
+  void set_int(size_t column, int64_t value);
+  //! REAL and DOUBLE (REAL rounds to float).
+  void set_double(size_t column, double value);
+  void set_decimal(size_t column, int128 value);
+  void set_string(size_t column, std::string_view value);
+  //! Sets any column from a Value of a compatible type (slow path).
+  void set_value(size_t column, const Value& value);
+  //! Copies one field of another row, of the same type.
+  void copy_field(size_t column, const RowReader& source, size_t source_column);
+
+  RowRef finish();
+
+ private:
+  template <typename T>
+  void store(size_t column, T value) {
+    clear_null(column);
+    std::memcpy(fixed_.data() + schema_->offset(column), &value, sizeof(T));
+  }
+  void clear_null(size_t column) { fixed_[column >> 3] &= static_cast<uint8_t>(~(1u << (column & 7))); }
+
+  const Schema* schema_;
+  std::vector<uint8_t> fixed_;         // bitmap + fixed slots of the row being built
+  std::vector<std::string> strings_;   // bodies of the VARCHAR columns, by ordinal
+  std::vector<uint8_t> finished_;      // the last finished row
+};
+
+//! Encodes a whole row from Values (tests, literals).
+std::string encode_row(const Schema& schema, const std::vector<Value>& values);
+//! Decodes a whole row into Values (tests, formats).
+std::vector<Value> decode_row(const Schema& schema, RowRef row);
+
+}  // namespace freshet

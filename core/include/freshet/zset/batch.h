@@ -1,0 +1,64 @@
+// Batch: an immutable indexed Z-set, the unit of data on every stream.
+//
+// A batch holds (key, value, weight) entries. Invariants:
+//   - sorted by key, then value, in row byte order (compare_rows);
+//   - consolidated: each (key, value) pair appears once;
+//   - no zero weights.
+// A plain Z-set is a batch whose values are empty rows (the row is the key).
+//
+// Layout (flat arrays, as DBSP's OrdIndexedZSet / differential's ord_neu):
+//   keys          k0 k1 k2 ...            (RowColumn)
+//   value_starts  where each key's values begin (omitted while every key has one value)
+//   values        v  v  v  v ...          (RowColumn)
+//   weights       w  w  w  w ...
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "freshet/zset/row_column.h"
+
+namespace freshet {
+
+using Weight = int64_t;
+
+class Batch {
+ public:
+  //! The shared empty batch.
+  static const std::shared_ptr<const Batch>& empty_batch();
+
+  bool empty() const { return weights_.empty(); }
+  size_t key_count() const { return keys_.size(); }
+  //! Number of (key, value) entries.
+  size_t size() const { return weights_.size(); }
+
+  RowRef key(size_t k) const { return keys_[k]; }
+  size_t values_begin(size_t k) const { return value_starts_.empty() ? k : value_starts_[k]; }
+  size_t values_end(size_t k) const { return value_starts_.empty() ? k + 1 : value_starts_[k + 1]; }
+  RowRef value(size_t v) const { return values_[v]; }
+  Weight weight(size_t v) const { return weights_[v]; }
+
+  //! Index of the first key >= `key` among keys [from, key_count()).
+  size_t lower_bound(RowRef key, size_t from = 0) const;
+  //! Index of `key`, if present.
+  std::optional<size_t> find(RowRef key) const;
+  //! Weight of one (key, value) entry; 0 when absent.
+  Weight weight_of(RowRef key, RowRef value) const;
+
+  //! Bytes allocated for this batch.
+  size_t memory_bytes() const;
+
+ private:
+  friend class SortedBatchBuilder;
+
+  RowColumn keys_;
+  std::vector<uint32_t> value_starts_;  // key_count()+1 entries, or empty when one value per key
+  RowColumn values_;
+  std::vector<Weight> weights_;
+};
+
+using BatchPtr = std::shared_ptr<const Batch>;
+
+}  // namespace freshet

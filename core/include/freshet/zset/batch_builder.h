@@ -1,0 +1,57 @@
+// Builders of batches.
+//
+// SortedBatchBuilder takes entries already in (key, value) order, sums
+// adjacent duplicates and drops zero weights: the tail of every merge.
+// BatchBuilder takes entries in any order and consolidates them: sort, then
+// the sorted builder.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "freshet/zset/batch.h"
+
+namespace freshet {
+
+class SortedBatchBuilder {
+ public:
+  //! Entries must come in non-decreasing (key, value) order; equal ones are summed.
+  //! The bytes `key` and `value` point to must stay valid until the next push or finish.
+  void push(RowRef key, RowRef value, Weight weight);
+  BatchPtr finish();
+
+ private:
+  void flush_pending();
+
+  std::unique_ptr<Batch> batch_ = std::make_unique<Batch>();
+  bool has_pending_ = false;
+  RowRef pending_key_, pending_value_;
+  Weight pending_weight_ = 0;
+};
+
+class BatchBuilder {
+ public:
+  //! Adds an update; the bytes are copied.
+  void add(RowRef key, RowRef value, Weight weight);
+  //! A Z-set update: the row is the key, the value empty.
+  void add_row(RowRef row, Weight weight) { add(row, RowRef(), weight); }
+  size_t pending() const { return entries_.size(); }
+  bool empty() const { return entries_.empty(); }
+  //! Consolidates everything added into a batch and starts over.
+  BatchPtr finish();
+
+ private:
+  struct Entry {
+    uint64_t key_prefix;  // first 8 key bytes, big-endian: most comparisons end here
+    uint32_t key_offset, key_size, value_offset, value_size;
+    Weight weight;
+  };
+
+  RowRef key_of(const Entry& e) const { return RowRef(arena_.data() + e.key_offset, e.key_size); }
+  RowRef value_of(const Entry& e) const { return RowRef(arena_.data() + e.value_offset, e.value_size); }
+
+  std::vector<uint8_t> arena_;
+  std::vector<Entry> entries_;
+};
+
+}  // namespace freshet

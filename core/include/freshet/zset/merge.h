@@ -1,0 +1,19 @@
+// Merging batches: the sum of Z-sets, consolidated.
+#pragma once
+
+#include <vector>
+
+#include "freshet/zset/batch.h"
+
+namespace freshet {
+
+//! a + b, consolidated (equal entries summed, zeros dropped). Linear time.
+BatchPtr merge_batches(const Batch& a, const Batch& b);
+
+//! The sum of any number of batches (pairwise merges, smallest first).
+BatchPtr merge_all(std::vector<BatchPtr> batches);
+
+//! -a: the same entries with negated weights.
+BatchPtr negate_batch(const Batch& a);
+
+}  // namespace freshet

@@ -1,0 +1,39 @@
+// RowColumn: rows stored back to back in one byte array, addressed by index.
+// While every row has the same length (the common case: no VARCHAR columns)
+// no per-row offsets are kept at all; the first row of another length
+// materialises them.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "freshet/types/row.h"
+
+namespace freshet {
+
+class RowColumn {
+ public:
+  size_t size() const { return count_; }
+  bool empty() const { return count_ == 0; }
+
+  RowRef operator[](size_t i) const {
+    if (ends_.empty()) return RowRef(bytes_.data() + i * width_, width_);
+    uint32_t begin = i == 0 ? 0 : ends_[i - 1];
+    return RowRef(bytes_.data() + begin, ends_[i] - begin);
+  }
+  RowRef back() const { return (*this)[count_ - 1]; }
+
+  void push_back(RowRef row);
+  void reserve_bytes(size_t bytes) { bytes_.reserve(bytes); }
+  void shrink_to_fit();
+  size_t memory_bytes() const { return bytes_.capacity() + ends_.capacity() * sizeof(uint32_t); }
+  size_t byte_size() const { return bytes_.size(); }
+
+ private:
+  std::vector<uint8_t> bytes_;
+  std::vector<uint32_t> ends_;  // empty while all rows are width_ bytes long
+  uint32_t width_ = 0;
+  size_t count_ = 0;
+};
+
+}  // namespace freshet

@@ -1,0 +1,65 @@
+// Trace: the integral of a stream of batches, kept as a spine of immutable
+// batches that merge geometrically (LSM style).
+//
+// ## Design
+// Batches are ordered oldest first. After an insert, the newest batch is
+// merged into its predecessor while it is at least half that one's size, so
+// sizes at least double going back in time: at most log2(n) batches, and
+// every entry is copied O(log n) times over its life (amortised O(log n) per
+// inserted entry). Merging consolidates, so cancelled updates disappear.
+//
+// Readers see the sum of all batches: a (key, value) may appear in several
+// batches with weights that sum to its true weight (possibly zero).
+// KeyCursor does that summing for one key.
+#pragma once
+
+#include <vector>
+
+#include "freshet/zset/batch.h"
+
+namespace freshet {
+
+class Trace {
+ public:
+  //! Adds a batch (the trace becomes old + batch).
+  void insert(BatchPtr batch);
+  void clear() { batches_.clear(); }
+
+  const std::vector<BatchPtr>& batches() const { return batches_; }
+  bool empty() const { return batches_.empty(); }
+  //! Entries over all batches (an upper bound on the consolidated size).
+  size_t entry_count() const;
+  size_t memory_bytes() const;
+
+  //! Total weight of one (key, value).
+  Weight weight_of(RowRef key, RowRef value) const;
+  //! The whole trace as one consolidated batch.
+  BatchPtr consolidated() const;
+
+  //! Walks the values of one key in byte order with their total weights,
+  //! skipping values whose weights cancel out.
+  class KeyCursor {
+   public:
+    bool valid() const { return valid_; }
+    RowRef value() const { return value_; }
+    Weight weight() const { return weight_; }
+    void next();
+
+   private:
+    friend class Trace;
+    struct Run {
+      const Batch* batch;
+      size_t position, end;
+    };
+    std::vector<Run> runs_;
+    bool valid_ = false;
+    RowRef value_;
+    Weight weight_ = 0;
+  };
+  KeyCursor seek(RowRef key) const;
+
+ private:
+  std::vector<BatchPtr> batches_;
+};
+
+}  // namespace freshet

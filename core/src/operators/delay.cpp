@@ -1,0 +1,30 @@
+#include "freshet/operators/delay.h"
+
+#include "freshet/common/assert.h"
+
+namespace freshet {
+
+Status DelayOperator::evaluate() {
+  output_slot_->batch = held_;
+  return Status::OK();
+}
+
+void DelayOperator::end_step() {
+  FRESHET_ASSERT(input_ != nullptr);
+  held_ = input_->batch;
+}
+
+void DelayOperator::connect(Stream input) { input_ = &input.circuit()->slot(input); }
+
+DelayOperator* add_delay(Circuit& circuit, SchemaPtr key_schema, SchemaPtr value_schema) {
+  Stream output = circuit.add_stream(std::move(key_schema), std::move(value_schema));
+  return circuit.add_operator(std::make_unique<DelayOperator>(output, &circuit.slot(output)));
+}
+
+Stream delay(Stream input) {
+  DelayOperator* op = add_delay(*input.circuit(), input.key_schema_ptr(), input.value_schema_ptr());
+  op->connect(input);
+  return op->stream();
+}
+
+}  // namespace freshet

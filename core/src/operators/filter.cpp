@@ -1,0 +1,43 @@
+#include "freshet/operators/filter.h"
+
+#include "freshet/zset/batch_builder.h"
+#include "freshet/zset/cursor.h"
+
+namespace freshet {
+namespace {
+
+class FilterOperator : public Operator {
+ public:
+  FilterOperator(const StreamSlot* input, StreamSlot* output, RowPredicate predicate)
+      : input_(input), output_(output), predicate_(std::move(predicate)) {}
+  const char* name() const override { return "filter"; }
+
+  Status evaluate() override {
+    const Batch& in = *input_->batch;
+    SortedBatchBuilder kept;
+    for (BatchCursor c(in); c.valid(); c.next()) {
+      if (predicate_(RowReader(*input_->key_schema, c.key()), RowReader(*input_->value_schema, c.value()))) {
+        kept.push(c.key(), c.value(), c.weight());
+      }
+    }
+    output_->batch = kept.finish();
+    return Status::OK();
+  }
+
+ private:
+  const StreamSlot* input_;
+  StreamSlot* output_;
+  RowPredicate predicate_;
+};
+
+}  // namespace
+
+Stream filter(Stream input, RowPredicate predicate) {
+  Circuit& circuit = *input.circuit();
+  Stream output = circuit.add_stream(input.key_schema_ptr(), input.value_schema_ptr());
+  circuit.add_operator(
+      std::make_unique<FilterOperator>(&circuit.slot(input), &circuit.slot(output), std::move(predicate)));
+  return output;
+}
+
+}  // namespace freshet

@@ -1,0 +1,47 @@
+#include "freshet/operators/map.h"
+
+#include "freshet/zset/batch_builder.h"
+#include "freshet/zset/cursor.h"
+
+namespace freshet {
+namespace {
+
+class MapOperator : public Operator {
+ public:
+  MapOperator(const StreamSlot* input, StreamSlot* output, RowMapper mapper)
+      : input_(input),
+        output_(output),
+        mapper_(std::move(mapper)),
+        key_builder_(*output->key_schema),
+        value_builder_(*output->value_schema) {}
+  const char* name() const override { return "map"; }
+
+  Status evaluate() override {
+    for (BatchCursor c(*input_->batch); c.valid(); c.next()) {
+      mapper_(RowReader(*input_->key_schema, c.key()), RowReader(*input_->value_schema, c.value()), key_builder_,
+              value_builder_);
+      RowRef key = key_builder_.finish();
+      mapped_.add(key, value_builder_.finish(), c.weight());
+    }
+    output_->batch = mapped_.finish();
+    return Status::OK();
+  }
+
+ private:
+  const StreamSlot* input_;
+  StreamSlot* output_;
+  RowMapper mapper_;
+  RowBuilder key_builder_, value_builder_;
+  BatchBuilder mapped_;
+};
+
+}  // namespace
+
+Stream map(Stream input, SchemaPtr key_schema, SchemaPtr value_schema, RowMapper mapper) {
+  Circuit& circuit = *input.circuit();
+  Stream output = circuit.add_stream(std::move(key_schema), std::move(value_schema));
+  circuit.add_operator(std::make_unique<MapOperator>(&circuit.slot(input), &circuit.slot(output), std::move(mapper)));
+  return output;
+}
+
+}  // namespace freshet

@@ -1,0 +1,49 @@
+#include "freshet/zset/batch.h"
+
+namespace freshet {
+
+const BatchPtr& Batch::empty_batch() {
+  static const BatchPtr kEmpty = std::make_shared<const Batch>();
+  return kEmpty;
+}
+
+size_t Batch::lower_bound(RowRef key, size_t from) const {
+  size_t low = from, high = keys_.size();
+  while (low < high) {
+    size_t middle = low + (high - low) / 2;
+    if (compare_rows(keys_[middle], key) < 0) {
+      low = middle + 1;
+    } else {
+      high = middle;
+    }
+  }
+  return low;
+}
+
+std::optional<size_t> Batch::find(RowRef key) const {
+  size_t k = lower_bound(key);
+  if (k < keys_.size() && keys_[k] == key) return k;
+  return std::nullopt;
+}
+
+Weight Batch::weight_of(RowRef key, RowRef value) const {
+  std::optional<size_t> k = find(key);
+  if (!k) return 0;
+  size_t low = values_begin(*k), high = values_end(*k);
+  while (low < high) {
+    size_t middle = low + (high - low) / 2;
+    if (compare_rows(values_[middle], value) < 0) {
+      low = middle + 1;
+    } else {
+      high = middle;
+    }
+  }
+  return low < values_end(*k) && values_[low] == value ? weights_[low] : 0;
+}
+
+size_t Batch::memory_bytes() const {
+  return sizeof(Batch) + keys_.memory_bytes() + values_.memory_bytes() +
+         value_starts_.capacity() * sizeof(uint32_t) + weights_.capacity() * sizeof(Weight);
+}
+
+}  // namespace freshet

@@ -1,0 +1,96 @@
+#include "freshet/zset/batch_builder.h"
+
+#include <algorithm>
+
+#include "freshet/common/assert.h"
+
+namespace freshet {
+
+void SortedBatchBuilder::push(RowRef key, RowRef value, Weight weight) {
+  if (has_pending_ && key == pending_key_ && value == pending_value_) {
+    pending_weight_ += weight;
+    return;
+  }
+  flush_pending();
+  has_pending_ = true;
+  pending_key_ = key;
+  pending_value_ = value;
+  pending_weight_ = weight;
+}
+
+void SortedBatchBuilder::flush_pending() {
+  if (!has_pending_) return;
+  has_pending_ = false;
+  if (pending_weight_ == 0) return;
+  Batch& b = *batch_;
+  bool new_key = b.keys_.empty() || b.keys_.back() != pending_key_;
+  if (new_key) {
+    FRESHET_ASSERT(b.keys_.empty() || compare_rows(b.keys_.back(), pending_key_) < 0);
+    // Value ranges become explicit the first time a key gets a second value.
+    if (!b.value_starts_.empty()) b.value_starts_.push_back(static_cast<uint32_t>(b.weights_.size()));
+    b.keys_.push_back(pending_key_);
+  } else {
+    FRESHET_ASSERT(compare_rows(b.values_.back(), pending_value_) < 0);
+    if (b.value_starts_.empty()) {
+      for (uint32_t k = 0; k < b.keys_.size(); ++k) b.value_starts_.push_back(k);
+    }
+  }
+  b.values_.push_back(pending_value_);
+  b.weights_.push_back(pending_weight_);
+}
+
+BatchPtr SortedBatchBuilder::finish() {
+  flush_pending();
+  Batch& b = *batch_;
+  if (b.weights_.empty()) {
+    batch_ = std::make_unique<Batch>();
+    return Batch::empty_batch();
+  }
+  if (!b.value_starts_.empty()) b.value_starts_.push_back(static_cast<uint32_t>(b.weights_.size()));
+  BatchPtr done(std::move(batch_));
+  batch_ = std::make_unique<Batch>();
+  return done;
+}
+
+namespace {
+
+uint64_t big_endian_prefix(const uint8_t* data, uint32_t size) {
+  uint64_t prefix = 0;
+  uint32_t n = size < 8 ? size : 8;
+  for (uint32_t i = 0; i < n; ++i) prefix |= static_cast<uint64_t>(data[i]) << (56 - 8 * i);
+  return prefix;
+}
+
+}  // namespace
+
+void BatchBuilder::add(RowRef key, RowRef value, Weight weight) {
+  if (weight == 0) return;
+  Entry e;
+  e.key_prefix = big_endian_prefix(key.data, key.size);
+  e.key_offset = static_cast<uint32_t>(arena_.size());
+  e.key_size = key.size;
+  if (key.size) arena_.insert(arena_.end(), key.data, key.data + key.size);
+  e.value_offset = static_cast<uint32_t>(arena_.size());
+  e.value_size = value.size;
+  if (value.size) arena_.insert(arena_.end(), value.data, value.data + value.size);
+  e.weight = weight;
+  entries_.push_back(e);
+}
+
+BatchPtr BatchBuilder::finish() {
+  if (entries_.empty()) return Batch::empty_batch();
+  std::sort(entries_.begin(), entries_.end(), [this](const Entry& a, const Entry& b) {
+    if (a.key_prefix != b.key_prefix) return a.key_prefix < b.key_prefix;
+    int c = compare_rows(key_of(a), key_of(b));
+    if (c != 0) return c < 0;
+    return compare_rows(value_of(a), value_of(b)) < 0;
+  });
+  SortedBatchBuilder sorted;
+  for (const Entry& e : entries_) sorted.push(key_of(e), value_of(e), e.weight);
+  BatchPtr batch = sorted.finish();
+  entries_.clear();
+  arena_.clear();
+  return batch;
+}
+
+}  // namespace freshet

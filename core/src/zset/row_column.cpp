@@ -1,0 +1,22 @@
+#include "freshet/zset/row_column.h"
+
+namespace freshet {
+
+void RowColumn::push_back(RowRef row) {
+  if (count_ == 0) width_ = row.size;
+  if (ends_.empty() && row.size != width_) {
+    // First row of a different length: switch to explicit offsets.
+    ends_.reserve(count_ + 1);
+    for (size_t i = 1; i <= count_; ++i) ends_.push_back(static_cast<uint32_t>(i * width_));
+  }
+  bytes_.insert(bytes_.end(), row.data, row.data + row.size);
+  if (!ends_.empty() || row.size != width_) ends_.push_back(static_cast<uint32_t>(bytes_.size()));
+  ++count_;
+}
+
+void RowColumn::shrink_to_fit() {
+  bytes_.shrink_to_fit();
+  ends_.shrink_to_fit();
+}
+
+}  // namespace freshet

@@ -1,0 +1,91 @@
+#include "freshet/zset/trace.h"
+
+#include "freshet/zset/merge.h"
+
+namespace freshet {
+
+void Trace::insert(BatchPtr batch) {
+  if (batch->empty()) return;
+  batches_.push_back(std::move(batch));
+  while (batches_.size() >= 2) {
+    const Batch& older = *batches_[batches_.size() - 2];
+    const Batch& newer = *batches_.back();
+    if (2 * newer.size() < older.size()) break;
+    BatchPtr merged = merge_batches(older, newer);
+    batches_.pop_back();
+    if (merged->empty()) {
+      batches_.pop_back();
+    } else {
+      batches_.back() = std::move(merged);
+    }
+  }
+}
+
+size_t Trace::entry_count() const {
+  size_t total = 0;
+  for (const BatchPtr& b : batches_) total += b->size();
+  return total;
+}
+
+size_t Trace::memory_bytes() const {
+  size_t total = batches_.capacity() * sizeof(BatchPtr);
+  for (const BatchPtr& b : batches_) total += b->memory_bytes();
+  return total;
+}
+
+Weight Trace::weight_of(RowRef key, RowRef value) const {
+  Weight total = 0;
+  for (const BatchPtr& b : batches_) total += b->weight_of(key, value);
+  return total;
+}
+
+BatchPtr Trace::consolidated() const {
+  if (batches_.size() == 1) return batches_.front();
+  return merge_all(batches_);
+}
+
+Trace::KeyCursor Trace::seek(RowRef key) const {
+  KeyCursor cursor;
+  for (const BatchPtr& b : batches_) {
+    if (std::optional<size_t> k = b->find(key)) {
+      cursor.runs_.push_back({b.get(), b->values_begin(*k), b->values_end(*k)});
+    }
+  }
+  cursor.next();
+  return cursor;
+}
+
+void Trace::KeyCursor::next() {
+  // Advance past the value last returned, then find the next value whose
+  // weights over all runs do not cancel.
+  if (valid_) {
+    for (Run& run : runs_) {
+      if (run.position < run.end && run.batch->value(run.position) == value_) ++run.position;
+    }
+  }
+  while (true) {
+    const Run* smallest = nullptr;
+    for (const Run& run : runs_) {
+      if (run.position < run.end &&
+          (!smallest || compare_rows(run.batch->value(run.position), smallest->batch->value(smallest->position)) < 0)) {
+        smallest = &run;
+      }
+    }
+    if (!smallest) {
+      valid_ = false;
+      return;
+    }
+    value_ = smallest->batch->value(smallest->position);
+    weight_ = 0;
+    for (const Run& run : runs_) {
+      if (run.position < run.end && run.batch->value(run.position) == value_) weight_ += run.batch->weight(run.position);
+    }
+    valid_ = true;
+    if (weight_ != 0) return;
+    for (Run& run : runs_) {
+      if (run.position < run.end && run.batch->value(run.position) == value_) ++run.position;
+    }
+  }
+}
+
+}  // namespace freshet

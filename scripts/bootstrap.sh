@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Installs what a fresh Debian bookworm machine lacks to build, test and run Freshet.
+# Idempotent: every step first checks whether its result is already there, so a
+# second run does nothing slow. Called by `npm test` and `npm start`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+# Debian packages, as "command-or-file:package" pairs: a package is installed
+# only when its probe is missing.
+probes=(
+  "/usr/bin/g++-12:g++-12"
+  "/usr/bin/make:make"
+  "/usr/bin/cmake:cmake"
+  "/usr/bin/clang++-14:clang-14"
+  "/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-14-dev"
+  "/usr/bin/em++:emscripten"
+  "/usr/bin/wasm-opt:binaryen"
+  "/usr/include/simdjson.h:libsimdjson-dev"
+  "/usr/src/googletest/CMakeLists.txt:googletest"
+  "/usr/include/gtest/gtest.h:libgtest-dev"
+  "/usr/include/benchmark/benchmark.h:libbenchmark-dev"
+  "/usr/include/sqlite3.h:libsqlite3-dev"
+  "/usr/share/keyrings/debian-archive-keyring.gpg:debian-archive-keyring"
+  "/usr/bin/dpkg-source:dpkg-dev"
+)
+missing=()
+for probe in "${probes[@]}"; do
+  path=${probe%%:*}; package=${probe#*:}
+  [[ -e $path ]] || missing+=("$package")
+done
+if ((${#missing[@]})); then
+  echo "bootstrap: installing ${missing[*]}"
+  sudo_cmd=()
+  [[ $(id -u) == 0 ]] || sudo_cmd=(sudo)
+  export DEBIAN_FRONTEND=noninteractive
+  "${sudo_cmd[@]}" apt-get update -qq
+  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# simdjson's single-header sources for the wasm build come from Debian's source
+# package, fetched into an ignored folder (never committed).
+simdjson_dir=third_party/simdjson
+if [[ ! -f $simdjson_dir/simdjson.cpp ]]; then
+  echo "bootstrap: fetching simdjson sources"
+  work=$(mktemp -d)
+  mkdir -p "$work/lists/partial" "$work/parts"
+  chmod -R a+rwX "$work"   # apt downloads as the unprivileged _apt user
+  # deb822 entries are only read from *.sources files in a SourceParts folder.
+  cat >"$work/parts/debian-src.sources" <<SRC
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+  apt_options=(-o Dir::Etc::SourceList=/dev/null -o "Dir::Etc::SourceParts=$work/parts"
+               -o "Dir::State::Lists=$work/lists" -o Debug::NoLocking=1)
+  apt-get "${apt_options[@]}" update -qq
+  (cd "$work" && apt-get "${apt_options[@]}" source -qq simdjson >/dev/null 2>&1)
+  mkdir -p "$simdjson_dir"
+  cp "$work"/simdjson-*/singleheader/simdjson.{h,cpp} "$simdjson_dir/"
+  rm -rf "$work"
+fi

@@ -1,0 +1,170 @@
+// Oracle tests of the linear operators and of integrate / differentiate / delay.
+#include <gtest/gtest.h>
+
+#include "freshet/operators/delay.h"
+#include "freshet/operators/differentiate.h"
+#include "freshet/operators/filter.h"
+#include "freshet/operators/integrate.h"
+#include "freshet/operators/map.h"
+#include "freshet/operators/negate.h"
+#include "freshet/operators/plus.h"
+#include "support/generators.h"
+
+namespace freshet {
+namespace {
+
+using testing::ZSetMap;
+
+bool x_positive(const RowReader& row) { return !row.is_null(1) && row.get_int(1) > 0; }
+
+TEST(FilterTest, MatchesOracle) {
+  testing::run_oracle(
+      {testing::kxs_input()},
+      [](const std::vector<Stream>& in) { return filter(in[0], [](const RowReader& k, const RowReader&) { return x_positive(k); }); },
+      [](const std::vector<ZSetMap>& in) {
+        ZSetMap out;
+        for (const auto& [entry, weight] : in[0]) {
+          if (x_positive(RowReader(*testing::kxs_schema(), RowRef(entry.first)))) out[entry] = weight;
+        }
+        return out;
+      },
+      testing::test_seed(101));
+}
+
+// Projects (k, x, s) to (k % 3) keyed, value s: many rows collide.
+void project(const RowReader& row, RowBuilder& key, RowBuilder& value) {
+  if (row.is_null(0)) key.set_null(0); else key.set_int(0, row.get_int(0) % 3);
+  value.copy_field(0, row, 2);
+}
+
+TEST(MapTest, MatchesOracle) {
+  SchemaPtr value_schema = make_schema({{"s", SqlType::varchar()}});
+  testing::run_oracle(
+      {testing::kxs_input()},
+      [&](const std::vector<Stream>& in) {
+        return map(in[0], testing::bigint_schema(), value_schema,
+                   [](const RowReader& k, const RowReader&, RowBuilder& key, RowBuilder& value) { project(k, key, value); });
+      },
+      [&](const std::vector<ZSetMap>& in) {
+        ZSetMap out;
+        RowBuilder key(*testing::bigint_schema()), value(*value_schema);
+        for (const auto& [entry, weight] : in[0]) {
+          project(RowReader(*testing::kxs_schema(), RowRef(entry.first)), key, value);
+          std::string key_bytes = key.finish().to_bytes();
+          testing::add_entry(out, key_bytes, value.finish().to_bytes(), weight);
+        }
+        return out;
+      },
+      testing::test_seed(102));
+}
+
+TEST(PlusTest, MatchesOracle) {
+  testing::run_oracle(
+      {testing::kxs_input(), testing::kxs_input(), testing::kxs_input()},
+      [](const std::vector<Stream>& in) { return plus_all(in); },
+      [](const std::vector<ZSetMap>& in) {
+        ZSetMap out;
+        for (const ZSetMap& input : in) {
+          for (const auto& [entry, weight] : input) testing::add_entry(out, entry.first, entry.second, weight);
+        }
+        return out;
+      },
+      testing::test_seed(103));
+}
+
+TEST(MinusTest, MatchesOracle) {
+  testing::run_oracle(
+      {testing::kxs_input(), testing::kxs_input()}, [](const std::vector<Stream>& in) { return minus(in[0], in[1]); },
+      [](const std::vector<ZSetMap>& in) {
+        ZSetMap out = in[0];
+        for (const auto& [entry, weight] : in[1]) testing::add_entry(out, entry.first, entry.second, -weight);
+        return out;
+      },
+      testing::test_seed(104));
+}
+
+TEST(NegateTest, MatchesOracle) {
+  testing::run_oracle(
+      {testing::indexed_kxs_input()}, [](const std::vector<Stream>& in) { return negate(in[0]); },
+      [](const std::vector<ZSetMap>& in) {
+        ZSetMap out = in[0];
+        for (auto& [entry, weight] : out) weight = -weight;
+        return out;
+      },
+      testing::test_seed(105));
+}
+
+// integrate(in) outputs the integral each step; its own integral is then the
+// running sum of integrals, so test it through differentiate: D(I(x)) = x.
+TEST(IntegrateTest, MatchesOracle) {
+  testing::run_oracle(
+      {testing::kxs_input()}, [](const std::vector<Stream>& in) { return differentiate(integrate(in[0])); },
+      [](const std::vector<ZSetMap>& in) { return in[0]; }, testing::test_seed(106));
+}
+
+TEST(IntegrateTest, OutputsTheRunningSumEachStep) {
+  Circuit circuit;
+  InputOperator* input = add_input(circuit, testing::bigint_schema());
+  Stream sum = integrate(input->stream());
+  std::mt19937_64 random(testing::test_seed(107));
+  ZSetMap expected;
+  for (int step = 0; step < 1000; ++step) {
+    RowBuilder row(*testing::bigint_schema());
+    row.set_int(0, static_cast<int64_t>(random() % 10));
+    std::string bytes = row.finish().to_bytes();
+    Weight weight = random() % 2 ? 1 : -1;
+    input->push_row(RowRef(bytes), weight);
+    testing::add_entry(expected, bytes, "", weight);
+    ASSERT_TRUE(circuit.step().ok());
+    ASSERT_EQ(testing::to_map(*sum.current()), expected) << "step " << step;
+  }
+}
+
+TEST(DifferentiateTest, OutputsTheChangeOfItsInput) {
+  // Fed with the running sum of random deltas, D must give back each delta.
+  Circuit circuit;
+  InputOperator* input = add_input(circuit, testing::kxs_schema());
+  Stream changes = differentiate(integrate(input->stream()));
+  Stream direct = differentiate(input->stream());
+  std::mt19937_64 random(testing::test_seed(108));
+  BatchPtr previous = Batch::empty_batch();
+  for (int step = 0; step < 1000; ++step) {
+    int updates = static_cast<int>(random() % 4);
+    for (int u = 0; u < updates; ++u) {
+      RowBuilder row(*testing::kxs_schema());
+      testing::random_kxs(random, row);
+      input->push_row(row.finish(), random() % 3 ? 1 : -1);
+    }
+    ASSERT_TRUE(circuit.step().ok());
+    BatchPtr current = input->stream().current();
+    ASSERT_EQ(testing::to_map(*changes.current()), testing::to_map(*current)) << "step " << step;
+    ZSetMap expected = testing::to_map(*current);
+    for (const auto& [entry, weight] : testing::to_map(*previous)) {
+      testing::add_entry(expected, entry.first, entry.second, -weight);
+    }
+    ASSERT_EQ(testing::to_map(*direct.current()), expected) << "step " << step;
+    previous = current;
+  }
+}
+
+TEST(DelayTest, OutputsThePreviousInput) {
+  Circuit circuit;
+  InputOperator* input = add_input(circuit, testing::bigint_schema());
+  Stream delayed = delay(input->stream());
+  std::mt19937_64 random(testing::test_seed(109));
+  BatchPtr previous = Batch::empty_batch();
+  for (int step = 0; step < 1000; ++step) {
+    int updates = static_cast<int>(random() % 4);
+    for (int u = 0; u < updates; ++u) {
+      RowBuilder row(*testing::bigint_schema());
+      row.set_int(0, static_cast<int64_t>(random() % 10));
+      input->push_row(row.finish(), 1);
+    }
+    ASSERT_TRUE(circuit.step().ok());
+    ASSERT_EQ(testing::to_map(*delayed.current()), testing::to_map(*previous)) << "step " << step;
+    previous = input->stream().current();
+  }
+}
+
+}  // namespace
+}  // namespace freshet

@@ -1,0 +1,107 @@
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "freshet/zset/batch_builder.h"
+#include "freshet/zset/cursor.h"
+#include "freshet/zset/merge.h"
+#include "support/oracle.h"
+
+namespace freshet {
+namespace {
+
+using testing::ZSetMap;
+
+std::string row_of(int64_t value) {
+  static const Schema kSchema({{"x", SqlType::bigint(false)}});
+  return encode_row(kSchema, {Value::bigint(value)});
+}
+
+TEST(BatchBuilderTest, SortsAndConsolidates) {
+  BatchBuilder builder;
+  builder.add(RowRef(row_of(2)), RowRef(row_of(20)), 1);
+  builder.add(RowRef(row_of(1)), RowRef(row_of(10)), 1);
+  builder.add(RowRef(row_of(2)), RowRef(row_of(20)), 2);
+  builder.add(RowRef(row_of(1)), RowRef(row_of(11)), 1);
+  builder.add(RowRef(row_of(1)), RowRef(row_of(10)), -1);  // cancels
+  builder.add(RowRef(row_of(3)), RowRef(row_of(30)), 0);   // ignored
+  BatchPtr batch = builder.finish();
+  ASSERT_EQ(batch->key_count(), 2u);
+  EXPECT_EQ(batch->size(), 2u);
+  EXPECT_EQ(batch->weight_of(RowRef(row_of(2)), RowRef(row_of(20))), 3);
+  EXPECT_EQ(batch->weight_of(RowRef(row_of(1)), RowRef(row_of(11))), 1);
+  EXPECT_EQ(batch->weight_of(RowRef(row_of(1)), RowRef(row_of(10))), 0);
+  EXPECT_TRUE(builder.empty());
+}
+
+TEST(BatchBuilderTest, EverythingCancelledGivesTheEmptyBatch) {
+  BatchBuilder builder;
+  builder.add_row(RowRef(row_of(1)), 1);
+  builder.add_row(RowRef(row_of(1)), -1);
+  EXPECT_TRUE(builder.finish()->empty());
+}
+
+TEST(BatchBuilderTest, MatchesAMapOnRandomInput) {
+  std::mt19937_64 random(testing::test_seed(11));
+  for (int round = 0; round < 50; ++round) {
+    BatchBuilder builder;
+    ZSetMap expected;
+    int n = std::uniform_int_distribution<int>(0, 400)(random);
+    for (int i = 0; i < n; ++i) {
+      // Variable-length keys (sometimes with long shared prefixes) and values.
+      std::string key(std::uniform_int_distribution<int>(0, 12)(random), 'k');
+      if (!key.empty()) key.back() = static_cast<char>('a' + random() % 4);
+      std::string value = row_of(static_cast<int64_t>(random() % 5));
+      if (random() % 3 == 0) value.clear();
+      Weight weight = std::uniform_int_distribution<int>(-2, 2)(random);
+      builder.add(RowRef(key), RowRef(value), weight);
+      if (weight != 0) testing::add_entry(expected, key, value, weight);
+    }
+    BatchPtr batch = builder.finish();
+    EXPECT_EQ(testing::to_map(*batch), expected);
+    // Invariants: strictly increasing (key, value), no zero weights.
+    for (BatchCursor c(*batch); c.valid(); c.next()) EXPECT_NE(c.weight(), 0);
+    for (size_t k = 1; k < batch->key_count(); ++k) EXPECT_LT(compare_rows(batch->key(k - 1), batch->key(k)), 0);
+    for (size_t k = 0; k < batch->key_count(); ++k) {
+      EXPECT_LT(batch->values_begin(k), batch->values_end(k));
+      for (size_t v = batch->values_begin(k) + 1; v < batch->values_end(k); ++v) {
+        EXPECT_LT(compare_rows(batch->value(v - 1), batch->value(v)), 0);
+      }
+    }
+  }
+}
+
+TEST(BatchTest, SeeksKeys) {
+  BatchBuilder builder;
+  for (int64_t k = 0; k < 100; k += 2) builder.add_row(RowRef(row_of(k)), 1);
+  BatchPtr batch = builder.finish();
+  EXPECT_TRUE(batch->find(RowRef(row_of(42))).has_value());
+  EXPECT_FALSE(batch->find(RowRef(row_of(43))).has_value());
+  BatchCursor cursor(*batch);
+  cursor.seek_key(RowRef(row_of(51)));
+  ASSERT_TRUE(cursor.valid());
+  EXPECT_EQ(cursor.key().to_bytes(), row_of(52));
+  cursor.seek_key(RowRef(row_of(1000)));
+  EXPECT_FALSE(cursor.valid());
+}
+
+TEST(MergeTest, MergeIsTheSumOfZSets) {
+  std::mt19937_64 random(testing::test_seed(13));
+  for (int round = 0; round < 50; ++round) {
+    BatchBuilder a, b;
+    ZSetMap expected;
+    for (int i = 0; i < 200; ++i) {
+      std::string key = row_of(static_cast<int64_t>(random() % 30)), value = row_of(static_cast<int64_t>(random() % 3));
+      Weight weight = std::uniform_int_distribution<int>(-2, 2)(random);
+      (i % 2 ? a : b).add(RowRef(key), RowRef(value), weight);
+      if (weight) testing::add_entry(expected, key, value, weight);
+    }
+    BatchPtr batch_a = a.finish(), batch_b = b.finish();
+    EXPECT_EQ(testing::to_map(*merge_batches(*batch_a, *batch_b)), expected);
+    EXPECT_EQ(testing::to_map(*merge_all({batch_a, batch_b, Batch::empty_batch()})), expected);
+    EXPECT_TRUE(merge_batches(*batch_a, *negate_batch(*batch_a))->empty());
+  }
+}
+
+}  // namespace
+}  // namespace freshet

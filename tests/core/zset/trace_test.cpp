@@ -1,0 +1,78 @@
+#include "freshet/zset/trace.h"
+
+#include <random>
+
+#include <gtest/gtest.h>
+
+#include "freshet/zset/batch_builder.h"
+#include "support/oracle.h"
+
+namespace freshet {
+namespace {
+
+std::string row_of(int64_t value) {
+  static const Schema kSchema({{"x", SqlType::bigint(false)}});
+  return encode_row(kSchema, {Value::bigint(value)});
+}
+
+TEST(TraceTest, SpineStaysLogarithmic) {
+  Trace trace;
+  for (int64_t i = 0; i < 4096; ++i) {
+    BatchBuilder builder;
+    builder.add_row(RowRef(row_of(i)), 1);
+    trace.insert(builder.finish());
+    // Sizes at least double going back in time.
+    const auto& batches = trace.batches();
+    for (size_t b = 1; b < batches.size(); ++b) EXPECT_GT(batches[b - 1]->size(), 2 * batches[b]->size());
+  }
+  EXPECT_LE(trace.batches().size(), 13u);
+  EXPECT_EQ(trace.consolidated()->size(), 4096u);
+}
+
+TEST(TraceTest, CancelledUpdatesDisappear) {
+  Trace trace;
+  for (int round = 0; round < 100; ++round) {
+    BatchBuilder builder;
+    builder.add_row(RowRef(row_of(round / 2 % 7)), round % 2 ? -1 : 1);  // insert, then delete
+    trace.insert(builder.finish());
+  }
+  EXPECT_TRUE(trace.consolidated()->empty());
+  EXPECT_TRUE(trace.empty());
+}
+
+TEST(TraceTest, KeyCursorSumsAcrossBatchesInOrder) {
+  std::mt19937_64 random(testing::test_seed(17));
+  Trace trace;
+  testing::ZSetMap expected;
+  for (int round = 0; round < 300; ++round) {
+    BatchBuilder builder;
+    for (int i = 0; i < 5; ++i) {
+      std::string key = row_of(static_cast<int64_t>(random() % 4));
+      std::string value = row_of(static_cast<int64_t>(random() % 20));
+      Weight weight = std::uniform_int_distribution<int>(-1, 1)(random);
+      builder.add(RowRef(key), RowRef(value), weight);
+      if (weight) testing::add_entry(expected, key, value, weight);
+    }
+    trace.insert(builder.finish());
+    for (int64_t k = 0; k < 4; ++k) {
+      std::string key = row_of(k);
+      testing::ZSetMap seen;
+      std::string previous;
+      for (Trace::KeyCursor c = trace.seek(RowRef(key)); c.valid(); c.next()) {
+        EXPECT_NE(c.weight(), 0);
+        EXPECT_TRUE(previous.empty() || previous < c.value().to_bytes());
+        previous = c.value().to_bytes();
+        seen[{key, previous}] = c.weight();
+        EXPECT_EQ(trace.weight_of(RowRef(key), c.value()), c.weight());
+      }
+      testing::ZSetMap expected_for_key;
+      for (const auto& [entry, weight] : expected) {
+        if (entry.first == key) expected_for_key[entry] = weight;
+      }
+      ASSERT_EQ(seen, expected_for_key) << "round " << round;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace freshet
