@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# npm test: installs what is missing, builds, and runs every test:
+# the C++ suite natively, then the same suite compiled to wasm under node.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/bootstrap.sh
+
+echo "== native build and tests (g++ 12)"
+bash scripts/build.sh native
+./build/native/tests/freshet_tests --gtest_brief=1
+
+echo "== wasm build and tests (Emscripten, under node)"
+bash scripts/build.sh wasm freshet_tests
+node build/wasm/tests/freshet_tests.js --gtest_brief=1
