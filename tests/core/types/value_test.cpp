@@ -91,15 +91,5 @@ TEST(SchemaTest, LaysOutColumns) {
   EXPECT_EQ(SqlType::decimal(10, 2, false).to_string(), "DECIMAL(10, 2) NOT NULL");
 }
 
-TEST(StatusTest, CarriesCodeAndMessage) {
-  Status status(ErrorCode::kSqlError, "line 1, column 8: expected a table name");
-  EXPECT_FALSE(status.ok());
-  EXPECT_EQ(status.to_string(), "SQL_ERROR: line 1, column 8: expected a table name");
-  EXPECT_TRUE(Status::OK().ok());
-  Result<int> result(Status(ErrorCode::kUnknownTable, "no table t"));
-  EXPECT_FALSE(result.ok());
-  EXPECT_STREQ(error_code_name(ErrorCode::kNotMaterialized), "NOT_MATERIALIZED");
-}
-
 }  // namespace
 }  // namespace freshet
