@@ -1,0 +1,92 @@
+#include "freshet/operators/top_k.h"
+
+#include <algorithm>
+#include <string>
+
+#include "freshet/zset/batch_builder.h"
+#include "freshet/zset/cursor.h"
+#include "freshet/zset/trace.h"
+
+namespace freshet {
+namespace {
+
+constexpr uint64_t kMaxPositions = uint64_t{1} << 62;  // more positions than any partition's total weight
+
+class TopKOperator : public Operator {
+ public:
+  TopKOperator(const StreamSlot* input, StreamSlot* output, std::vector<SortColumn> order_by, size_t k)
+      : input_(input),
+        output_(output),
+        order_by_(std::move(order_by)),
+        positions_(static_cast<Weight>(std::min<uint64_t>(k, kMaxPositions))) {}
+  const char* name() const override { return "top_k"; }
+
+  Status evaluate() override {
+    ++stats_.steps;
+    if (input_->batch->empty() || positions_ == 0) {
+      output_->batch = Batch::empty_batch();
+      return Status::OK();
+    }
+    BatchPtr delta = to_sorted_rows(*input_->batch);
+    // `changes` copies the rows it is given, so the old lists survive the
+    // insert (which may merge away the batches they were read from).
+    BatchBuilder changes;
+    for (size_t p = 0; p < delta->key_count(); ++p) add_top_k(delta->key(p), -1, changes);
+    sorted_rows_.insert(delta);
+    for (size_t p = 0; p < delta->key_count(); ++p) add_top_k(delta->key(p), +1, changes);
+    stats_.partitions_touched += delta->key_count();
+    output_->batch = changes.finish();
+    return Status::OK();
+  }
+
+  size_t state_bytes() const override { return sorted_rows_.memory_bytes(); }
+  const TopKStats& stats() const { return stats_; }
+
+ private:
+  //! The input delta re-encoded as (partition, sorted row) entries.
+  BatchPtr to_sorted_rows(const Batch& in) {
+    BatchBuilder builder;
+    for (BatchCursor c(in); c.valid(); c.next()) {
+      encode_sorted_row(RowReader(*input_->value_schema, c.value()), order_by_, &scratch_);
+      builder.add(c.key(), RowRef(scratch_), c.weight());
+    }
+    return builder.finish();
+  }
+
+  //! Adds the partition's first k positions, times `sign`, to `out`.
+  void add_top_k(RowRef partition, Weight sign, BatchBuilder& out) {
+    Weight positions_left = positions_;
+    for (Trace::KeyCursor c = sorted_rows_.seek(partition); c.valid() && positions_left > 0; c.next()) {
+      ++stats_.entries_visited;
+      if (c.weight() <= 0) continue;
+      Weight taken = std::min(c.weight(), positions_left);
+      out.add_row(sorted_row_payload(c.value()), sign * taken);
+      positions_left -= taken;
+    }
+  }
+
+  const StreamSlot* input_;
+  StreamSlot* output_;
+  const std::vector<SortColumn> order_by_;
+  const Weight positions_;  // k, clamped to what a Weight holds (a huge k means "every row")
+  Trace sorted_rows_;  // partition -> encode_sorted_row(row): the integral of the input
+  std::string scratch_;
+  TopKStats stats_;
+};
+
+}  // namespace
+
+Stream top_k(Stream input, std::vector<SortColumn> order_by, size_t k, const TopKStats** stats) {
+  Circuit& circuit = *input.circuit();
+  Stream output = circuit.add_stream(input.value_schema_ptr(), empty_schema());
+  TopKOperator* op = circuit.add_operator(
+      std::make_unique<TopKOperator>(&circuit.slot(input), &circuit.slot(output), std::move(order_by), k));
+  if (stats) *stats = &op->stats();
+  return output;
+}
+
+Stream top_k(Stream input, std::vector<SortColumn> order_by, size_t k) {
+  return top_k(input, std::move(order_by), k, nullptr);
+}
+
+}  // namespace freshet

@@ -1,0 +1,326 @@
+// Tests of top-k: hand-written steps (ties, duplicates, deletions inside the
+// top k, NULL placement, ASC and DESC, the global case), oracle runs against
+// a sort-and-cut reference, and a structural check that a step's work follows
+// the change rather than the partition's size.
+#include <algorithm>
+#include <cstdint>
+#include <map>
+#include <optional>
+
+#include <gtest/gtest.h>
+
+#include "freshet/operators/top_k.h"
+#include "support/generators.h"
+
+namespace freshet {
+namespace {
+
+using testing::ZSetMap;
+
+//! A (p, x, s) value row: partition column, order column, a string.
+std::string kxs_row(int64_t p, std::optional<int64_t> x, const char* s = "") {
+  RowBuilder row(*testing::kxs_schema());
+  row.set_int(0, p);
+  if (x) row.set_int(1, *x); else row.set_null(1);
+  if (s) row.set_string(2, s); else row.set_null(2);
+  return row.finish().to_bytes();
+}
+
+std::string partition_row(int64_t p) {
+  RowBuilder row(*testing::bigint_schema());
+  row.set_int(0, p);
+  return row.finish().to_bytes();
+}
+
+//! Rendered output rows ("(1, 5, 'a')") with their weights.
+using Rendered = std::map<std::string, Weight>;
+
+Rendered render(const Batch& batch) {
+  Rendered out;
+  for (BatchCursor c(batch); c.valid(); c.next()) {
+    out[RowReader(*testing::kxs_schema(), c.key()).to_string()] += c.weight();
+  }
+  return out;
+}
+
+//! A top-k over an input keyed by the row's first column (or by nothing).
+class TopKCircuit {
+ public:
+  TopKCircuit(std::vector<SortColumn> order_by, size_t k, bool global = false) : global_(global) {
+    input_ = add_input(circuit_, global ? empty_schema() : testing::bigint_schema(), testing::kxs_schema());
+    output_ = top_k(input_->stream(), std::move(order_by), k, &stats_);
+  }
+
+  void push(const std::string& row, Weight weight) {
+    int64_t p = RowReader(*testing::kxs_schema(), RowRef(row)).get_int(0);
+    std::string key = global_ ? std::string() : partition_row(p);
+    input_->push(RowRef(key), RowRef(row), weight);
+  }
+  //! Runs a step and returns its output delta.
+  Rendered step() {
+    EXPECT_TRUE(circuit_.step().ok());
+    testing::add_batch(integrated_, *output_.current());
+    return render(*output_.current());
+  }
+  Rendered integrated() const {
+    Rendered out;
+    for (const auto& [entry, weight] : integrated_) {
+      out[RowReader(*testing::kxs_schema(), RowRef(entry.first)).to_string()] = weight;
+    }
+    return out;
+  }
+  const TopKStats& stats() const { return *stats_; }
+  Stream output() const { return output_; }
+
+ private:
+  bool global_;
+  Circuit circuit_;
+  InputOperator* input_ = nullptr;
+  Stream output_;
+  const TopKStats* stats_ = nullptr;
+  ZSetMap integrated_;
+};
+
+const std::vector<SortColumn> kByX = {{1, false, false}};
+
+// The example of top_k.h.
+TEST(TopKTest, FollowsTheHeaderExample) {
+  TopKCircuit t(kByX, 2);
+  EXPECT_EQ(t.output().key_schema().size(), 3u);
+  EXPECT_TRUE(t.output().value_schema().empty());
+  t.push(kxs_row(7, 1), 1);
+  t.push(kxs_row(7, 3), 1);
+  t.push(kxs_row(7, 5), 1);
+  EXPECT_EQ(t.step(), (Rendered{{"(7, 1, '')", 1}, {"(7, 3, '')", 1}}));
+  t.push(kxs_row(7, 2), 1);
+  EXPECT_EQ(t.step(), (Rendered{{"(7, 2, '')", 1}, {"(7, 3, '')", -1}}));
+  t.push(kxs_row(7, 1), -1);
+  EXPECT_EQ(t.step(), (Rendered{{"(7, 1, '')", -1}, {"(7, 3, '')", 1}}));
+  t.push(kxs_row(7, 9), 1);
+  EXPECT_EQ(t.step(), Rendered{});
+  EXPECT_EQ(t.integrated(), (Rendered{{"(7, 2, '')", 1}, {"(7, 3, '')", 1}}));
+}
+
+TEST(TopKTest, TiesAreBrokenByRowBytes) {
+  TopKCircuit t(kByX, 1);
+  t.push(kxs_row(1, 5, "b"), 1);
+  t.push(kxs_row(1, 5, "a"), 1);
+  t.push(kxs_row(1, 6, "0"), 1);
+  EXPECT_EQ(t.step(), (Rendered{{"(1, 5, 'a')", 1}}));
+  t.push(kxs_row(1, 5, "a"), -1);
+  EXPECT_EQ(t.step(), (Rendered{{"(1, 5, 'a')", -1}, {"(1, 5, 'b')", 1}}));
+}
+
+TEST(TopKTest, ARowOccupiesAsManyPositionsAsItsWeight) {
+  TopKCircuit t(kByX, 3);
+  t.push(kxs_row(1, 4), 5);
+  EXPECT_EQ(t.step(), (Rendered{{"(1, 4, '')", 3}}));
+  t.push(kxs_row(1, 2), 2);
+  EXPECT_EQ(t.step(), (Rendered{{"(1, 2, '')", 2}, {"(1, 4, '')", -2}}));
+  t.push(kxs_row(1, 2), -1);
+  t.push(kxs_row(1, 9), 1);
+  EXPECT_EQ(t.step(), (Rendered{{"(1, 2, '')", -1}, {"(1, 4, '')", 1}}));
+  EXPECT_EQ(t.integrated(), (Rendered{{"(1, 2, '')", 1}, {"(1, 4, '')", 2}}));
+}
+
+TEST(TopKTest, DeletingInsideTheTopKMovesTheNextRowIn) {
+  TopKCircuit t(kByX, 3);
+  for (int64_t x = 1; x <= 6; ++x) t.push(kxs_row(1, x), 1);
+  t.step();
+  t.push(kxs_row(1, 2), -1);
+  EXPECT_EQ(t.step(), (Rendered{{"(1, 2, '')", -1}, {"(1, 4, '')", 1}}));
+  // Two deletions in one step: the 5th and 6th move in.
+  t.push(kxs_row(1, 1), -1);
+  t.push(kxs_row(1, 3), -1);
+  EXPECT_EQ(t.step(), (Rendered{{"(1, 1, '')", -1}, {"(1, 3, '')", -1}, {"(1, 5, '')", 1}, {"(1, 6, '')", 1}}));
+  // A delete and an insert that leave the top k unchanged.
+  t.push(kxs_row(1, 6), -1);
+  t.push(kxs_row(1, 6, "x"), 1);
+  EXPECT_EQ(t.step(), (Rendered{{"(1, 6, '')", -1}, {"(1, 6, 'x')", 1}}));
+  EXPECT_EQ(t.integrated(), (Rendered{{"(1, 4, '')", 1}, {"(1, 5, '')", 1}, {"(1, 6, 'x')", 1}}));
+}
+
+// NULL placement follows nulls_first whatever the direction (sort_key.cpp
+// never inverts the NULL marker).
+TEST(TopKTest, NullsAndDirections) {
+  struct Case {
+    bool descending, nulls_first;
+    Rendered expected;  // top 2 of x in {NULL, 1, 2, 3}
+  };
+  const Case cases[] = {
+      {false, false, {{"(1, 1, '')", 1}, {"(1, 2, '')", 1}}},
+      {false, true, {{"(1, NULL, '')", 1}, {"(1, 1, '')", 1}}},
+      {true, false, {{"(1, 3, '')", 1}, {"(1, 2, '')", 1}}},
+      {true, true, {{"(1, NULL, '')", 1}, {"(1, 3, '')", 1}}},
+  };
+  for (const Case& c : cases) {
+    TopKCircuit t({{1, c.descending, c.nulls_first}}, 2);
+    t.push(kxs_row(1, std::nullopt), 1);
+    for (int64_t x = 1; x <= 3; ++x) t.push(kxs_row(1, x), 1);
+    EXPECT_EQ(t.step(), c.expected) << "descending=" << c.descending << " nulls_first=" << c.nulls_first;
+  }
+}
+
+TEST(TopKTest, StringsDescendingThenNumbers) {
+  TopKCircuit t({{2, true, false}, {1, false, false}}, 3);
+  t.push(kxs_row(1, 1, "a"), 1);
+  t.push(kxs_row(1, 2, "b"), 1);
+  t.push(kxs_row(1, 0, "b"), 1);
+  t.push(kxs_row(1, 0, "ab"), 1);
+  t.push(kxs_row(1, 0, nullptr), 1);
+  EXPECT_EQ(t.step(), (Rendered{{"(1, 0, 'b')", 1}, {"(1, 2, 'b')", 1}, {"(1, 0, 'ab')", 1}}));
+}
+
+TEST(TopKTest, KLargerThanThePartitionKeepsEveryRow) {
+  TopKCircuit t(kByX, 100);
+  t.push(kxs_row(1, 3), 2);
+  t.push(kxs_row(1, 1), 1);
+  t.push(kxs_row(2, 1), 1);
+  EXPECT_EQ(t.step(), (Rendered{{"(1, 1, '')", 1}, {"(1, 3, '')", 2}, {"(2, 1, '')", 1}}));
+  t.push(kxs_row(1, 3), -2);
+  EXPECT_EQ(t.step(), (Rendered{{"(1, 3, '')", -2}}));
+}
+
+TEST(TopKTest, AHugeKMeansEveryRow) {
+  TopKCircuit t(kByX, SIZE_MAX);
+  t.push(kxs_row(1, 3), 2);
+  t.push(kxs_row(1, 1), 1);
+  EXPECT_EQ(t.step(), (Rendered{{"(1, 1, '')", 1}, {"(1, 3, '')", 2}}));
+}
+
+TEST(TopKTest, PartitionsAreIndependent) {
+  TopKCircuit t(kByX, 1);
+  t.push(kxs_row(1, 5), 1);
+  t.push(kxs_row(2, 7), 1);
+  t.push(kxs_row(2, 6), 1);
+  EXPECT_EQ(t.step(), (Rendered{{"(1, 5, '')", 1}, {"(2, 6, '')", 1}}));
+  t.push(kxs_row(1, 4), 1);
+  EXPECT_EQ(t.step(), (Rendered{{"(1, 4, '')", 1}, {"(1, 5, '')", -1}}));
+}
+
+TEST(TopKTest, GlobalTopKWithTheEmptyKey) {
+  TopKCircuit t(kByX, 2, /*global=*/true);
+  t.push(kxs_row(1, 5), 1);
+  t.push(kxs_row(2, 3), 1);
+  t.push(kxs_row(3, 4), 1);
+  EXPECT_EQ(t.step(), (Rendered{{"(2, 3, '')", 1}, {"(3, 4, '')", 1}}));
+  t.push(kxs_row(2, 3), -1);
+  EXPECT_EQ(t.step(), (Rendered{{"(1, 5, '')", 1}, {"(2, 3, '')", -1}}));
+}
+
+TEST(TopKTest, KZeroOutputsNothing) {
+  TopKCircuit t(kByX, 0);
+  t.push(kxs_row(1, 5), 1);
+  EXPECT_EQ(t.step(), Rendered{});
+}
+
+// After 100k rows in one partition, a change outside the top k reads O(k)
+// trace entries and emits nothing; a change inside emits the swap.
+TEST(TopKTest, WorkFollowsTheChangeNotThePartition) {
+  const size_t k = 10;
+  TopKCircuit t(kByX, k);
+  for (int64_t chunk = 0; chunk < 100; ++chunk) {
+    for (int64_t i = 0; i < 1000; ++i) t.push(kxs_row(1, 1000 * ((chunk * 7) % 100) + i + 100), 1);
+    t.step();
+  }
+  EXPECT_EQ(t.integrated().size(), k);
+
+  auto visits_of_step = [&](Rendered* delta) {
+    uint64_t before = t.stats().entries_visited;
+    *delta = t.step();
+    return t.stats().entries_visited - before;
+  };
+  Rendered delta;
+  t.push(kxs_row(1, 50000), -1);  // deep inside the partition
+  EXPECT_LE(visits_of_step(&delta), 2 * (k + 1));
+  EXPECT_EQ(delta, Rendered{});
+  t.push(kxs_row(1, 1000000), 1);  // after the last row
+  EXPECT_LE(visits_of_step(&delta), 2 * (k + 1));
+  EXPECT_EQ(delta, Rendered{});
+  t.push(kxs_row(1, 0), 1);  // a new first row pushes out the 10th (x = 109)
+  EXPECT_LE(visits_of_step(&delta), 2 * (k + 1));
+  EXPECT_EQ(delta, (Rendered{{"(1, 0, '')", 1}, {"(1, 109, '')", -1}}));
+  t.push(kxs_row(1, 0), -1);  // and gone again: its cancelled entry is read once
+  EXPECT_LE(visits_of_step(&delta), 2 * (k + 2));
+  EXPECT_EQ(delta, (Rendered{{"(1, 0, '')", -1}, {"(1, 109, '')", 1}}));
+}
+
+// ---- Oracle ----
+
+int compare_values(const RowReader& a, const RowReader& b, size_t column) {
+  if (a.schema().type(column).id == TypeId::kVarchar) {
+    int c = a.get_string(column).compare(b.get_string(column));
+    return c < 0 ? -1 : (c > 0 ? 1 : 0);
+  }
+  int64_t x = a.get_int(column), y = b.get_int(column);
+  return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+//! SQL ORDER BY order, then row bytes: what top-k promises, written plainly.
+bool sql_less(const RowReader& a, const RowReader& b, const std::vector<SortColumn>& order_by) {
+  for (const SortColumn& sort : order_by) {
+    bool a_null = a.is_null(sort.column), b_null = b.is_null(sort.column);
+    if (a_null && b_null) continue;
+    if (a_null || b_null) return a_null == sort.nulls_first;
+    int c = compare_values(a, b, sort.column);
+    if (c != 0) return sort.descending ? c > 0 : c < 0;
+  }
+  return compare_rows(a.row(), b.row()) < 0;
+}
+
+ZSetMap top_k_reference(const ZSetMap& input, const std::vector<SortColumn>& order_by, size_t k) {
+  std::map<std::string, std::vector<std::pair<std::string, Weight>>> partitions;
+  for (const auto& [entry, weight] : input) partitions[entry.first].push_back({entry.second, weight});
+  const Schema& schema = *testing::kxs_schema();
+  ZSetMap out;
+  for (auto& [partition, rows] : partitions) {
+    std::sort(rows.begin(), rows.end(), [&](const auto& a, const auto& b) {
+      return sql_less(RowReader(schema, RowRef(a.first)), RowReader(schema, RowRef(b.first)), order_by);
+    });
+    std::vector<std::string> expanded;
+    for (const auto& [row, weight] : rows) {
+      for (Weight i = 0; i < weight; ++i) expanded.push_back(row);
+    }
+    for (size_t i = 0; i < expanded.size() && i < k; ++i) testing::add_entry(out, expanded[i], "", 1);
+  }
+  return out;
+}
+
+void run_top_k_oracle(const testing::OracleInput& input, std::vector<SortColumn> order_by, size_t k, uint64_t seed) {
+  testing::run_oracle(
+      {input}, [&](const std::vector<Stream>& in) { return top_k(in[0], order_by, k); },
+      [&](const std::vector<ZSetMap>& in) { return top_k_reference(in[0], order_by, k); }, seed);
+}
+
+testing::OracleInput global_kxs_input() {
+  return {empty_schema(), testing::kxs_schema(),
+          [](std::mt19937_64& random, RowBuilder&, RowBuilder& value) { testing::random_kxs(random, value, 4); }};
+}
+
+TEST(TopKTest, MatchesOracleXAscK1) {
+  run_top_k_oracle(testing::indexed_kxs_input(4), {{1, false, false}}, 1, testing::test_seed(301));
+}
+
+TEST(TopKTest, MatchesOracleXDescNullsFirstK3) {
+  run_top_k_oracle(testing::indexed_kxs_input(4), {{1, true, true}}, 3, testing::test_seed(302));
+}
+
+TEST(TopKTest, MatchesOracleVarcharAscThenXDescK5) {
+  run_top_k_oracle(testing::indexed_kxs_input(3), {{2, false, false}, {1, true, false}}, 5, testing::test_seed(303));
+}
+
+TEST(TopKTest, MatchesOracleVarcharDescNullsFirstK2) {
+  run_top_k_oracle(testing::indexed_kxs_input(4), {{2, true, true}}, 2, testing::test_seed(304));
+}
+
+TEST(TopKTest, MatchesOracleGlobalXAscVarcharDescK4) {
+  run_top_k_oracle(global_kxs_input(), {{1, false, true}, {2, true, false}}, 4, testing::test_seed(305));
+}
+
+TEST(TopKTest, MatchesOracleNoOrderColumnsK3) {
+  // No ORDER BY columns: the row bytes alone decide (a deterministic LIMIT).
+  run_top_k_oracle(testing::indexed_kxs_input(2), {}, 3, testing::test_seed(306));
+}
+
+}  // namespace
+}  // namespace freshet
