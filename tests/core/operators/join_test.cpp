@@ -46,7 +46,7 @@ ZSetMap reference_join(const ZSetMap& left, const ZSetMap& right) {
 
 TEST(JoinTest, MatchesOracle) {
   testing::run_oracle(
-      {testing::indexed_kxs_input(6), testing::indexed_kxs_input(6)},
+      {testing::indexed_kxs_input(20), testing::indexed_kxs_input(20)},
       [](const std::vector<Stream>& in) { return join(in[0], in[1], testing::bigint_schema(), joined_schema(), write_joined); },
       [](const std::vector<ZSetMap>& in) { return reference_join(in[0], in[1]); }, testing::test_seed(201));
 }

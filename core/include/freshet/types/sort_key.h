@@ -21,7 +21,9 @@ namespace freshet {
 struct SortColumn {
   size_t column = 0;
   bool descending = false;
-  //! SQL's default: NULLs sort as if larger than every value (last in ASC, first in DESC).
+  //! Where NULLs go, whatever the direction: false puts them last. SQL's
+  //! default (NULLs as if larger than every value: last in ASC, first in
+  //! DESC) is nulls_first = descending, which the planner sets.
   bool nulls_first = false;
 };
 
