@@ -48,7 +48,8 @@ TEST(JoinTest, MatchesOracle) {
   testing::run_oracle(
       {testing::indexed_kxs_input(20), testing::indexed_kxs_input(20)},
       [](const std::vector<Stream>& in) { return join(in[0], in[1], testing::bigint_schema(), joined_schema(), write_joined); },
-      [](const std::vector<ZSetMap>& in) { return reference_join(in[0], in[1]); }, testing::test_seed(201));
+      [](const std::vector<ZSetMap>& in) { return reference_join(in[0], in[1]); }, testing::test_seed(201),
+      {.steps = 1000, .max_updates_per_step = 6, .delete_probability = 0.5});
 }
 
 TEST(JoinTest, MatchesOracleWithManyKeys) {
@@ -56,7 +57,7 @@ TEST(JoinTest, MatchesOracleWithManyKeys) {
       {testing::indexed_kxs_input(100), testing::indexed_kxs_input(100)},
       [](const std::vector<Stream>& in) { return join(in[0], in[1], testing::bigint_schema(), joined_schema(), write_joined); },
       [](const std::vector<ZSetMap>& in) { return reference_join(in[0], in[1]); }, testing::test_seed(202),
-      {.steps = 1000, .max_updates_per_step = 10});
+      {.steps = 1000, .max_updates_per_step = 10, .delete_probability = 0.5});
 }
 
 TEST(JoinTest, BothSidesChangingInOneStepCountOnce) {

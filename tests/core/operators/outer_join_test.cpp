@@ -82,7 +82,8 @@ TEST(LeftJoinTest, MatchesOracle) {
       [](const std::vector<Stream>& in) {
         return left_join(in[0], in[1], testing::bigint_schema(), joined_schema(), write_joined);
       },
-      [](const std::vector<ZSetMap>& in) { return reference_left_join(in[0], in[1]); }, testing::test_seed(403));
+      [](const std::vector<ZSetMap>& in) { return reference_left_join(in[0], in[1]); }, testing::test_seed(403),
+      {.steps = 1000, .max_updates_per_step = 6, .delete_probability = 0.5});
 }
 
 TEST(LeftJoinTest, UnmatchedRowsSwapForMatchesAndBack) {
