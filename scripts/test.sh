@@ -9,6 +9,10 @@ echo "== native build and tests (g++ 12)"
 bash scripts/build.sh native
 ./build/native/tests/freshet_tests --gtest_brief=1
 
+echo "== the core under native clang 14 (the fuzzers' compiler)"
+printf '%s\n' core/src/*/*.cpp | xargs -P "$(nproc)" -n 8 \
+  clang++-14 -std=c++20 -fsyntax-only -Wall -Wextra -Werror -Wno-unused-parameter -Icore/include
+
 echo "== wasm build and tests (Emscripten, under node)"
 bash scripts/build.sh wasm freshet_tests
 node build/wasm/tests/freshet_tests.js --gtest_brief=1

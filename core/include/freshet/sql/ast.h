@@ -1,0 +1,176 @@
+// The syntax tree of a Freshet SQL program (API.md §1), as the parser builds
+// it and before any name or type is resolved. Identifiers are already
+// normalised: lower-cased unless they were quoted ("Foo" stays Foo). Every
+// node carries the position of its first token, for error messages.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "freshet/types/sql_type.h"
+
+namespace freshet::sql {
+
+//! 1-based line and column of a token in the program text.
+struct SourcePosition {
+  uint32_t line = 1;
+  uint32_t column = 1;
+};
+
+// ---------------------------------------------------------------- expressions
+
+enum class AstExprKind : uint8_t {
+  kLiteral,     //!< literal_kind + text
+  kColumnRef,   //!< names: ["col"] or ["table", "col"]
+  kUnary,       //!< op: kNegate | kNot; children[0]
+  kBinary,      //!< op: arithmetic, comparison, AND, OR, ||; children[0], children[1]
+  kIsNull,      //!< children[0] IS [NOT] NULL (negated)
+  kBetween,     //!< children[0] [NOT] BETWEEN children[1] AND children[2]
+  kInList,      //!< children[0] [NOT] IN (children[1..])
+  kLike,        //!< children[0] [NOT] LIKE children[1]
+  kCase,        //!< see AstExpr::case_operand / children / else
+  kCast,        //!< CAST(children[0] AS cast_type)
+  kFunction,    //!< name(children...), COUNT(*) has star, COUNT(DISTINCT x) has distinct
+  kExtract,     //!< EXTRACT(name FROM children[0]); name is "year" | "month" | "day" | "hour"
+};
+
+enum class AstOperator : uint8_t {
+  kNone,
+  kNegate, kNot,                                  // unary
+  kAdd, kSubtract, kMultiply, kDivide, kModulo,   // arithmetic
+  kEqual, kNotEqual, kLess, kLessEqual, kGreater, kGreaterEqual,
+  kAnd, kOr,
+  kConcat,                                        // ||
+};
+
+enum class LiteralKind : uint8_t {
+  kNull,
+  kBoolean,    //!< text "true" | "false"
+  kInteger,    //!< digits only: "42"
+  kDecimal,    //!< digits with a point: "12.50"
+  kFloat,      //!< with an exponent: "1e3", "2.5E-2"
+  kString,     //!< the unescaped contents of '...'
+  kDate,       //!< DATE '2024-01-02': text is the string's contents
+  kTimestamp,  //!< TIMESTAMP '2024-01-02 10:00:00'
+};
+
+struct AstExpr;
+using AstExprPtr = std::unique_ptr<AstExpr>;
+
+struct AstExpr {
+  AstExprKind kind;
+  SourcePosition position;
+  AstOperator op = AstOperator::kNone;
+  LiteralKind literal_kind = LiteralKind::kNull;
+  std::string text;                 //!< literal text
+  std::vector<std::string> names;   //!< column reference parts
+  std::string name;                 //!< function name (lower-cased) or EXTRACT field
+  bool negated = false;             //!< IS NOT NULL, NOT BETWEEN, NOT IN, NOT LIKE
+  bool distinct = false;            //!< COUNT(DISTINCT x)
+  bool star = false;                //!< COUNT(*)
+  std::vector<AstExprPtr> children;
+  //! CASE: `CASE [case_operand] WHEN children[2i] THEN children[2i+1] ... [ELSE else_result] END`
+  AstExprPtr case_operand;
+  AstExprPtr else_result;
+  SqlType cast_type;                //!< CAST target (nullable)
+};
+
+// -------------------------------------------------------------------- queries
+
+struct Query;
+
+struct SelectItem {
+  SourcePosition position;
+  AstExprPtr expr;              //!< null for `*` and `t.*`
+  bool star = false;
+  std::string star_table;       //!< "t" for `t.*`, empty for `*`
+  std::string alias;            //!< empty when none
+};
+
+enum class JoinType : uint8_t { kInner, kLeft, kCross };
+
+struct TableRef;
+using TableRefPtr = std::unique_ptr<TableRef>;
+
+struct TableRef {
+  enum class Kind : uint8_t { kTable, kSubquery, kJoin } kind;
+  SourcePosition position;
+  std::string name;                 //!< kTable: table or view name
+  std::string alias;                //!< kTable / kSubquery: empty when none
+  std::unique_ptr<Query> subquery;  //!< kSubquery
+  JoinType join_type = JoinType::kInner;  //!< kJoin
+  TableRefPtr left, right;                //!< kJoin
+  AstExprPtr condition;                   //!< kJoin: ON condition; null for CROSS JOIN
+};
+
+struct Select {
+  SourcePosition position;
+  bool distinct = false;
+  std::vector<SelectItem> items;
+  TableRefPtr from;                 //!< null when there is no FROM; `FROM a, b` is a cross join
+  AstExprPtr where;
+  std::vector<AstExprPtr> group_by;
+  AstExprPtr having;
+};
+
+enum class SetOperator : uint8_t { kUnion, kUnionAll, kExcept };
+
+struct OrderItem {
+  AstExprPtr expr;
+  bool descending = false;
+  std::optional<bool> nulls_first;  //!< NULLS FIRST / NULLS LAST when given
+};
+
+struct Query {
+  SourcePosition position;
+  //! Either a SELECT, or a set operation over two queries (left-associative).
+  std::unique_ptr<Select> select;
+  SetOperator set_operator = SetOperator::kUnion;
+  std::unique_ptr<Query> left, right;
+  std::vector<OrderItem> order_by;
+  std::optional<uint64_t> limit;
+};
+
+// ----------------------------------------------------------------- statements
+
+struct ColumnDefinition {
+  SourcePosition position;
+  std::string name;
+  SqlType type;  //!< nullable unless NOT NULL (or PRIMARY KEY)
+  bool primary_key = false;  //!< inline PRIMARY KEY
+};
+
+struct CreateTable {
+  SourcePosition position;
+  std::string name;
+  std::vector<ColumnDefinition> columns;
+  //! The key columns: from a PRIMARY KEY (...) clause or inline markers, in order.
+  std::vector<std::string> primary_key;
+};
+
+struct CreateView {
+  SourcePosition position;
+  std::string name;
+  bool materialized = false;
+  std::vector<std::string> column_names;  //!< CREATE VIEW v (a, b) AS ...; empty when none
+  Query query;
+};
+
+struct CreateIndex {
+  SourcePosition position;
+  std::string name;
+  std::string view;
+  std::vector<std::string> columns;
+};
+
+using Statement = std::variant<CreateTable, CreateView, CreateIndex>;
+
+struct Program {
+  std::vector<Statement> statements;
+};
+
+}  // namespace freshet::sql
