@@ -1,5 +1,7 @@
 #include "freshet/circuit/circuit.h"
 
+#include <utility>
+
 namespace freshet {
 
 const Schema& Stream::key_schema() const { return *circuit_->slot(*this).key_schema; }
@@ -24,6 +26,7 @@ Stream Circuit::add_stream(SchemaPtr key_schema, SchemaPtr value_schema) {
 Status Circuit::step() {
   for (const std::unique_ptr<Operator>& op : operators_) {
     Status status = op->evaluate();
+    if (status.ok() && !reported_error_.ok()) status = std::exchange(reported_error_, Status::OK());
     if (!status.ok()) {
       return Status(status.code(), std::string(op->name()) + ": " + status.message());
     }

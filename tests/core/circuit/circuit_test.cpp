@@ -62,6 +62,23 @@ TEST(CircuitTest, AFailingOperatorFailsTheStepAndNamesItself) {
   EXPECT_EQ(circuit.step_count(), 1u);
 }
 
+TEST(CircuitTest, ErrorsReportedByUserFunctionsFailTheStep) {
+  Circuit circuit;
+  InputOperator* input = add_input(circuit, testing::bigint_schema());
+  filter(input->stream(), [&circuit](const RowReader& key, const RowReader&) {
+    if (key.get_int(0) == 0) circuit.report_error(Status(ErrorCode::kOverflow, "division by zero"));
+    return true;
+  });
+  input->push_row(RowRef(encode_row(*testing::bigint_schema(), {Value::bigint(1)})), 1);
+  ASSERT_TRUE(circuit.step().ok());
+  input->push_row(RowRef(encode_row(*testing::bigint_schema(), {Value::bigint(0)})), 1);
+  Status status = circuit.step();
+  EXPECT_EQ(status.code(), ErrorCode::kOverflow);
+  EXPECT_EQ(status.message(), "filter: division by zero");
+  // The error is reported once; the next step starts clean.
+  EXPECT_TRUE(circuit.step().ok());
+}
+
 TEST(CircuitTest, StreamsKnowTheirSchemas) {
   Circuit circuit;
   InputOperator* input = add_input(circuit, testing::bigint_schema(), testing::kxs_schema());

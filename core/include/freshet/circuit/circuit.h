@@ -58,8 +58,14 @@ class Circuit {
     return raw;
   }
 
-  //! Runs one step: every operator once, in order.
+  //! Runs one step: every operator once, in order. Fails with the first
+  //! error an operator returned or reported, prefixed with its name.
   Status step();
+  //! Records an error found inside an operator's user function (an SQL
+  //! expression dividing by zero, say); the step fails with the first one.
+  void report_error(Status error) {
+    if (reported_error_.ok()) reported_error_ = std::move(error);
+  }
   //! Steps completed so far.
   uint64_t step_count() const { return step_count_; }
   //! Bytes of operator state (traces, maps) over the whole circuit.
@@ -70,6 +76,7 @@ class Circuit {
   std::vector<std::unique_ptr<StreamSlot>> slots_;
   std::vector<std::unique_ptr<Operator>> operators_;
   uint64_t step_count_ = 0;
+  Status reported_error_;
 };
 
 //! The empty schema: the value schema of plain Z-sets.
