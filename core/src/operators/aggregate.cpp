@@ -24,7 +24,9 @@ class AggregateOperator : public Operator {
       : input_(input), output_(output), plans_(std::move(plans)), output_row_(*output->key_schema) {
     state_.value_traces.resize(plans_.size());
     value_changes_.resize(plans_.size());
-    for (const AggregatePlan& plan : plans_) value_rows_.emplace_back(plan.value_schema ? *plan.value_schema : *empty_schema());
+    for (const AggregatePlan& plan : plans_) {
+      value_rows_.emplace_back(plan.value_schema ? *plan.value_schema : *empty_schema());
+    }
   }
   const char* name() const override { return "aggregate"; }
   size_t state_bytes() const override { return state_.memory_bytes(); }

@@ -86,9 +86,10 @@ Status write_average(const AggregatePlan& plan, const Accumulator& accumulator, 
   uint8_t target_scale = decimal ? type.scale : 0;
   int128 numerator = accumulator.exact_sum;
   int128 denominator = accumulator.non_null;
-  bool overflowed = target_scale >= plan.input_scale
-                        ? __builtin_mul_overflow(numerator, pow10_int128(target_scale - plan.input_scale), &numerator)
-                        : __builtin_mul_overflow(denominator, pow10_int128(plan.input_scale - target_scale), &denominator);
+  bool overflowed =
+      target_scale >= plan.input_scale
+          ? __builtin_mul_overflow(numerator, pow10_int128(target_scale - plan.input_scale), &numerator)
+          : __builtin_mul_overflow(denominator, pow10_int128(plan.input_scale - target_scale), &denominator);
   if (overflowed) return overflow(plan, "the average cannot be computed at scale " + std::to_string(target_scale));
   return write_exact(plan, divide(numerator, denominator, decimal), target_scale, out);
 }

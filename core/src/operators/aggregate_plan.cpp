@@ -61,7 +61,8 @@ Status validate_one(const Schema& value_schema, const AggregateSpec& spec) {
     case AggregateKind::kMin:
     case AggregateKind::kMax:
       if (result.id != input.id || (input.id == TypeId::kDecimal && result.scale != input.scale)) {
-        return invalid(spec, "the result type " + result.to_string() + " differs from the column's " + input.to_string());
+        return invalid(spec,
+                       "the result type " + result.to_string() + " differs from the column's " + input.to_string());
       }
       return Status::OK();
     case AggregateKind::kCountStar: break;

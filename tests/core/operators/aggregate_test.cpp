@@ -104,7 +104,8 @@ TEST(AggregateTest, AllKindsOverOneGroupAndTheirRetraction) {
 
 TEST(AggregateTest, DeletingTheCurrentMinAndMax) {
   SchemaPtr schema = x_schema(SqlType::bigint());
-  AggregateHarness h(schema, {spec_of(AggregateKind::kMin, *schema, 0, "lo"), spec_of(AggregateKind::kMax, *schema, 0, "hi")});
+  AggregateHarness h(schema,
+                     {spec_of(AggregateKind::kMin, *schema, 0, "lo"), spec_of(AggregateKind::kMax, *schema, 0, "hi")});
   for (int64_t x : {3, 5, 9, 9}) h.push(1, {big(x)});
   h.step_ok();
   EXPECT_EQ(h.view(), "  (1, 3, 9) x1\n");
@@ -251,7 +252,8 @@ TEST(AggregateTest, AverageOfIntegersTruncatesTowardZero) {
 
 TEST(AggregateTest, DecimalSumsAreExactAndAveragesRoundHalfAwayFromZero) {
   SchemaPtr schema = x_schema(SqlType::decimal(10, 2));
-  AggregateHarness h(schema, {spec_of(AggregateKind::kSum, *schema, 0, "s"), spec_of(AggregateKind::kAvg, *schema, 0, "a")});
+  AggregateHarness h(schema,
+                     {spec_of(AggregateKind::kSum, *schema, 0, "s"), spec_of(AggregateKind::kAvg, *schema, 0, "a")});
   EXPECT_EQ(default_aggregate_type(AggregateKind::kSum, schema->type(0)), SqlType::decimal(38, 2));
   for (int i = 0; i < 3; ++i) h.push(1, {Value::decimal(10, 2)});  // 0.10 three times
   h.push(2, {Value::decimal(1, 2)});
@@ -349,7 +351,14 @@ testing::OracleInput oracle_input(int groups) {
           [groups](std::mt19937_64& random, RowBuilder& key, RowBuilder& value) {
             auto null_now = [&] { return std::bernoulli_distribution(0.1)(random); };
             auto small = [&](int low, int high) { return std::uniform_int_distribution<int>(low, high)(random); };
-            if (null_now()) key.set_null(0), value.set_null(0); else { int g = small(0, groups - 1); key.set_int(0, g), value.set_int(0, g); }
+            if (null_now()) {
+              key.set_null(0);
+              value.set_null(0);
+            } else {
+              int group = small(0, groups - 1);
+              key.set_int(0, group);
+              value.set_int(0, group);
+            }
             if (null_now()) value.set_null(1); else value.set_int(1, small(-6, 6));
             if (null_now()) value.set_null(2); else value.set_double(2, small(-4, 4));
             if (null_now()) value.set_null(3); else value.set_decimal(3, small(-999, 999));
@@ -414,7 +423,9 @@ Value reference_aggregate(const AggregateSpec& spec, const std::vector<std::pair
   }
   if (non_null == 0) return Value::null(type);
   bool sum = spec.kind == AggregateKind::kSum;
-  if (type == TypeId::kDouble) return Value::double_precision(sum ? floating : floating / static_cast<double>(non_null));
+  if (type == TypeId::kDouble) {
+    return Value::double_precision(sum ? floating : floating / static_cast<double>(non_null));
+  }
   if (type == TypeId::kBigInt) return Value::bigint(static_cast<int64_t>(sum ? exact : exact / non_null));
   if (sum) return Value::decimal(exact, 2);
   // Round half away from zero: sign * floor((2|s| + n) / 2n).

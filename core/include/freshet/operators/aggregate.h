@@ -4,11 +4,14 @@
 // Input: an indexed stream, key = the group key row, value = an input row.
 // Output: a Z-set of rows (group key columns, then one column per aggregate).
 //
-//   step | in (key -> value)             | out
-//   0    | g1 -> 5, g1 -> 7, g2 -> 1     | +(g1, 2, 12, 5), +(g2, 1, 1, 1)      COUNT(*), SUM, MIN
-//   1    | -(g1 -> 5)                    | -(g1, 2, 12, 5), +(g1, 1, 7, 7)
-//   2    | -(g2 -> 1)                    | -(g2, 1, 1, 1)                        g2 is gone
-//   3    | g2 -> 1, -(g2 -> 1)           | (nothing: the group never existed)
+// With COUNT(*), SUM(x), MIN(x) grouped by g:
+//
+//   step | in (g -> x)               | out
+//   0    | g1 -> 5, g1 -> 7, g2 -> 1 | +(g1, 2, 12, 5), +(g2, 1, 1, 1)
+//   1    | -(g1 -> 5)                | -(g1, 2, 12, 5), +(g1, 1, 7, 7)   MIN moves to the next value
+//   2    | -(g2 -> 1)                | -(g2, 1, 1, 1)                    g2 is gone
+//   3    | g1 -> NULL, g2 -> 4       | -(g1, 1, 7, 7), +(g1, 2, 7, 7),   NULLs count only in COUNT(*)
+//        |                           | +(g2, 1, 4, 4)                    g2 is back
 //
 // ## Design
 // - Linear aggregates (COUNT, SUM, AVG) keep per-group accumulators in a hash
@@ -38,6 +41,9 @@
 // - On an error (kOverflow when a SUM/AVG/COUNT result does not fit its type)
 //   the step emits nothing; the touched groups stay pending and are emitted
 //   by the next successful step, so the output never drifts from what was sent.
+//   The one unrecoverable error is a SUM whose 128-bit running total itself
+//   overflows (|sum| > 1.7e38): that step fails with kOverflow and the state
+//   is no longer exact.
 #pragma once
 
 #include <cstdint>
