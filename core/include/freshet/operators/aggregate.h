@@ -1,0 +1,92 @@
+// Aggregate: GROUP BY with COUNT(*), COUNT(x), COUNT(DISTINCT x), SUM, AVG,
+// MIN and MAX, maintained incrementally.
+//
+// Input: an indexed stream, key = the group key row, value = an input row.
+// Output: a Z-set of rows (group key columns, then one column per aggregate).
+//
+// With COUNT(*), SUM(x), MIN(x) grouped by g:
+//
+//   step | in (g -> x)               | out
+//   0    | g1 -> 5, g1 -> 7, g2 -> 1 | +(g1, 2, 12, 5), +(g2, 1, 1, 1)
+//   1    | -(g1 -> 5)                | -(g1, 2, 12, 5), +(g1, 1, 7, 7)   MIN moves to the next value
+//   2    | -(g2 -> 1)                | -(g2, 1, 1, 1)                    g2 is gone
+//   3    | g1 -> NULL, g2 -> 4       | -(g1, 1, 7, 7), +(g1, 2, 7, 7),   NULLs count only in COUNT(*)
+//        |                           | +(g2, 1, 4, 4)                    g2 is back
+//
+// ## Design
+// - Linear aggregates (COUNT, SUM, AVG) keep per-group accumulators in a hash
+//   map keyed by the group key's bytes: a step folds each changed row into its
+//   group's accumulator, O(1) per row. SUM over integers and DECIMAL is exact
+//   (128-bit, at the input's scale); over REAL/DOUBLE it is a double that is
+//   reset to exactly 0 whenever the group's non-null count returns to 0.
+// - MIN/MAX keep a trace per aggregate: key = group, value = the column's
+//   order-preserving sort entry (encode_sorted_row, DESC for MAX), so the
+//   answer is the first live value of Trace::seek(group): O(log n) per touched
+//   group, whatever the group's size. Deleting the current minimum just makes
+//   the next value first.
+// - COUNT(DISTINCT x) keeps a trace of (group, x) weights and a per-group
+//   count of values whose total weight is positive, adjusted when a value's
+//   weight crosses zero.
+// - Each group remembers the output row it last emitted. Per step, for each
+//   touched group, the operator emits -old (if any) and +new (if the group
+//   still has rows), nothing when they are equal.
+//
+// ## Invariants
+// - The integrated input is non-negative (weights may be negative inside one
+//   step's batch). A group has an output row exactly while its total weight is
+//   positive; NULL group keys form a group like any other.
+// - The integral of the output equals the aggregates computed from scratch on
+//   the integral of the input, after every successful step.
+// - A step costs O(changed rows × log n); no group is ever rescanned.
+// - On an error (kOverflow when a SUM/AVG/COUNT result does not fit its type)
+//   the step emits nothing; the touched groups stay pending and are emitted
+//   by the next successful step, so the output never drifts from what was sent.
+//   The one unrecoverable error is a SUM whose 128-bit running total itself
+//   overflows (|sum| > 1.7e38): that step fails with kOverflow and the state
+//   is no longer exact.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "freshet/circuit/circuit.h"
+
+namespace freshet {
+
+enum class AggregateKind { kCountStar, kCount, kCountDistinct, kSum, kAvg, kMin, kMax };
+
+//! One aggregate of a GROUP BY: which function, over which value column.
+struct AggregateSpec {
+  AggregateKind kind;
+  size_t column = 0;    //!< column of the input VALUE row; ignored for kCountStar
+  std::string name;     //!< output column name
+  SqlType result_type;  //!< type of the output column
+};
+
+//! "COUNT(*)", "SUM", ...: the SQL name of an aggregate function.
+const char* aggregate_kind_name(AggregateKind kind);
+
+//! SQL's/Feldera's result type for an aggregate over `input`: COUNT -> BIGINT
+//! NOT NULL; SUM/AVG/MIN/MAX -> the input type made nullable; SUM of
+//! DECIMAL(p,s) -> DECIMAL(38,s).
+SqlType default_aggregate_type(AggregateKind kind, const SqlType& input);
+
+//! Checks specs against the input's value schema: columns exist, SUM/AVG are
+//! over numbers, result types can hold the results. aggregate() requires this.
+Status validate_aggregates(const Schema& value_schema, const std::vector<AggregateSpec>& aggregates);
+
+//! Work an aggregate operator has done since it was created: structural cost
+//! counters for tests and profiling (they grow with the changes, not the data).
+struct AggregateWork {
+  uint64_t rows_folded = 0;       //!< input entries folded into accumulators
+  uint64_t groups_evaluated = 0;  //!< output rows recomputed (one per touched group)
+  uint64_t trace_seeks = 0;       //!< MIN/MAX trace seeks and COUNT DISTINCT weight lookups
+};
+
+//! The GROUP BY aggregate of an indexed stream (see the header comment).
+//! The specs must pass validate_aggregates(). When `work` is given, it
+//! receives a pointer to the operator's counters (owned by the circuit).
+Stream aggregate(Stream input, std::vector<AggregateSpec> aggregates, const AggregateWork** work = nullptr);
+
+}  // namespace freshet
