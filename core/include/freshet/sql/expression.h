@@ -1,0 +1,132 @@
+// Bound expressions: the typed form of an SQL expression that the binder
+// produces from the syntax tree and the planner evaluates per row. Every
+// node has its result type; the binder has already inserted the casts that
+// make the operands of an operator agree (implicit numeric widening), so the
+// evaluator never guesses a type.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "freshet/common/status.h"
+#include "freshet/sql/ast.h"
+#include "freshet/types/decimal.h"
+#include "freshet/types/row.h"
+
+namespace freshet::sql {
+
+//! One SQL value during evaluation, without allocation for fixed-width types.
+//! Which field holds the value follows the expression's type: `integer` for
+//! BOOLEAN (0/1), integer types, DATE (days) and TIMESTAMP (microseconds);
+//! `floating` for REAL/DOUBLE; `decimal` (unscaled, the type's scale) for
+//! DECIMAL; `string` for VARCHAR (bytes owned by the row or the evaluator).
+struct Datum {
+  bool null = true;
+  int64_t integer = 0;
+  double floating = 0;
+  int128 decimal = 0;
+  std::string_view string;
+
+  static Datum null_value() { return Datum(); }
+  static Datum of_bool(bool value) { Datum d; d.null = false; d.integer = value ? 1 : 0; return d; }
+  static Datum of_int(int64_t value) { Datum d; d.null = false; d.integer = value; return d; }
+  static Datum of_double(double value) { Datum d; d.null = false; d.floating = value; return d; }
+  static Datum of_decimal(int128 value) { Datum d; d.null = false; d.decimal = value; return d; }
+  static Datum of_string(std::string_view value) { Datum d; d.null = false; d.string = value; return d; }
+};
+
+enum class ExprKind : uint8_t {
+  kColumn,      //!< the input row's column `column`
+  kLiteral,     //!< `literal` (strings point into `literal_text`)
+  kNegate,      //!< -children[0]
+  kArithmetic,  //!< children[0] op children[1]; op in kAdd..kModulo; operands have the result type,
+                //!< except DECIMAL * and / whose operands keep their own scales
+  kCompare,     //!< children[0] op children[1]; op in kEqual..kGreaterEqual; operands share one type
+  kAnd,         //!< three-valued AND over children (2 or more)
+  kOr,          //!< three-valued OR over children (2 or more)
+  kNot,         //!< three-valued NOT
+  kIsNull,      //!< children[0] IS [NOT] NULL (negated); never NULL itself
+  kInList,      //!< children[0] [NOT] IN (children[1..]); all share one type; SQL NULL rules
+  kLike,        //!< children[0] [NOT] LIKE children[1]; '%' and '_' wildcards, no escape
+  kCase,        //!< searched CASE: WHEN children[2i] THEN children[2i+1] ..., ELSE children.back() when has_else
+  kCast,        //!< CAST(children[0] AS type)
+  kCoalesce,    //!< the first non-NULL of children (same type)
+  kFunction,    //!< function(children...)
+  kExtract,     //!< EXTRACT(field FROM children[0]) -> BIGINT
+};
+
+enum class ScalarFunction : uint8_t {
+  kAbs,         //!< ABS(numeric)
+  kRound,       //!< ROUND(numeric [, digits INTEGER literal]) half away from zero
+  kLower,       //!< LOWER(varchar)
+  kUpper,       //!< UPPER(varchar)
+  kCharLength,  //!< CHAR_LENGTH(varchar) -> BIGINT, in code points
+  kSubstring,   //!< SUBSTRING(varchar, start [, length]) 1-based, in code points
+  kConcat,      //!< varchar || varchar (NULL if either is)
+};
+
+enum class ExtractField : uint8_t { kYear, kMonth, kDay, kHour };
+
+struct Expr;
+using ExprPtr = std::unique_ptr<Expr>;
+
+struct Expr {
+  ExprKind kind;
+  SqlType type;
+  AstOperator op = AstOperator::kNone;
+  size_t column = 0;
+  Datum literal;
+  std::string literal_text;  //!< storage for a VARCHAR literal
+  ScalarFunction function = ScalarFunction::kAbs;
+  ExtractField field = ExtractField::kYear;
+  bool negated = false;
+  bool has_else = false;
+  std::vector<ExprPtr> children;
+
+  //! A readable rendering for plans and messages: "($0 + 1)", "CAST($2 AS DOUBLE)".
+  std::string to_string() const;
+};
+
+// Constructors used by the binder and tests.
+ExprPtr column_expr(size_t column, SqlType type);
+ExprPtr literal_expr(const Value& value, SqlType type);
+ExprPtr null_literal(SqlType type);
+ExprPtr make_expr(ExprKind kind, SqlType type, std::vector<ExprPtr> children);
+
+//! Evaluates bound expressions over rows. Errors (division by zero,
+//! overflow, a bad cast) are sticky: evaluation goes on returning NULLs and
+//! error() reports the first one; the caller checks it once per batch.
+class Evaluator {
+ public:
+  //! Evaluates `expr` over `row`. String results stay valid until the next
+  //! start_row().
+  Datum evaluate(const Expr& expr, const RowReader& row);
+  //! Releases the strings of the previous row (call before each row).
+  void start_row() { scratch_used_ = 0; }
+
+  bool failed() const { return !error_.ok(); }
+  const Status& error() const { return error_; }
+  //! Takes the first error and clears it.
+  Status take_error();
+
+  //! Writes a Datum of type `type` into column `column` of `out`.
+  static void write(const Datum& value, const SqlType& type, size_t column, RowBuilder& out);
+  //! Reads column `column` of `row` as a Datum.
+  static Datum read(const RowReader& row, size_t column);
+
+  // For the evaluator's parts (casts, functions):
+  //! A string buffer that stays valid until start_row().
+  std::string* scratch();
+  //! Records an error (the first one wins) and returns NULL.
+  Datum fail(ErrorCode code, std::string message);
+
+ private:
+  Status error_;
+  std::vector<std::unique_ptr<std::string>> scratch_strings_;
+  size_t scratch_used_ = 0;
+};
+
+}  // namespace freshet::sql
