@@ -1,0 +1,66 @@
+// UpsertInput: the input of a table with a PRIMARY KEY. Users insert whole
+// rows and delete by key; the operator turns that into a Z-set delta, so a
+// new row for an existing key replaces the old one and a delete of an absent
+// key changes nothing. Within one step the operations apply in order.
+//
+//   step   | 0          | 1              | 2
+//   pushed | upsert(1,a)| upsert(1,b)    | delete(1)
+//   output | +(1,a)     | -(1,a), +(1,b) | -(1,b)
+//
+// ## Design
+// The table's current rows are kept as a trace indexed by key; a step reads
+// only the keys it touches: O(|ops| × log n).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "freshet/circuit/circuit.h"
+#include "freshet/zset/trace.h"
+
+namespace freshet {
+
+class UpsertInputOperator : public Operator {
+ public:
+  UpsertInputOperator(Stream output, StreamSlot* slot, std::vector<size_t> key_columns);
+  const char* name() const override { return "upsert input"; }
+  Status evaluate() override;
+  size_t state_bytes() const override { return by_key_.memory_bytes(); }
+
+  Stream stream() const { return output_; }
+  const Schema& key_schema() const { return *key_schema_; }
+  const std::vector<size_t>& key_columns() const { return key_columns_; }
+
+  //! Buffers an insert-or-replace of a whole row.
+  void push_upsert(RowRef row);
+  //! Buffers a delete by key (a row of the key columns).
+  void push_delete_key(RowRef key);
+  //! Buffers a delete of the row with the same key as `row`.
+  void push_delete_row(RowRef row);
+  size_t pending() const { return pending_.size(); }
+
+  //! The key row of a table row.
+  std::string key_of(RowRef row);
+  //! The current row for a key, as of the last step.
+  std::optional<std::string> lookup(RowRef key) const;
+
+ private:
+  struct Operation {
+    std::string key;
+    std::optional<std::string> row;  // none: delete
+  };
+
+  Stream output_;
+  StreamSlot* slot_;
+  std::vector<size_t> key_columns_;
+  SchemaPtr key_schema_;
+  RowBuilder key_builder_;
+  std::vector<Operation> pending_;
+  Trace by_key_;  // state: key -> current row
+};
+
+//! Adds the input of a table whose key is the given columns of `schema`.
+UpsertInputOperator* add_upsert_input(Circuit& circuit, SchemaPtr schema, std::vector<size_t> key_columns);
+
+}  // namespace freshet

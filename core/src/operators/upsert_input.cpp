@@ -1,0 +1,78 @@
+#include "freshet/operators/upsert_input.h"
+
+#include <map>
+
+#include "freshet/zset/batch_builder.h"
+
+namespace freshet {
+namespace {
+
+SchemaPtr key_schema_of(const Schema& schema, const std::vector<size_t>& key_columns) {
+  std::vector<Column> columns;
+  for (size_t c : key_columns) columns.push_back(schema.column(c));
+  return make_schema(std::move(columns));
+}
+
+}  // namespace
+
+UpsertInputOperator::UpsertInputOperator(Stream output, StreamSlot* slot, std::vector<size_t> key_columns)
+    : output_(output),
+      slot_(slot),
+      key_columns_(std::move(key_columns)),
+      key_schema_(key_schema_of(*slot->key_schema, key_columns_)),
+      key_builder_(*key_schema_) {}
+
+std::string UpsertInputOperator::key_of(RowRef row) {
+  RowReader reader(*slot_->key_schema, row);
+  for (size_t i = 0; i < key_columns_.size(); ++i) key_builder_.copy_field(i, reader, key_columns_[i]);
+  return key_builder_.finish().to_bytes();
+}
+
+void UpsertInputOperator::push_upsert(RowRef row) { pending_.push_back({key_of(row), row.to_bytes()}); }
+
+void UpsertInputOperator::push_delete_key(RowRef key) { pending_.push_back({key.to_bytes(), std::nullopt}); }
+
+void UpsertInputOperator::push_delete_row(RowRef row) { pending_.push_back({key_of(row), std::nullopt}); }
+
+std::optional<std::string> UpsertInputOperator::lookup(RowRef key) const {
+  for (Trace::KeyCursor c = by_key_.seek(key); c.valid(); c.next()) {
+    if (c.weight() > 0) return c.value().to_bytes();
+  }
+  return std::nullopt;
+}
+
+Status UpsertInputOperator::evaluate() {
+  if (pending_.empty()) {
+    slot_->batch = Batch::empty_batch();
+    return Status::OK();
+  }
+  // The final state of every key this step touches, operations in order.
+  std::map<std::string, std::optional<std::string>> final_rows;
+  for (Operation& op : pending_) final_rows[op.key] = std::move(op.row);
+  pending_.clear();
+
+  BatchBuilder delta, index_delta;
+  for (const auto& [key, row] : final_rows) {
+    std::optional<std::string> old = lookup(RowRef(key));
+    if (old == row) continue;
+    if (old) {
+      delta.add_row(RowRef(*old), -1);
+      index_delta.add(RowRef(key), RowRef(*old), -1);
+    }
+    if (row) {
+      delta.add_row(RowRef(*row), 1);
+      index_delta.add(RowRef(key), RowRef(*row), 1);
+    }
+  }
+  by_key_.insert(index_delta.finish());
+  slot_->batch = delta.finish();
+  return Status::OK();
+}
+
+UpsertInputOperator* add_upsert_input(Circuit& circuit, SchemaPtr schema, std::vector<size_t> key_columns) {
+  Stream output = circuit.add_stream(std::move(schema), empty_schema());
+  return circuit.add_operator(
+      std::make_unique<UpsertInputOperator>(output, &circuit.slot(output), std::move(key_columns)));
+}
+
+}  // namespace freshet

@@ -1,0 +1,107 @@
+#include "freshet/operators/upsert_input.h"
+
+#include <map>
+
+#include <gtest/gtest.h>
+
+#include "freshet/operators/constant.h"
+#include "freshet/operators/integrate.h"
+#include "support/generators.h"
+
+namespace freshet {
+namespace {
+
+// (id BIGINT NOT NULL, x BIGINT, s VARCHAR) keyed by id.
+SchemaPtr table_schema() {
+  static const SchemaPtr kSchema =
+      make_schema({{"id", SqlType::bigint(false)}, {"x", SqlType::bigint()}, {"s", SqlType::varchar()}});
+  return kSchema;
+}
+
+std::string row(int64_t id, int64_t x, const char* s) {
+  return encode_row(*table_schema(), {Value::bigint(id), Value::bigint(x), Value::varchar(s)});
+}
+
+std::string key(int64_t id) {
+  static const Schema kKey({{"id", SqlType::bigint(false)}});
+  return encode_row(kKey, {Value::bigint(id)});
+}
+
+TEST(UpsertInputTest, ReplacesAndDeletesByKey) {
+  Circuit circuit;
+  UpsertInputOperator* input = add_upsert_input(circuit, table_schema(), {0});
+  Stream table = integrate(input->stream());
+  input->push_upsert(RowRef(row(1, 10, "a")));
+  input->push_upsert(RowRef(row(2, 20, "b")));
+  ASSERT_TRUE(circuit.step().ok());
+  EXPECT_EQ(testing::to_map(*input->stream().current()).size(), 2u);
+
+  input->push_upsert(RowRef(row(1, 11, "a2")));  // replaces (1, 10, 'a')
+  ASSERT_TRUE(circuit.step().ok());
+  testing::ZSetMap delta = testing::to_map(*input->stream().current());
+  EXPECT_EQ(delta, (testing::ZSetMap{{{row(1, 10, "a"), ""}, -1}, {{row(1, 11, "a2"), ""}, 1}}));
+  EXPECT_EQ(input->lookup(RowRef(key(1))), row(1, 11, "a2"));
+
+  input->push_delete_key(RowRef(key(2)));
+  input->push_delete_key(RowRef(key(7)));  // absent: nothing
+  ASSERT_TRUE(circuit.step().ok());
+  EXPECT_EQ(testing::to_map(*input->stream().current()), (testing::ZSetMap{{{row(2, 20, "b"), ""}, -1}}));
+  EXPECT_EQ(testing::to_map(*table.current()), (testing::ZSetMap{{{row(1, 11, "a2"), ""}, 1}}));
+  EXPECT_FALSE(input->lookup(RowRef(key(2))).has_value());
+}
+
+TEST(UpsertInputTest, OperationsInOneStepApplyInOrder) {
+  Circuit circuit;
+  UpsertInputOperator* input = add_upsert_input(circuit, table_schema(), {0});
+  input->push_upsert(RowRef(row(1, 1, "first")));
+  input->push_delete_row(RowRef(row(1, 999, "any payload")));
+  input->push_upsert(RowRef(row(1, 2, "last")));
+  input->push_upsert(RowRef(row(3, 3, "gone")));
+  input->push_delete_key(RowRef(key(3)));
+  ASSERT_TRUE(circuit.step().ok());
+  EXPECT_EQ(testing::to_map(*input->stream().current()), (testing::ZSetMap{{{row(1, 2, "last"), ""}, 1}}));
+  // Re-inserting the same row changes nothing.
+  input->push_upsert(RowRef(row(1, 2, "last")));
+  ASSERT_TRUE(circuit.step().ok());
+  EXPECT_TRUE(input->stream().current()->empty());
+}
+
+TEST(UpsertInputTest, MatchesAMapOverRandomOperations) {
+  std::mt19937_64 random(testing::test_seed(501));
+  Circuit circuit;
+  UpsertInputOperator* input = add_upsert_input(circuit, table_schema(), {0});
+  Stream table = integrate(input->stream());
+  std::map<int64_t, std::string> expected;
+  for (int step = 0; step < 1000; ++step) {
+    int operations = static_cast<int>(random() % 6);
+    for (int i = 0; i < operations; ++i) {
+      int64_t id = static_cast<int64_t>(random() % 20);
+      if (random() % 3 == 0) {
+        input->push_delete_key(RowRef(key(id)));
+        expected.erase(id);
+      } else {
+        std::string r = row(id, static_cast<int64_t>(random() % 4), random() % 2 ? "p" : "q");
+        input->push_upsert(RowRef(r));
+        expected[id] = r;
+      }
+    }
+    ASSERT_TRUE(circuit.step().ok());
+    testing::ZSetMap want;
+    for (const auto& [id, r] : expected) want[{r, ""}] = 1;
+    ASSERT_EQ(testing::to_map(*table.current()), want) << "step " << step;
+  }
+}
+
+TEST(ConstantTest, EmitsOnceSoItsIntegralIsConstant) {
+  Circuit circuit;
+  BatchBuilder builder;
+  builder.add_row(RowRef(key(5)), 1);
+  Stream c = constant(circuit, make_schema({{"id", SqlType::bigint(false)}}), empty_schema(), builder.finish());
+  ASSERT_TRUE(circuit.step().ok());
+  EXPECT_EQ(c.current()->size(), 1u);
+  ASSERT_TRUE(circuit.step().ok());
+  EXPECT_TRUE(c.current()->empty());
+}
+
+}  // namespace
+}  // namespace freshet
