@@ -28,10 +28,30 @@ for probe in "${probes[@]}"; do
   path=${probe%%:*}; package=${probe#*:}
   [[ -e $path ]] || missing+=("$package")
 done
+sudo_cmd=()
+[[ $(id -u) == 0 ]] || sudo_cmd=(sudo)
+
+# Emscripten depends on the `nodejs` package. When the machine's Node was put
+# there without dpkg (a tarball, nvm, a copied binary), apt would install
+# Debian's older Node over it; register the machine's Node with dpkg first.
+if ((${#missing[@]})) && command -v node >/dev/null && ! dpkg -s nodejs >/dev/null 2>&1; then
+  echo "bootstrap: registering the machine's Node $(node --version) with dpkg"
+  work=$(mktemp -d)
+  mkdir -p "$work/nodejs/DEBIAN"
+  cat >"$work/nodejs/DEBIAN/control" <<CONTROL
+Package: nodejs
+Version: $(node -p process.versions.node)-machine
+Architecture: all
+Maintainer: Freshet bootstrap <bootstrap@freshet.invalid>
+Description: placeholder for this machine's own Node.js, installed outside dpkg
+CONTROL
+  dpkg-deb --build "$work/nodejs" "$work/nodejs.deb" >/dev/null
+  "${sudo_cmd[@]}" dpkg -i "$work/nodejs.deb" >/dev/null
+  rm -rf "$work"
+fi
+
 if ((${#missing[@]})); then
   echo "bootstrap: installing ${missing[*]}"
-  sudo_cmd=()
-  [[ $(id -u) == 0 ]] || sudo_cmd=(sudo)
   export DEBIAN_FRONTEND=noninteractive
   "${sudo_cmd[@]}" apt-get update -qq
   "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
