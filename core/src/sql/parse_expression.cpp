@@ -1,0 +1,344 @@
+// Expressions by precedence climbing. Precedence, lowest first:
+//   OR; AND; NOT (prefix); comparisons, IS [NOT] NULL, [NOT] BETWEEN,
+//   [NOT] IN, [NOT] LIKE; ||; + -; * / %; unary - +.
+// Binary operators of one level associate to the left.
+#include <utility>
+
+#include "parser_internal.h"
+
+namespace freshet::sql::detail {
+namespace {
+
+enum Precedence : int {
+  kOrPrecedence = 1,
+  kAndPrecedence,
+  kNotPrecedence,
+  kComparisonPrecedence,
+  kConcatPrecedence,
+  kAdditivePrecedence,
+  kMultiplicativePrecedence,
+};
+
+struct BinaryOperator {
+  int precedence = 0;  //!< 0: the token is no binary operator
+  AstOperator op = AstOperator::kNone;
+};
+
+BinaryOperator binary_operator(const Token& token) {
+  switch (token.kind) {
+    case TokenKind::kEqual:
+      return {kComparisonPrecedence, AstOperator::kEqual};
+    case TokenKind::kNotEqual:
+      return {kComparisonPrecedence, AstOperator::kNotEqual};
+    case TokenKind::kLess:
+      return {kComparisonPrecedence, AstOperator::kLess};
+    case TokenKind::kLessEqual:
+      return {kComparisonPrecedence, AstOperator::kLessEqual};
+    case TokenKind::kGreater:
+      return {kComparisonPrecedence, AstOperator::kGreater};
+    case TokenKind::kGreaterEqual:
+      return {kComparisonPrecedence, AstOperator::kGreaterEqual};
+    case TokenKind::kConcat:
+      return {kConcatPrecedence, AstOperator::kConcat};
+    case TokenKind::kPlus:
+      return {kAdditivePrecedence, AstOperator::kAdd};
+    case TokenKind::kMinus:
+      return {kAdditivePrecedence, AstOperator::kSubtract};
+    case TokenKind::kStar:
+      return {kMultiplicativePrecedence, AstOperator::kMultiply};
+    case TokenKind::kSlash:
+      return {kMultiplicativePrecedence, AstOperator::kDivide};
+    case TokenKind::kPercent:
+      return {kMultiplicativePrecedence, AstOperator::kModulo};
+    default:
+      break;
+  }
+  if (Parser::is_keyword(token, "or")) return {kOrPrecedence, AstOperator::kOr};
+  if (Parser::is_keyword(token, "and")) return {kAndPrecedence, AstOperator::kAnd};
+  return {};
+}
+
+//! IS, BETWEEN, IN, LIKE, or NOT before one of the last three.
+bool starts_postfix_predicate(const Token& token, const Token& next) {
+  if (Parser::is_keyword(token, "not")) {
+    return Parser::is_keyword(next, "between") || Parser::is_keyword(next, "in") || Parser::is_keyword(next, "like");
+  }
+  return Parser::is_keyword(token, "is") || Parser::is_keyword(token, "between") || Parser::is_keyword(token, "in") ||
+         Parser::is_keyword(token, "like");
+}
+
+AstExprPtr make_literal(LiteralKind kind, SourcePosition position, std::string text) {
+  AstExprPtr literal = make_expr(AstExprKind::kLiteral, position);
+  literal->literal_kind = kind;
+  literal->text = std::move(text);
+  return literal;
+}
+
+bool is_numeric_literal(const AstExpr& expr) {
+  return expr.kind == AstExprKind::kLiteral &&
+         (expr.literal_kind == LiteralKind::kInteger || expr.literal_kind == LiteralKind::kDecimal ||
+          expr.literal_kind == LiteralKind::kFloat);
+}
+
+}  // namespace
+
+Result<AstExprPtr> Parser::expression() {
+  Nesting nesting(*this);
+  FRESHET_RETURN_IF_ERROR(nesting.check());
+  return binary(kOrPrecedence);
+}
+
+Result<AstExprPtr> Parser::binary(int min_precedence) {
+  AstExprPtr left;
+  if (at_keyword("not") && min_precedence <= kNotPrecedence) {
+    Nesting nesting(*this);
+    FRESHET_RETURN_IF_ERROR(nesting.check());
+    SourcePosition position = advance().position;
+    FRESHET_PARSE_ASSIGN(AstExprPtr operand, binary(kNotPrecedence));
+    left = make_expr(AstExprKind::kUnary, position);
+    left->op = AstOperator::kNot;
+    left->children.push_back(std::move(operand));
+  } else {
+    FRESHET_PARSE_ASSIGN(left, unary());
+  }
+  while (true) {
+    if (starts_postfix_predicate(current(), peek(1))) {
+      if (kComparisonPrecedence < min_precedence) return left;
+      FRESHET_PARSE_ASSIGN(left, postfix_predicate(std::move(left)));
+      continue;
+    }
+    BinaryOperator op = binary_operator(current());
+    if (op.precedence == 0 || op.precedence < min_precedence) return left;
+    advance();
+    FRESHET_PARSE_ASSIGN(AstExprPtr right, binary(op.precedence + 1));
+    AstExprPtr node = make_expr(AstExprKind::kBinary, left->position);
+    node->op = op.op;
+    node->children.push_back(std::move(left));
+    node->children.push_back(std::move(right));
+    left = std::move(node);
+  }
+}
+
+Result<AstExprPtr> Parser::postfix_predicate(AstExprPtr left) {
+  SourcePosition position = left->position;
+  if (accept_keyword("is")) {
+    AstExprPtr node = make_expr(AstExprKind::kIsNull, position);
+    node->negated = accept_keyword("not");
+    FRESHET_RETURN_IF_ERROR(expect_keyword("null"));
+    node->children.push_back(std::move(left));
+    return node;
+  }
+  bool negated = accept_keyword("not");
+  AstExprPtr node;
+  if (accept_keyword("between")) {
+    node = make_expr(AstExprKind::kBetween, position);
+    node->children.push_back(std::move(left));
+    FRESHET_PARSE_ASSIGN(AstExprPtr low, binary(kConcatPrecedence));
+    FRESHET_RETURN_IF_ERROR(expect_keyword("and"));
+    FRESHET_PARSE_ASSIGN(AstExprPtr high, binary(kConcatPrecedence));
+    node->children.push_back(std::move(low));
+    node->children.push_back(std::move(high));
+  } else if (accept_keyword("in")) {
+    node = make_expr(AstExprKind::kInList, position);
+    node->children.push_back(std::move(left));
+    FRESHET_RETURN_IF_ERROR(expression_list(node->children));
+  } else {
+    FRESHET_RETURN_IF_ERROR(expect_keyword("like"));
+    node = make_expr(AstExprKind::kLike, position);
+    node->children.push_back(std::move(left));
+    FRESHET_PARSE_ASSIGN(AstExprPtr pattern, binary(kConcatPrecedence));
+    node->children.push_back(std::move(pattern));
+  }
+  node->negated = negated;
+  return node;
+}
+
+Status Parser::expression_list(std::vector<AstExprPtr>& out) {
+  FRESHET_RETURN_IF_ERROR(expect(TokenKind::kLeftParen, "'('"));
+  do {
+    FRESHET_PARSE_ASSIGN(AstExprPtr item, expression());
+    out.push_back(std::move(item));
+  } while (accept(TokenKind::kComma));
+  return expect(TokenKind::kRightParen, "',' or ')'");
+}
+
+Result<AstExprPtr> Parser::unary() {
+  if (!at(TokenKind::kMinus) && !at(TokenKind::kPlus)) return primary();
+  Nesting nesting(*this);
+  FRESHET_RETURN_IF_ERROR(nesting.check());
+  const Token& sign = advance();
+  FRESHET_PARSE_ASSIGN(AstExprPtr operand, unary());
+  if (sign.kind == TokenKind::kPlus) return operand;
+  if (is_numeric_literal(*operand) && operand->text[0] != '-') {
+    operand->text.insert(operand->text.begin(), '-');
+    operand->position = sign.position;
+    return operand;
+  }
+  AstExprPtr node = make_expr(AstExprKind::kUnary, sign.position);
+  node->op = AstOperator::kNegate;
+  node->children.push_back(std::move(operand));
+  return node;
+}
+
+Result<AstExprPtr> Parser::primary() {
+  const Token& token = current();
+  switch (token.kind) {
+    case TokenKind::kInteger:
+      return make_literal(LiteralKind::kInteger, advance().position, token.text);
+    case TokenKind::kDecimal:
+      return make_literal(LiteralKind::kDecimal, advance().position, token.text);
+    case TokenKind::kFloat:
+      return make_literal(LiteralKind::kFloat, advance().position, token.text);
+    case TokenKind::kString:
+      return make_literal(LiteralKind::kString, advance().position, token.text);
+    case TokenKind::kLeftParen: {
+      advance();
+      FRESHET_PARSE_ASSIGN(AstExprPtr inner, expression());
+      FRESHET_RETURN_IF_ERROR(expect(TokenKind::kRightParen, "')'"));
+      return inner;
+    }
+    case TokenKind::kIdentifier:
+      return name_expression();
+    default:
+      return expected("an expression");
+  }
+}
+
+//! Everything that starts with a word: NULL, TRUE, FALSE, DATE '...',
+//! TIMESTAMP '...', CASE, CAST, EXTRACT, SUBSTRING, function calls and column
+//! references.
+Result<AstExprPtr> Parser::name_expression() {
+  const Token& token = current();
+  SourcePosition position = token.position;
+  const Token& next = peek(1);
+  if (!token.quoted) {
+    if (token.text == "null") return make_literal(LiteralKind::kNull, advance().position, "");
+    if (token.text == "true" || token.text == "false") {
+      return make_literal(LiteralKind::kBoolean, advance().position, token.text);
+    }
+    if (next.kind == TokenKind::kString && (token.text == "date" || token.text == "timestamp")) {
+      LiteralKind kind = token.text == "date" ? LiteralKind::kDate : LiteralKind::kTimestamp;
+      advance();
+      return make_literal(kind, position, advance().text);
+    }
+    if (token.text == "case") return case_expression();
+    if (next.kind == TokenKind::kLeftParen) {
+      if (token.text == "cast") return cast_expression();
+      if (token.text == "extract") return extract_expression();
+      if (token.text == "substring") return substring_expression();
+    }
+    if (is_reserved_word(token.text)) return expected("an expression");
+  }
+  std::string first = advance().text;
+  if (at(TokenKind::kLeftParen)) return function_call(position, std::move(first));
+  AstExprPtr column = make_expr(AstExprKind::kColumnRef, position);
+  column->names.push_back(std::move(first));
+  if (accept(TokenKind::kDot)) {
+    FRESHET_PARSE_ASSIGN(std::string second, name("a column name"));
+    column->names.push_back(std::move(second));
+  }
+  return column;
+}
+
+Result<AstExprPtr> Parser::function_call(SourcePosition position, std::string function_name) {
+  Nesting nesting(*this);
+  FRESHET_RETURN_IF_ERROR(nesting.check());
+  FRESHET_RETURN_IF_ERROR(expect(TokenKind::kLeftParen, "'('"));
+  AstExprPtr call = make_expr(AstExprKind::kFunction, position);
+  call->name = std::move(function_name);
+  if (call->name == "count" && at(TokenKind::kStar)) {
+    advance();
+    call->star = true;
+    FRESHET_RETURN_IF_ERROR(expect(TokenKind::kRightParen, "')'"));
+    return call;
+  }
+  if (accept(TokenKind::kRightParen)) return call;
+  if (accept_keyword("distinct")) {
+    call->distinct = true;
+  } else {
+    accept_keyword("all");
+  }
+  do {
+    FRESHET_PARSE_ASSIGN(AstExprPtr argument, expression());
+    call->children.push_back(std::move(argument));
+  } while (accept(TokenKind::kComma));
+  FRESHET_RETURN_IF_ERROR(expect(TokenKind::kRightParen, "',' or ')'"));
+  return call;
+}
+
+Result<AstExprPtr> Parser::case_expression() {
+  Nesting nesting(*this);
+  FRESHET_RETURN_IF_ERROR(nesting.check());
+  AstExprPtr node = make_expr(AstExprKind::kCase, advance().position);
+  if (!at_keyword("when")) {
+    FRESHET_PARSE_ASSIGN(node->case_operand, expression());
+  }
+  if (!at_keyword("when")) return expected("'WHEN'");
+  while (accept_keyword("when")) {
+    FRESHET_PARSE_ASSIGN(AstExprPtr condition, expression());
+    FRESHET_RETURN_IF_ERROR(expect_keyword("then"));
+    FRESHET_PARSE_ASSIGN(AstExprPtr result, expression());
+    node->children.push_back(std::move(condition));
+    node->children.push_back(std::move(result));
+  }
+  if (accept_keyword("else")) {
+    FRESHET_PARSE_ASSIGN(node->else_result, expression());
+  }
+  if (!accept_keyword("end")) return expected(node->else_result ? "'END'" : "'WHEN', 'ELSE' or 'END'");
+  return node;
+}
+
+Result<AstExprPtr> Parser::cast_expression() {
+  Nesting nesting(*this);
+  FRESHET_RETURN_IF_ERROR(nesting.check());
+  AstExprPtr node = make_expr(AstExprKind::kCast, advance().position);
+  advance();  // '('
+  FRESHET_PARSE_ASSIGN(AstExprPtr operand, expression());
+  node->children.push_back(std::move(operand));
+  FRESHET_RETURN_IF_ERROR(expect_keyword("as"));
+  FRESHET_PARSE_ASSIGN(node->cast_type, type());
+  FRESHET_RETURN_IF_ERROR(expect(TokenKind::kRightParen, "')'"));
+  return node;
+}
+
+Result<AstExprPtr> Parser::extract_expression() {
+  Nesting nesting(*this);
+  FRESHET_RETURN_IF_ERROR(nesting.check());
+  AstExprPtr node = make_expr(AstExprKind::kExtract, advance().position);
+  advance();  // '('
+  const Token& field = current();
+  if (field.kind != TokenKind::kIdentifier || field.quoted ||
+      (field.text != "year" && field.text != "month" && field.text != "day" && field.text != "hour")) {
+    return expected("'YEAR', 'MONTH', 'DAY' or 'HOUR'");
+  }
+  node->name = advance().text;
+  FRESHET_RETURN_IF_ERROR(expect_keyword("from"));
+  FRESHET_PARSE_ASSIGN(AstExprPtr operand, expression());
+  node->children.push_back(std::move(operand));
+  FRESHET_RETURN_IF_ERROR(expect(TokenKind::kRightParen, "')'"));
+  return node;
+}
+
+//! SUBSTRING(s FROM a [FOR b]) and SUBSTRING(s, a [, b]) give the same node.
+Result<AstExprPtr> Parser::substring_expression() {
+  Nesting nesting(*this);
+  FRESHET_RETURN_IF_ERROR(nesting.check());
+  AstExprPtr node = make_expr(AstExprKind::kFunction, advance().position);
+  node->name = "substring";
+  advance();  // '('
+  FRESHET_PARSE_ASSIGN(AstExprPtr text, expression());
+  node->children.push_back(std::move(text));
+  bool keyword_form = at_keyword("from");
+  if (!keyword_form && !at(TokenKind::kComma)) return expected("'FROM' or ','");
+  advance();
+  FRESHET_PARSE_ASSIGN(AstExprPtr start, expression());
+  node->children.push_back(std::move(start));
+  if (keyword_form ? accept_keyword("for") : accept(TokenKind::kComma)) {
+    FRESHET_PARSE_ASSIGN(AstExprPtr length, expression());
+    node->children.push_back(std::move(length));
+  }
+  FRESHET_RETURN_IF_ERROR(expect(TokenKind::kRightParen, keyword_form ? "'FOR' or ')'" : "',' or ')'"));
+  return node;
+}
+
+}  // namespace freshet::sql::detail

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# fuzz.sh <target> [seconds]: builds tests/fuzz/<target>_fuzzer.cpp with
+# libFuzzer, ASan and UBSan (clang 14) into build/fuzz/ and runs it for the
+# given seconds (default 600) over the seed corpus tests/fuzz/corpus/<target>/.
+# New corpus entries go to build/fuzz/corpus/<target>/ (not committed);
+# crashing inputs are written to build/fuzz/artifacts/<target>/ — copy each
+# into tests/fuzz/regressions/<target>/ once fixed, so the gtest replays it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+target=${1:?usage: fuzz.sh <target> [seconds]   (targets: sql_parser)}
+seconds=${2:-600}
+case $target in
+  sql_parser) sources=(core/src/common/*.cpp core/src/types/*.cpp core/src/sql/*.cpp) ;;
+  *) echo "unknown fuzz target '$target' (known: sql_parser)" >&2; exit 2 ;;
+esac
+mkdir -p build/fuzz "build/fuzz/corpus/$target" "build/fuzz/artifacts/$target"
+binary="build/fuzz/${target}_fuzzer"
+clang++-14 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -std=c++20 \
+  -Icore/include "tests/fuzz/${target}_fuzzer.cpp" "${sources[@]}" -o "$binary"
+exec "$binary" "build/fuzz/corpus/$target" "tests/fuzz/corpus/$target" \
+  -max_len=4096 -max_total_time="$seconds" -timeout=10 -print_final_stats=1 \
+  -artifact_prefix="build/fuzz/artifacts/$target/"

@@ -1,0 +1,184 @@
+// Prints syntax trees as compact S-expressions so parser tests can state a
+// whole tree in one line: "(OR a (AND b c))", "(JOIN (CROSS a b) c (= a.x c.x))".
+#pragma once
+
+#include <string>
+
+#include "freshet/sql/ast.h"
+
+namespace freshet::sql::testing {
+
+inline const char* operator_symbol(AstOperator op) {
+  switch (op) {
+    case AstOperator::kNegate:
+      return "-";
+    case AstOperator::kNot:
+      return "NOT";
+    case AstOperator::kAdd:
+      return "+";
+    case AstOperator::kSubtract:
+      return "-";
+    case AstOperator::kMultiply:
+      return "*";
+    case AstOperator::kDivide:
+      return "/";
+    case AstOperator::kModulo:
+      return "%";
+    case AstOperator::kEqual:
+      return "=";
+    case AstOperator::kNotEqual:
+      return "<>";
+    case AstOperator::kLess:
+      return "<";
+    case AstOperator::kLessEqual:
+      return "<=";
+    case AstOperator::kGreater:
+      return ">";
+    case AstOperator::kGreaterEqual:
+      return ">=";
+    case AstOperator::kAnd:
+      return "AND";
+    case AstOperator::kOr:
+      return "OR";
+    case AstOperator::kConcat:
+      return "||";
+    case AstOperator::kNone:
+      break;
+  }
+  return "?";
+}
+
+inline std::string print(const AstExpr& expr);
+
+inline std::string print_children(const AstExpr& expr, size_t from = 0) {
+  std::string out;
+  for (size_t i = from; i < expr.children.size(); ++i) out += " " + print(*expr.children[i]);
+  return out;
+}
+
+inline std::string print_literal(const AstExpr& expr) {
+  switch (expr.literal_kind) {
+    case LiteralKind::kNull:
+      return "NULL";
+    case LiteralKind::kBoolean:
+      return expr.text == "true" ? "TRUE" : "FALSE";
+    case LiteralKind::kInteger:
+      return expr.text;
+    case LiteralKind::kDecimal:
+      return "dec:" + expr.text;
+    case LiteralKind::kFloat:
+      return "float:" + expr.text;
+    case LiteralKind::kString:
+      return "'" + expr.text + "'";
+    case LiteralKind::kDate:
+      return "DATE'" + expr.text + "'";
+    case LiteralKind::kTimestamp:
+      return "TIMESTAMP'" + expr.text + "'";
+  }
+  return "?";
+}
+
+inline std::string print(const AstExpr& expr) {
+  std::string not_prefix = expr.negated ? "NOT " : "";
+  switch (expr.kind) {
+    case AstExprKind::kLiteral:
+      return print_literal(expr);
+    case AstExprKind::kColumnRef: {
+      std::string out;
+      for (const std::string& part : expr.names) out += (out.empty() ? "" : ".") + part;
+      return out;
+    }
+    case AstExprKind::kUnary:
+    case AstExprKind::kBinary:
+      return std::string("(") + operator_symbol(expr.op) + print_children(expr) + ")";
+    case AstExprKind::kIsNull:
+      return "(IS " + not_prefix + "NULL" + print_children(expr) + ")";
+    case AstExprKind::kBetween:
+      return "(" + not_prefix + "BETWEEN" + print_children(expr) + ")";
+    case AstExprKind::kInList:
+      return "(" + not_prefix + "IN" + print_children(expr) + ")";
+    case AstExprKind::kLike:
+      return "(" + not_prefix + "LIKE" + print_children(expr) + ")";
+    case AstExprKind::kCase: {
+      std::string out = "(CASE";
+      if (expr.case_operand) out += " " + print(*expr.case_operand);
+      for (size_t i = 0; i + 1 < expr.children.size(); i += 2) {
+        out += " (WHEN " + print(*expr.children[i]) + " " + print(*expr.children[i + 1]) + ")";
+      }
+      if (expr.else_result) out += " (ELSE " + print(*expr.else_result) + ")";
+      return out + ")";
+    }
+    case AstExprKind::kCast:
+      return "(CAST" + print_children(expr) + " " + expr.cast_type.to_string() + ")";
+    case AstExprKind::kFunction: {
+      if (expr.star) return expr.name + "(*)";
+      std::string out = expr.name + "(" + (expr.distinct ? "DISTINCT" : "");
+      std::string args = print_children(expr);
+      return out + (expr.distinct ? args : args.empty() ? "" : args.substr(1)) + ")";
+    }
+    case AstExprKind::kExtract:
+      return "(EXTRACT " + expr.name + print_children(expr) + ")";
+  }
+  return "?";
+}
+
+inline std::string print(const Query& query);
+
+inline std::string print(const TableRef& table) {
+  switch (table.kind) {
+    case TableRef::Kind::kTable:
+      return table.name + (table.alias.empty() ? "" : " AS " + table.alias);
+    case TableRef::Kind::kSubquery:
+      return "[" + print(*table.subquery) + "]" + (table.alias.empty() ? "" : " AS " + table.alias);
+    case TableRef::Kind::kJoin: {
+      const char* name = table.join_type == JoinType::kInner  ? "JOIN"
+                         : table.join_type == JoinType::kLeft ? "LEFT"
+                                                              : "CROSS";
+      std::string out = std::string("(") + name + " " + print(*table.left) + ", " + print(*table.right);
+      if (table.condition) out += " ON " + print(*table.condition);
+      return out + ")";
+    }
+  }
+  return "?";
+}
+
+inline std::string print(const Select& select) {
+  std::string out = select.distinct ? "SELECT DISTINCT" : "SELECT";
+  for (size_t i = 0; i < select.items.size(); ++i) {
+    const SelectItem& item = select.items[i];
+    out += i == 0 ? " " : ", ";
+    if (item.star) {
+      out += item.star_table.empty() ? "*" : item.star_table + ".*";
+    } else {
+      out += print(*item.expr);
+    }
+    if (!item.alias.empty()) out += " AS " + item.alias;
+  }
+  if (select.from) out += " FROM " + print(*select.from);
+  if (select.where) out += " WHERE " + print(*select.where);
+  for (size_t i = 0; i < select.group_by.size(); ++i)
+    out += (i == 0 ? " GROUP BY " : ", ") + print(*select.group_by[i]);
+  if (select.having) out += " HAVING " + print(*select.having);
+  return out;
+}
+
+inline std::string print(const Query& query) {
+  std::string out;
+  if (query.select) {
+    out = print(*query.select);
+  } else {
+    const char* name = query.set_operator == SetOperator::kUnion      ? "UNION"
+                       : query.set_operator == SetOperator::kUnionAll ? "UNION ALL"
+                                                                      : "EXCEPT";
+    out = std::string("{") + print(*query.left) + " " + name + " " + print(*query.right) + "}";
+  }
+  for (size_t i = 0; i < query.order_by.size(); ++i) {
+    const OrderItem& item = query.order_by[i];
+    out += (i == 0 ? " ORDER BY " : ", ") + print(*item.expr) + (item.descending ? " DESC" : "");
+    if (item.nulls_first) out += *item.nulls_first ? " NULLS FIRST" : " NULLS LAST";
+  }
+  if (query.limit) out += " LIMIT " + std::to_string(*query.limit);
+  return out;
+}
+
+}  // namespace freshet::sql::testing

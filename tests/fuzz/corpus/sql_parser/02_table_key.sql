@@ -1,0 +1,1 @@
+CREATE TABLE customers (id BIGINT NOT NULL, region VARCHAR(20), PRIMARY KEY (id));
