@@ -1,0 +1,370 @@
+// Bound expressions: constructors, rendering, and the evaluator's dispatch.
+//
+// ## Design
+// The dispatch evaluates children, applies SQL's NULL rules (NULL in → NULL
+// out, except IS NULL, COALESCE, CASE, AND/OR/NOT and IN) and hands non-NULL
+// operands to the parts in evaluate_arithmetic.cpp, evaluate_cast.cpp and
+// evaluate_functions.cpp. Errors are sticky (Evaluator::fail): the failing
+// node yields NULL and evaluation goes on; the caller checks error() once.
+//
+// AND and OR stop at the first FALSE (TRUE) child: the remaining children are
+// not evaluated, so `x <> 0 AND 10 / x > 1` does not fail for x = 0. SQL
+// leaves the order open; this is the order users expect.
+//
+// A VARCHAR literal's bytes live in Expr::literal_text. Expr::literal.string
+// points at them after construction, but moving an Expr can move a short
+// (SSO) string's bytes, so evaluate() never trusts that view: it re-points
+// at literal_text on every evaluation.
+#include "freshet/sql/expression.h"
+
+#include "evaluate_internal.h"
+#include "freshet/types/temporal.h"
+
+namespace freshet::sql {
+
+using internal::compare_values;
+using internal::comparison_holds;
+
+// ------------------------------------------------------------- constructors
+
+ExprPtr column_expr(size_t column, SqlType type) {
+  auto expr = std::make_unique<Expr>();
+  expr->kind = ExprKind::kColumn;
+  expr->type = type;
+  expr->column = column;
+  return expr;
+}
+
+namespace {
+
+double value_as_double(const Value& value) {
+  switch (value.type()) {
+    case TypeId::kReal:
+    case TypeId::kDouble: return value.as_double();
+    case TypeId::kDecimal:
+      return static_cast<double>(value.as_decimal()) / static_cast<double>(pow10_int128(value.decimal_scale()));
+    default: return static_cast<double>(value.as_int());
+  }
+}
+
+}  // namespace
+
+//! The Value is converted to `type` (an integer to DECIMAL or DOUBLE, a
+//! DECIMAL to another scale); text is not parsed: pass a Value of the type.
+ExprPtr literal_expr(const Value& value, SqlType type) {
+  auto expr = std::make_unique<Expr>();
+  expr->kind = ExprKind::kLiteral;
+  expr->type = type;
+  if (value.is_null()) return expr;
+  Datum& datum = expr->literal;
+  datum.null = false;
+  switch (type.id) {
+    case TypeId::kReal:
+    case TypeId::kDouble: {
+      double number = value_as_double(value);
+      datum.floating = type.id == TypeId::kReal ? static_cast<float>(number) : number;
+      break;
+    }
+    case TypeId::kDecimal:
+      datum.decimal = value.type() == TypeId::kDecimal
+                          ? rescale_decimal(value.as_decimal(), value.decimal_scale(), type.scale)
+                          : value.as_int() * pow10_int128(type.scale);
+      break;
+    case TypeId::kVarchar:
+      expr->literal_text = value.as_string();
+      datum.string = expr->literal_text;
+      break;
+    default: datum.integer = value.as_int(); break;
+  }
+  return expr;
+}
+
+ExprPtr null_literal(SqlType type) {
+  auto expr = std::make_unique<Expr>();
+  expr->kind = ExprKind::kLiteral;
+  expr->type = type;
+  return expr;
+}
+
+ExprPtr make_expr(ExprKind kind, SqlType type, std::vector<ExprPtr> children) {
+  auto expr = std::make_unique<Expr>();
+  expr->kind = kind;
+  expr->type = type;
+  expr->children = std::move(children);
+  return expr;
+}
+
+// ---------------------------------------------------------------- rendering
+
+namespace {
+
+const char* operator_text(AstOperator op) {
+  switch (op) {
+    case AstOperator::kAdd: return "+";
+    case AstOperator::kSubtract: return "-";
+    case AstOperator::kMultiply: return "*";
+    case AstOperator::kDivide: return "/";
+    case AstOperator::kModulo: return "%";
+    case AstOperator::kEqual: return "=";
+    case AstOperator::kNotEqual: return "<>";
+    case AstOperator::kLess: return "<";
+    case AstOperator::kLessEqual: return "<=";
+    case AstOperator::kGreater: return ">";
+    case AstOperator::kGreaterEqual: return ">=";
+    case AstOperator::kConcat: return "||";
+    default: return "?";
+  }
+}
+
+const char* function_name(ScalarFunction function) {
+  switch (function) {
+    case ScalarFunction::kAbs: return "abs";
+    case ScalarFunction::kRound: return "round";
+    case ScalarFunction::kLower: return "lower";
+    case ScalarFunction::kUpper: return "upper";
+    case ScalarFunction::kCharLength: return "char_length";
+    case ScalarFunction::kSubstring: return "substring";
+    case ScalarFunction::kConcat: return "||";
+  }
+  return "?";
+}
+
+const char* field_name(ExtractField field) {
+  switch (field) {
+    case ExtractField::kYear: return "YEAR";
+    case ExtractField::kMonth: return "MONTH";
+    case ExtractField::kDay: return "DAY";
+    case ExtractField::kHour: return "HOUR";
+  }
+  return "?";
+}
+
+std::string literal_to_string(const Expr& expr) {
+  if (expr.literal.null) return "NULL";
+  switch (expr.type.id) {
+    case TypeId::kBoolean: return expr.literal.integer ? "TRUE" : "FALSE";
+    case TypeId::kVarchar: {
+      std::string text = "'";
+      for (char c : expr.literal_text) text += c == '\'' ? std::string("''") : std::string(1, c);
+      return text + "'";
+    }
+    case TypeId::kDate: return "DATE '" + format_date(static_cast<int32_t>(expr.literal.integer)) + "'";
+    case TypeId::kTimestamp: return "TIMESTAMP '" + format_timestamp(expr.literal.integer) + "'";
+    default: return internal::value_to_text(expr.literal, expr.type);
+  }
+}
+
+// "a, b, c" over children [from, children.size()).
+std::string join_children(const Expr& expr, size_t from, const char* separator) {
+  std::string text;
+  for (size_t i = from; i < expr.children.size(); ++i) {
+    if (i > from) text += separator;
+    text += expr.children[i]->to_string();
+  }
+  return text;
+}
+
+}  // namespace
+
+std::string Expr::to_string() const {
+  auto child = [&](size_t i) { return children[i]->to_string(); };
+  switch (kind) {
+    case ExprKind::kColumn: return "$" + std::to_string(column);
+    case ExprKind::kLiteral: return literal_to_string(*this);
+    case ExprKind::kNegate: {
+      std::string operand = child(0);
+      return operand.front() == '-' ? "(-(" + operand + "))" : "(-" + operand + ")";
+    }
+    case ExprKind::kArithmetic:
+    case ExprKind::kCompare: return "(" + child(0) + " " + operator_text(op) + " " + child(1) + ")";
+    case ExprKind::kAnd: return "(" + join_children(*this, 0, " AND ") + ")";
+    case ExprKind::kOr: return "(" + join_children(*this, 0, " OR ") + ")";
+    case ExprKind::kNot: return "(NOT " + child(0) + ")";
+    case ExprKind::kIsNull: return "(" + child(0) + (negated ? " IS NOT NULL)" : " IS NULL)");
+    case ExprKind::kInList:
+      return "(" + child(0) + (negated ? " NOT IN (" : " IN (") + join_children(*this, 1, ", ") + "))";
+    case ExprKind::kLike: return "(" + child(0) + (negated ? " NOT LIKE " : " LIKE ") + child(1) + ")";
+    case ExprKind::kCase: {
+      std::string text = "CASE";
+      size_t pairs = (children.size() - (has_else ? 1 : 0)) / 2;
+      for (size_t i = 0; i < pairs; ++i) text += " WHEN " + child(2 * i) + " THEN " + child(2 * i + 1);
+      if (has_else) text += " ELSE " + children.back()->to_string();
+      return text + " END";
+    }
+    case ExprKind::kCast: return "CAST(" + child(0) + " AS " + type.with_nullable(true).to_string() + ")";
+    case ExprKind::kCoalesce: return "coalesce(" + join_children(*this, 0, ", ") + ")";
+    case ExprKind::kFunction:
+      if (function == ScalarFunction::kConcat) return "(" + child(0) + " || " + child(1) + ")";
+      return std::string(function_name(function)) + "(" + join_children(*this, 0, ", ") + ")";
+    case ExprKind::kExtract: return std::string("extract(") + field_name(field) + " FROM " + child(0) + ")";
+  }
+  return "?";
+}
+
+// ---------------------------------------------------------------- evaluator
+
+Status Evaluator::take_error() {
+  Status error = std::move(error_);
+  error_ = Status::OK();
+  return error;
+}
+
+std::string* Evaluator::scratch() {
+  if (scratch_used_ == scratch_strings_.size()) scratch_strings_.push_back(std::make_unique<std::string>());
+  std::string* buffer = scratch_strings_[scratch_used_++].get();
+  buffer->clear();
+  return buffer;
+}
+
+Datum Evaluator::fail(ErrorCode code, std::string message) {
+  if (error_.ok()) error_ = Status(code, std::move(message));
+  return Datum::null_value();
+}
+
+void Evaluator::write(const Datum& value, const SqlType& type, size_t column, RowBuilder& out) {
+  if (value.null) return out.set_null(column);
+  switch (type.id) {
+    case TypeId::kBoolean: return out.set_bool(column, value.integer != 0);
+    case TypeId::kReal:
+    case TypeId::kDouble: return out.set_double(column, value.floating);
+    case TypeId::kDecimal: return out.set_decimal(column, value.decimal);
+    case TypeId::kVarchar: return out.set_string(column, value.string);
+    default: return out.set_int(column, value.integer);
+  }
+}
+
+Datum Evaluator::read(const RowReader& row, size_t column) {
+  if (row.is_null(column)) return Datum::null_value();
+  switch (row.schema().type(column).id) {
+    case TypeId::kBoolean: return Datum::of_bool(row.get_bool(column));
+    case TypeId::kReal:
+    case TypeId::kDouble: return Datum::of_double(row.get_double(column));
+    case TypeId::kDecimal: return Datum::of_decimal(row.get_decimal(column));
+    case TypeId::kVarchar: return Datum::of_string(row.get_string(column));
+    default: return Datum::of_int(row.get_int(column));
+  }
+}
+
+namespace {
+
+// Three-valued truth of a BOOLEAN Datum.
+enum class Truth : uint8_t { kFalse, kTrue, kUnknown };
+Truth truth(const Datum& value) {
+  if (value.null) return Truth::kUnknown;
+  return value.integer != 0 ? Truth::kTrue : Truth::kFalse;
+}
+
+// AND: FALSE if any child is FALSE, else NULL if any is NULL, else TRUE.
+// OR is its dual. Stops at the first deciding child.
+Datum evaluate_connective(Evaluator& evaluator, const Expr& expr, const RowReader& row) {
+  Truth deciding = expr.kind == ExprKind::kAnd ? Truth::kFalse : Truth::kTrue;
+  bool unknown = false;
+  for (const ExprPtr& child : expr.children) {
+    Truth value = truth(evaluator.evaluate(*child, row));
+    if (value == deciding) return Datum::of_bool(deciding == Truth::kTrue);
+    unknown = unknown || value == Truth::kUnknown;
+  }
+  if (unknown) return Datum::null_value();
+  return Datum::of_bool(deciding == Truth::kFalse);
+}
+
+// x IN (a, b): TRUE if x equals an item; else NULL if x or an item is NULL;
+// else FALSE. NOT IN negates that (NULL stays NULL).
+Datum evaluate_in_list(Evaluator& evaluator, const Expr& expr, const RowReader& row) {
+  Datum needle = evaluator.evaluate(*expr.children[0], row);
+  if (needle.null) return needle;
+  const SqlType& type = expr.children[0]->type;
+  bool saw_null = false;
+  for (size_t i = 1; i < expr.children.size(); ++i) {
+    Datum item = evaluator.evaluate(*expr.children[i], row);
+    if (item.null) {
+      saw_null = true;
+    } else if (compare_values(type, needle, item) == 0) {
+      return Datum::of_bool(!expr.negated);
+    }
+  }
+  return saw_null ? Datum::null_value() : Datum::of_bool(expr.negated);
+}
+
+// Searched CASE: the first WHEN that is TRUE (NULL is not), else ELSE or NULL.
+Datum evaluate_case(Evaluator& evaluator, const Expr& expr, const RowReader& row) {
+  size_t pairs = (expr.children.size() - (expr.has_else ? 1 : 0)) / 2;
+  for (size_t i = 0; i < pairs; ++i) {
+    if (truth(evaluator.evaluate(*expr.children[2 * i], row)) == Truth::kTrue) {
+      return evaluator.evaluate(*expr.children[2 * i + 1], row);
+    }
+  }
+  return expr.has_else ? evaluator.evaluate(*expr.children.back(), row) : Datum::null_value();
+}
+
+// Every scalar function takes at most three arguments and is NULL on a NULL one.
+Datum evaluate_function(Evaluator& evaluator, const Expr& expr, const RowReader& row) {
+  Datum arguments[3];
+  size_t count = expr.children.size() < 3 ? expr.children.size() : 3;
+  bool any_null = false;
+  for (size_t i = 0; i < count; ++i) {
+    arguments[i] = evaluator.evaluate(*expr.children[i], row);
+    any_null = any_null || arguments[i].null;
+  }
+  return any_null ? Datum::null_value() : internal::call_function(evaluator, expr, arguments);
+}
+
+}  // namespace
+
+Datum Evaluator::evaluate(const Expr& expr, const RowReader& row) {
+  switch (expr.kind) {
+    case ExprKind::kColumn: return read(row, expr.column);
+    case ExprKind::kLiteral:
+      if (expr.type.id == TypeId::kVarchar && !expr.literal.null) return Datum::of_string(expr.literal_text);
+      return expr.literal;
+    case ExprKind::kNegate: {
+      Datum value = evaluate(*expr.children[0], row);
+      return value.null ? value : internal::negate(*this, expr, value);
+    }
+    case ExprKind::kArithmetic: {
+      Datum left = evaluate(*expr.children[0], row);
+      Datum right = evaluate(*expr.children[1], row);
+      if (left.null || right.null) return Datum::null_value();
+      return internal::arithmetic(*this, expr, left, right);
+    }
+    case ExprKind::kCompare: {
+      Datum left = evaluate(*expr.children[0], row);
+      Datum right = evaluate(*expr.children[1], row);
+      if (left.null || right.null) return Datum::null_value();
+      return Datum::of_bool(comparison_holds(expr.op, compare_values(expr.children[0]->type, left, right)));
+    }
+    case ExprKind::kAnd:
+    case ExprKind::kOr: return evaluate_connective(*this, expr, row);
+    case ExprKind::kNot: {
+      Datum value = evaluate(*expr.children[0], row);
+      return value.null ? value : Datum::of_bool(value.integer == 0);
+    }
+    case ExprKind::kIsNull: return Datum::of_bool(evaluate(*expr.children[0], row).null != expr.negated);
+    case ExprKind::kInList: return evaluate_in_list(*this, expr, row);
+    case ExprKind::kLike: {
+      Datum text = evaluate(*expr.children[0], row);
+      Datum pattern = evaluate(*expr.children[1], row);
+      if (text.null || pattern.null) return Datum::null_value();
+      return Datum::of_bool(internal::like_matches(text.string, pattern.string) != expr.negated);
+    }
+    case ExprKind::kCase: return evaluate_case(*this, expr, row);
+    case ExprKind::kCast: {
+      Datum value = evaluate(*expr.children[0], row);
+      return value.null ? value : internal::cast_value(*this, value, expr.children[0]->type, expr.type);
+    }
+    case ExprKind::kCoalesce:
+      for (const ExprPtr& child : expr.children) {
+        Datum value = evaluate(*child, row);
+        if (!value.null) return value;
+      }
+      return Datum::null_value();
+    case ExprKind::kFunction: return evaluate_function(*this, expr, row);
+    case ExprKind::kExtract: {
+      Datum value = evaluate(*expr.children[0], row);
+      return value.null ? value : internal::extract_field(expr, value, expr.children[0]->type);
+    }
+  }
+  return fail(ErrorCode::kInternal, "unknown expression kind in " + expr.to_string());
+}
+
+}  // namespace freshet::sql
