@@ -1,0 +1,60 @@
+// The SQL compiler: from the text of a program (CREATE TABLE / VIEW / INDEX)
+// to a circuit with one input per table and one output stream per view and
+// index. Errors are SQL_ERROR with the line and column of the offending
+// token and what was expected.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "freshet/circuit/circuit.h"
+#include "freshet/operators/input.h"
+#include "freshet/operators/upsert_input.h"
+
+namespace freshet::sql {
+
+struct CompiledTable {
+  std::string name;
+  SchemaPtr schema;
+  //! Positions of the PRIMARY KEY columns; empty when there is none.
+  std::vector<size_t> primary_key;
+  //! Exactly one of these feeds the table: upserts for a table with a
+  //! PRIMARY KEY, plain Z-set updates otherwise.
+  UpsertInputOperator* upsert_input = nullptr;
+  InputOperator* input = nullptr;
+  //! The table's rows as a stream (a Z-set), whichever input feeds it.
+  Stream stream;
+};
+
+struct CompiledView {
+  std::string name;
+  SchemaPtr schema;
+  bool materialized = false;
+  Stream stream;  //!< a Z-set of the view's rows
+};
+
+struct CompiledIndex {
+  std::string name;
+  std::string view;
+  std::vector<size_t> columns;  //!< key columns, positions in the view
+  SchemaPtr key_schema;
+  Stream stream;  //!< indexed: key = the key columns, value = the view's row
+};
+
+struct CompiledProgram {
+  std::unique_ptr<Circuit> circuit = std::make_unique<Circuit>();
+  std::vector<CompiledTable> tables;
+  std::vector<CompiledView> views;
+  std::vector<CompiledIndex> indexes;
+
+  const CompiledTable* find_table(std::string_view name) const;
+  const CompiledView* find_view(std::string_view name) const;
+  const CompiledIndex* find_index(std::string_view name) const;
+};
+
+//! Compiles a whole program.
+Result<std::unique_ptr<CompiledProgram>> compile_program(std::string_view sql);
+
+}  // namespace freshet::sql

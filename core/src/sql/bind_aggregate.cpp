@@ -1,0 +1,166 @@
+// QueryBinder: SELECT with GROUP BY or aggregates.
+//
+// The plan has three parts:
+//
+//   input ─► Project [group keys..., aggregate arguments...]
+//         ─► Aggregate (group by the keys)        rows: [keys..., aggregates...]
+//         ─► Filter HAVING ─► Project select list
+//
+// Select items and HAVING are bound over the aggregate's output: an aggregate
+// call becomes its output column, an expression equal to a GROUP BY key
+// becomes that key's column, and any other column reference is an error.
+#include "binder.h"
+#include "expression_binder.h"
+
+namespace freshet::sql {
+namespace {
+
+struct AggregateCalls {
+  std::vector<ExprPtr> keys;            // GROUP BY expressions over the input
+  std::vector<std::string> key_texts;   // their renderings, to recognise them
+  std::vector<ExprPtr> arguments;       // aggregate arguments over the input
+  std::vector<std::string> argument_texts;
+  std::vector<AggregateSpec> specs;
+  std::vector<std::string> spec_texts;  // "SUM(<argument>)": equal calls share a column
+};
+
+Result<AggregateKind> aggregate_kind(const AstExpr& call) {
+  const std::string& name = call.name;
+  if (name == "count") {
+    if (call.star) return AggregateKind::kCountStar;
+    return call.distinct ? AggregateKind::kCountDistinct : AggregateKind::kCount;
+  }
+  if (call.distinct && (name == "sum" || name == "avg")) {
+    return sql_error(call.position, name + "(DISTINCT ...) is not supported; only COUNT(DISTINCT ...) is");
+  }
+  if (name == "sum") return AggregateKind::kSum;
+  if (name == "avg") return AggregateKind::kAvg;
+  if (name == "min") return AggregateKind::kMin;
+  return AggregateKind::kMax;
+}
+
+// Binds one aggregate call: its argument over the input, its output column.
+Result<ExprPtr> bind_call(const AstExpr& call, const Scope& input, AggregateCalls& calls) {
+  Result<AggregateKind> kind = aggregate_kind(call);
+  if (!kind.ok()) return kind.status();
+  bool star = *kind == AggregateKind::kCountStar;
+  if (!star && call.children.size() != 1) {
+    return sql_error(call.position, call.name + "() takes one argument, not " + std::to_string(call.children.size()));
+  }
+  std::string argument_text = "*";
+  SqlType argument_type = SqlType::bigint(false);
+  size_t column = 0;
+  if (!star) {
+    if (contains_aggregate(*call.children[0])) {
+      return sql_error(call.children[0]->position, "aggregate calls cannot be nested");
+    }
+    Result<ExprPtr> argument = ExpressionBinder(input).bind(*call.children[0]);
+    if (!argument.ok()) return argument.status();
+    if (is_null_literal(**argument)) *argument = null_literal(SqlType::integer());
+    argument_type = (*argument)->type;
+    bool numeric_only = *kind == AggregateKind::kSum || *kind == AggregateKind::kAvg;
+    if (numeric_only && !argument_type.is_numeric()) {
+      return sql_error(call.position, call.name + "() needs a numeric argument, not " + argument_type.to_string());
+    }
+    argument_text = (*argument)->to_string();
+    auto found = std::find(calls.argument_texts.begin(), calls.argument_texts.end(), argument_text);
+    column = calls.keys.size() + static_cast<size_t>(found - calls.argument_texts.begin());
+    if (found == calls.argument_texts.end()) {
+      calls.argument_texts.push_back(argument_text);
+      calls.arguments.push_back(std::move(*argument));
+    }
+  }
+  std::string spec_text = std::string(aggregate_kind_name(*kind)) + "(" + argument_text + ")";
+  auto found = std::find(calls.spec_texts.begin(), calls.spec_texts.end(), spec_text);
+  size_t index = static_cast<size_t>(found - calls.spec_texts.begin());
+  if (found == calls.spec_texts.end()) {
+    calls.spec_texts.push_back(spec_text);
+    calls.specs.push_back({*kind, column, spec_text, default_aggregate_type(*kind, argument_type)});
+  }
+  return column_expr(calls.keys.size() + index, calls.specs[index].result_type);
+}
+
+}  // namespace
+
+Result<QueryBinder::Bound> QueryBinder::bind_aggregate(const Select& select, Bound input) {
+  AggregateCalls calls;
+  for (const AstExprPtr& key : select.group_by) {
+    if (contains_aggregate(*key)) return sql_error(key->position, "aggregates are not allowed in GROUP BY");
+    Result<ExprPtr> bound = ExpressionBinder(input.scope).bind(*key);
+    if (!bound.ok()) return bound.status();
+    calls.key_texts.push_back((*bound)->to_string());
+    calls.keys.push_back(std::move(*bound));
+  }
+  // Over the aggregate's output, column references resolve through the keys.
+  auto intercept = [&](const AstExpr& ast) -> Result<ExprPtr> {
+    if (ast.kind == AstExprKind::kFunction && is_aggregate_function(ast.name)) {
+      return bind_call(ast, input.scope, calls);
+    }
+    if (contains_aggregate(ast)) return ExprPtr();  // bind its parts
+    Result<ExprPtr> plain = ExpressionBinder(input.scope).bind(ast);
+    if (plain.ok()) {
+      std::string text = (*plain)->to_string();
+      for (size_t k = 0; k < calls.keys.size(); ++k) {
+        if (calls.key_texts[k] == text) return column_expr(k, calls.keys[k]->type);
+      }
+    }
+    if (ast.kind == AstExprKind::kColumnRef) {
+      if (!plain.ok()) return plain.status();
+      std::string name = ast.names.size() == 2 ? ast.names[0] + "." + ast.names[1] : ast.names[0];
+      return sql_error(ast.position, "column '" + name + "' must appear in GROUP BY or be used in an aggregate");
+    }
+    return ExprPtr();
+  };
+  Scope keys_only;  // never consulted: every column reference is intercepted
+  ExpressionBinder binder(keys_only, intercept);
+
+  Scope scope;
+  std::vector<ExprPtr> projections;
+  for (size_t i = 0; i < select.items.size(); ++i) {
+    const SelectItem& item = select.items[i];
+    if (item.star) return sql_error(item.position, "* cannot be used with GROUP BY or aggregates");
+    Result<ExprPtr> expr = binder.bind(*item.expr);
+    if (!expr.ok()) return expr.status();
+    std::string name = !item.alias.empty() ? item.alias
+                       : item.expr->kind == AstExprKind::kColumnRef ? item.expr->names.back()
+                                                                    : "EXPR$" + std::to_string(i);
+    scope.columns.push_back({"", name, (*expr)->type});
+    projections.push_back(std::move(*expr));
+  }
+  ExprPtr having;
+  if (select.having) {
+    Result<ExprPtr> bound = binder.bind_condition(*select.having, "HAVING");
+    if (!bound.ok()) return bound.status();
+    having = std::move(*bound);
+  }
+
+  // input -> [keys..., arguments...]
+  std::vector<Column> pre_columns;
+  for (size_t k = 0; k < calls.keys.size(); ++k) pre_columns.push_back({"key" + std::to_string(k), calls.keys[k]->type});
+  for (size_t a = 0; a < calls.arguments.size(); ++a) {
+    pre_columns.push_back({"arg" + std::to_string(a), calls.arguments[a]->type});
+  }
+  PlanPtr pre = make_plan(LogicalPlan::Kind::kProject, make_schema(pre_columns), std::move(input.plan));
+  for (ExprPtr& key : calls.keys) pre->expressions.push_back(std::move(key));
+  for (ExprPtr& argument : calls.arguments) pre->expressions.push_back(std::move(argument));
+
+  // -> [keys..., aggregates...]
+  std::vector<Column> aggregate_columns(pre_columns.begin(), pre_columns.begin() + calls.key_texts.size());
+  for (const AggregateSpec& spec : calls.specs) aggregate_columns.push_back({spec.name, spec.result_type});
+  PlanPtr aggregate = make_plan(LogicalPlan::Kind::kAggregate, make_schema(aggregate_columns), std::move(pre));
+  aggregate->group_count = calls.key_texts.size();
+  aggregate->aggregates = std::move(calls.specs);
+  aggregate->global = select.group_by.empty();
+
+  PlanPtr plan = std::move(aggregate);
+  if (having) {
+    PlanPtr filter = wrap_plan(LogicalPlan::Kind::kFilter, std::move(plan));
+    filter->predicate = std::move(having);
+    plan = std::move(filter);
+  }
+  PlanPtr project = make_plan(LogicalPlan::Kind::kProject, schema_of(scope), std::move(plan));
+  project->expressions = std::move(projections);
+  return Bound{std::move(project), std::move(scope)};
+}
+
+}  // namespace freshet::sql

@@ -1,0 +1,213 @@
+// ExpressionBinder: the dispatch over syntax nodes and the scalar functions.
+#include "expression_binder.h"
+#include "type_rules.h"
+
+namespace freshet::sql {
+namespace {
+
+std::string describe(const SqlType& type) { return type.with_nullable(true).to_string(); }
+
+ExprPtr unary(ExprKind kind, SqlType type, ExprPtr child) {
+  std::vector<ExprPtr> children;
+  children.push_back(std::move(child));
+  return make_expr(kind, type, std::move(children));
+}
+
+}  // namespace
+
+Result<ExprPtr> ExpressionBinder::bind_node(const AstExpr& ast) {
+  switch (ast.kind) {
+    case AstExprKind::kLiteral: return bind_literal(ast);
+    case AstExprKind::kColumnRef: {
+      Result<size_t> column = scope_.resolve(ast.names, ast.position);
+      if (!column.ok()) return column.status();
+      return column_expr(*column, scope_.columns[*column].type);
+    }
+    case AstExprKind::kUnary: {
+      Result<ExprPtr> operand = bind(*ast.children[0]);
+      if (!operand.ok()) return operand.status();
+      ExprPtr child = std::move(*operand);
+      if (ast.op == AstOperator::kNot) {
+        if (is_null_literal(*child)) child = null_literal(SqlType::boolean());
+        if (child->type.id != TypeId::kBoolean) {
+          return sql_error(ast.position, "NOT needs a BOOLEAN operand, not " + describe(child->type));
+        }
+        SqlType type = child->type;
+        return unary(ExprKind::kNot, type, std::move(child));
+      }
+      if (is_null_literal(*child)) child = null_literal(SqlType::integer());
+      if (!child->type.is_numeric()) {
+        return sql_error(ast.position, "unary minus needs a numeric operand, not " + describe(child->type));
+      }
+      SqlType type = child->type;
+      return unary(ExprKind::kNegate, type, std::move(child));
+    }
+    case AstExprKind::kBinary: return bind_binary(ast);
+    case AstExprKind::kIsNull: {
+      Result<ExprPtr> operand = bind(*ast.children[0]);
+      if (!operand.ok()) return operand.status();
+      ExprPtr is_null = unary(ExprKind::kIsNull, SqlType::boolean(false), std::move(*operand));
+      is_null->negated = ast.negated;
+      return is_null;
+    }
+    case AstExprKind::kBetween: {
+      // x BETWEEN a AND b is x >= a AND x <= b (x is evaluated twice; it has no side effects).
+      Result<ExprPtr> low_value = bind(*ast.children[0]), low = bind(*ast.children[1]);
+      Result<ExprPtr> high_value = bind(*ast.children[0]), high = bind(*ast.children[2]);
+      for (const Result<ExprPtr>* part : {&low_value, &low, &high_value, &high}) {
+        if (!part->ok()) return part->status();
+      }
+      Result<ExprPtr> above =
+          bind_comparison(AstOperator::kGreaterEqual, std::move(*low_value), std::move(*low), ast.position);
+      if (!above.ok()) return above.status();
+      Result<ExprPtr> below =
+          bind_comparison(AstOperator::kLessEqual, std::move(*high_value), std::move(*high), ast.position);
+      if (!below.ok()) return below.status();
+      bool nullable = (*above)->type.nullable || (*below)->type.nullable;
+      std::vector<ExprPtr> both;
+      both.push_back(std::move(*above));
+      both.push_back(std::move(*below));
+      ExprPtr between = make_expr(ExprKind::kAnd, SqlType::boolean(nullable), std::move(both));
+      return ast.negated ? unary(ExprKind::kNot, between->type, std::move(between)) : std::move(between);
+    }
+    case AstExprKind::kInList: return bind_in_list(ast);
+    case AstExprKind::kLike: {
+      Result<std::vector<ExprPtr>> children = bind_children(ast);
+      if (!children.ok()) return children.status();
+      bool nullable = false;
+      for (ExprPtr& child : *children) {
+        if (is_null_literal(*child)) child = null_literal(SqlType::varchar());
+        if (child->type.id != TypeId::kVarchar) {
+          return sql_error(ast.position, "LIKE needs VARCHAR operands, not " + describe(child->type));
+        }
+        nullable = nullable || child->type.nullable;
+      }
+      ExprPtr like = make_expr(ExprKind::kLike, SqlType::boolean(nullable), std::move(*children));
+      like->negated = ast.negated;
+      return like;
+    }
+    case AstExprKind::kCase: return bind_case(ast);
+    case AstExprKind::kCast: {
+      Result<ExprPtr> operand = bind(*ast.children[0]);
+      if (!operand.ok()) return operand.status();
+      if (!is_null_literal(**operand) && !can_cast((*operand)->type, ast.cast_type)) {
+        return sql_error(ast.position, "cannot cast " + describe((*operand)->type) + " to " + describe(ast.cast_type));
+      }
+      ExprPtr child = std::move(*operand);
+      if (is_null_literal(*child)) return null_literal(ast.cast_type.with_nullable(true));
+      // A CAST that cannot convert a value fails the step; it never makes NULLs.
+      SqlType type = ast.cast_type.with_nullable(child->type.nullable);
+      return unary(ExprKind::kCast, type, std::move(child));
+    }
+    case AstExprKind::kFunction: return bind_function(ast);
+    case AstExprKind::kExtract: {
+      Result<ExprPtr> operand = bind(*ast.children[0]);
+      if (!operand.ok()) return operand.status();
+      ExprPtr child = std::move(*operand);
+      ExtractField field;
+      if (ast.name == "year") field = ExtractField::kYear;
+      else if (ast.name == "month") field = ExtractField::kMonth;
+      else if (ast.name == "day") field = ExtractField::kDay;
+      else if (ast.name == "hour") field = ExtractField::kHour;
+      else return sql_error(ast.position, "EXTRACT field must be YEAR, MONTH, DAY or HOUR, not " + ast.name);
+      bool date_ok = child->type.id == TypeId::kDate && field != ExtractField::kHour;
+      if (!date_ok && child->type.id != TypeId::kTimestamp) {
+        return sql_error(ast.position, "cannot EXTRACT " + ast.name + " from " + describe(child->type));
+      }
+      ExprPtr extract = unary(ExprKind::kExtract, SqlType::bigint(child->type.nullable), std::move(child));
+      extract->field = field;
+      return extract;
+    }
+  }
+  return sql_error(ast.position, "unsupported expression");
+}
+
+Result<ExprPtr> ExpressionBinder::bind_function(const AstExpr& ast) {
+  const std::string& name = ast.name;
+  if (is_aggregate_function(name)) {
+    return sql_error(ast.position, "aggregate " + name + "() is not allowed here");
+  }
+  Result<std::vector<ExprPtr>> bound = bind_children(ast);
+  if (!bound.ok()) return bound.status();
+  std::vector<ExprPtr>& args = *bound;
+  auto arity = [&](size_t low, size_t high) -> Status {
+    if (args.size() >= low && args.size() <= high) return Status::OK();
+    std::string expected = low == high ? std::to_string(low) : std::to_string(low) + " or " + std::to_string(high);
+    return sql_error(ast.position, name + "() takes " + expected + " arguments, not " + std::to_string(args.size()));
+  };
+  auto need = [&](size_t i, bool ok, const char* what) -> Status {
+    if (ok) return Status::OK();
+    return sql_error(ast.children[i]->position,
+                     name + "() needs " + what + " as argument " + std::to_string(i + 1) + ", not " +
+                         describe(args[i]->type));
+  };
+  auto make = [&](ScalarFunction function, SqlType type) {
+    ExprPtr call = make_expr(ExprKind::kFunction, type, std::move(args));
+    call->function = function;
+    return call;
+  };
+  bool nullable = false;
+  for (ExprPtr& arg : args) nullable = nullable || arg->type.nullable;
+
+  if (name == "coalesce") {
+    if (args.empty()) return sql_error(ast.position, "coalesce() needs at least one argument");
+    std::optional<SqlType> common;
+    bool all_nullable = true;
+    for (const ExprPtr& arg : args) {
+      all_nullable = all_nullable && arg->type.nullable;
+      if (is_null_literal(*arg)) continue;
+      std::optional<SqlType> next = common ? common_type(*common, arg->type) : arg->type;
+      if (!next) return sql_error(ast.position, "coalesce() mixes " + describe(*common) + " and " + describe(arg->type));
+      common = next;
+    }
+    if (!common) common = SqlType::boolean();
+    common->nullable = all_nullable;
+    for (ExprPtr& arg : args) arg = cast_to(std::move(arg), *common);
+    return make_expr(ExprKind::kCoalesce, *common, std::move(args));
+  }
+  for (ExprPtr& arg : args) {
+    if (is_null_literal(*arg)) arg = null_literal(name == "abs" || name == "round" ? SqlType::integer() : SqlType::varchar());
+  }
+  if (name == "abs") {
+    FRESHET_RETURN_IF_ERROR(arity(1, 1));
+    FRESHET_RETURN_IF_ERROR(need(0, args[0]->type.is_numeric(), "a number"));
+    SqlType type = args[0]->type;
+    return make(ScalarFunction::kAbs, type);
+  }
+  if (name == "round") {
+    FRESHET_RETURN_IF_ERROR(arity(1, 2));
+    FRESHET_RETURN_IF_ERROR(need(0, args[0]->type.is_numeric(), "a number"));
+    SqlType type = args[0]->type;
+    if (args.size() == 2) {
+      bool literal = args[1]->kind == ExprKind::kLiteral && args[1]->type.is_integer() && !args[1]->literal.null;
+      FRESHET_RETURN_IF_ERROR(need(1, literal, "an integer literal"));
+      int64_t digits = args[1]->literal.integer;
+      if (type.id == TypeId::kDecimal && digits >= 0 && digits < type.scale) type.scale = static_cast<uint8_t>(digits);
+    } else if (type.id == TypeId::kDecimal) {
+      type.scale = 0;
+    }
+    return make(ScalarFunction::kRound, type);
+  }
+  if (name == "lower" || name == "upper") {
+    FRESHET_RETURN_IF_ERROR(arity(1, 1));
+    FRESHET_RETURN_IF_ERROR(need(0, args[0]->type.id == TypeId::kVarchar, "a VARCHAR"));
+    return make(name == "lower" ? ScalarFunction::kLower : ScalarFunction::kUpper, SqlType::varchar(nullable));
+  }
+  if (name == "char_length" || name == "character_length" || name == "length") {
+    FRESHET_RETURN_IF_ERROR(arity(1, 1));
+    FRESHET_RETURN_IF_ERROR(need(0, args[0]->type.id == TypeId::kVarchar, "a VARCHAR"));
+    return make(ScalarFunction::kCharLength, SqlType::bigint(nullable));
+  }
+  if (name == "substring") {
+    FRESHET_RETURN_IF_ERROR(arity(2, 3));
+    FRESHET_RETURN_IF_ERROR(need(0, args[0]->type.id == TypeId::kVarchar, "a VARCHAR"));
+    for (size_t i = 1; i < args.size(); ++i) {
+      FRESHET_RETURN_IF_ERROR(need(i, args[i]->type.is_integer(), "an integer"));
+      args[i] = cast_to(std::move(args[i]), SqlType::bigint());
+    }
+    return make(ScalarFunction::kSubstring, SqlType::varchar(nullable));
+  }
+  return sql_error(ast.position, "unknown function " + name + "()");
+}
+
+}  // namespace freshet::sql

@@ -1,0 +1,49 @@
+// QueryBinder: turns a query's syntax tree into a logical plan, resolving
+// every name against the catalog and the query's scopes, typing every
+// expression, and rejecting wrong queries with a message that gives the
+// line and column and says what was expected.
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "logical_plan.h"
+#include "scope.h"
+
+namespace freshet::sql {
+
+class QueryBinder {
+ public:
+  //! Finds a table or view by name; null when there is none.
+  using Lookup = std::function<SchemaPtr(const std::string& name)>;
+
+  explicit QueryBinder(Lookup lookup) : lookup_(std::move(lookup)) {}
+
+  //! The plan of a whole query; its schema names the output columns.
+  Result<PlanPtr> bind(const Query& query);
+
+ private:
+  struct Bound {
+    PlanPtr plan;
+    Scope scope;
+  };
+
+  Result<Bound> bind_query(const Query& query);
+  Result<Bound> bind_set_operation(const Query& query);
+  Result<Bound> bind_select(const Select& select);
+  Result<Bound> bind_from(const TableRef& from);
+  Result<Bound> bind_join(const TableRef& join);
+  Result<Bound> bind_aggregate(const Select& select, Bound input);
+  Result<Bound> bind_order_limit(const Query& query, Bound body);
+
+  Lookup lookup_;
+};
+
+//! The schema a scope describes (column names and types).
+SchemaPtr schema_of(const Scope& scope);
+//! A plan node of the given kind over one input.
+PlanPtr make_plan(LogicalPlan::Kind kind, SchemaPtr schema, PlanPtr input);
+//! A plan node with the same schema as its input (filter, distinct, top-k).
+PlanPtr wrap_plan(LogicalPlan::Kind kind, PlanPtr input);
+
+}  // namespace freshet::sql

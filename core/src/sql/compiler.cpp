@@ -1,0 +1,145 @@
+// compile_program: statements in order; each name (table, view or index) once.
+#include "freshet/sql/compiler.h"
+
+#include <set>
+
+#include "binder.h"
+#include "freshet/operators/map.h"
+#include "freshet/sql/parser.h"
+#include "planner.h"
+
+namespace freshet::sql {
+namespace {
+
+class ProgramCompiler {
+ public:
+  Result<std::unique_ptr<CompiledProgram>> compile(const Program& program) {
+    for (const Statement& statement : program.statements) {
+      Status status = std::visit([this](const auto& s) { return add(s); }, statement);
+      if (!status.ok()) return status;
+    }
+    return std::move(compiled_);
+  }
+
+ private:
+  Status claim_name(const std::string& name, SourcePosition position) {
+    if (!names_.insert(name).second) return sql_error(position, "'" + name + "' is already defined");
+    return Status::OK();
+  }
+
+  Status add(const CreateTable& table) {
+    FRESHET_RETURN_IF_ERROR(claim_name(table.name, table.position));
+    std::vector<Column> columns;
+    std::set<std::string> seen;
+    for (const ColumnDefinition& column : table.columns) {
+      if (!seen.insert(column.name).second) {
+        return sql_error(column.position, "table '" + table.name + "' has two columns named '" + column.name + "'");
+      }
+      columns.push_back({column.name, column.type});
+    }
+    SchemaPtr schema = make_schema(std::move(columns));
+    CompiledTable compiled{table.name, schema, {}, nullptr, nullptr, Stream()};
+    for (const std::string& key : table.primary_key) {
+      std::optional<size_t> position = schema->find(key);
+      if (!position) return sql_error(table.position, "PRIMARY KEY column '" + key + "' is not a column of " + table.name);
+      compiled.primary_key.push_back(*position);
+    }
+    Circuit& circuit = *compiled_->circuit;
+    if (compiled.primary_key.empty()) {
+      compiled.input = add_input(circuit, schema);
+      compiled.stream = compiled.input->stream();
+    } else {
+      compiled.upsert_input = add_upsert_input(circuit, schema, compiled.primary_key);
+      compiled.stream = compiled.upsert_input->stream();
+    }
+    compiled_->tables.push_back(std::move(compiled));
+    return Status::OK();
+  }
+
+  Status add(const CreateView& view) {
+    FRESHET_RETURN_IF_ERROR(claim_name(view.name, view.position));
+    QueryBinder binder([this](const std::string& name) -> SchemaPtr {
+      if (const CompiledTable* table = compiled_->find_table(name)) return table->schema;
+      if (const CompiledView* view = compiled_->find_view(name)) return view->schema;
+      return nullptr;
+    });
+    Result<PlanPtr> plan = binder.bind(view.query);
+    if (!plan.ok()) return plan.status();
+    std::vector<Column> columns = (*plan)->schema->columns();
+    if (!view.column_names.empty()) {
+      if (view.column_names.size() != columns.size()) {
+        return sql_error(view.position, "view '" + view.name + "' names " + std::to_string(view.column_names.size()) +
+                                            " columns but its query has " + std::to_string(columns.size()));
+      }
+      for (size_t i = 0; i < columns.size(); ++i) columns[i].name = view.column_names[i];
+    }
+    std::set<std::string> seen;
+    for (const Column& column : columns) {
+      if (!seen.insert(column.name).second) {
+        return sql_error(view.position, "view '" + view.name + "' has two columns named '" + column.name +
+                                            "'; give one of them an alias");
+      }
+    }
+    Planner planner(*compiled_->circuit, [this](const std::string& name) -> std::optional<Stream> {
+      if (const CompiledTable* table = compiled_->find_table(name)) return table->stream;
+      if (const CompiledView* view = compiled_->find_view(name)) return view->stream;
+      return std::nullopt;
+    });
+    Result<Stream> stream = planner.plan(**plan);
+    if (!stream.ok()) return stream.status();
+    compiled_->views.push_back({view.name, make_schema(std::move(columns)), view.materialized, *stream});
+    return Status::OK();
+  }
+
+  Status add(const CreateIndex& index) {
+    FRESHET_RETURN_IF_ERROR(claim_name(index.name, index.position));
+    const CompiledView* view = compiled_->find_view(index.view);
+    if (!view) {
+      std::string what = compiled_->find_table(index.view) ? "'" + index.view + "' is a table; indexes are on views"
+                                                           : "unknown view '" + index.view + "'";
+      return sql_error(index.position, what);
+    }
+    CompiledIndex compiled{index.name, index.view, {}, nullptr, Stream()};
+    std::vector<Column> key_columns;
+    for (const std::string& name : index.columns) {
+      std::optional<size_t> position = view->schema->find(name);
+      if (!position) return sql_error(index.position, "view '" + index.view + "' has no column '" + name + "'");
+      compiled.columns.push_back(*position);
+      key_columns.push_back(view->schema->column(*position));
+    }
+    compiled.key_schema = make_schema(std::move(key_columns));
+    std::vector<size_t> positions = compiled.columns;
+    compiled.stream = map(view->stream, compiled.key_schema, view->schema,
+                          [positions](const RowReader& row, const RowReader&, RowBuilder& key, RowBuilder& value) {
+                            for (size_t i = 0; i < positions.size(); ++i) key.copy_field(i, row, positions[i]);
+                            for (size_t c = 0; c < row.schema().size(); ++c) value.copy_field(c, row, c);
+                          });
+    compiled_->indexes.push_back(std::move(compiled));
+    return Status::OK();
+  }
+
+  std::unique_ptr<CompiledProgram> compiled_ = std::make_unique<CompiledProgram>();
+  std::set<std::string> names_;
+};
+
+template <typename T>
+const T* find_named(const std::vector<T>& items, std::string_view name) {
+  for (const T& item : items) {
+    if (item.name == name) return &item;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+const CompiledTable* CompiledProgram::find_table(std::string_view name) const { return find_named(tables, name); }
+const CompiledView* CompiledProgram::find_view(std::string_view name) const { return find_named(views, name); }
+const CompiledIndex* CompiledProgram::find_index(std::string_view name) const { return find_named(indexes, name); }
+
+Result<std::unique_ptr<CompiledProgram>> compile_program(std::string_view sql) {
+  Result<Program> program = parse_program(sql);
+  if (!program.ok()) return program.status();
+  return ProgramCompiler().compile(*program);
+}
+
+}  // namespace freshet::sql

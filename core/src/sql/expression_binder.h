@@ -1,0 +1,52 @@
+// ExpressionBinder: resolves the names of an expression's syntax tree
+// against a scope and types it, inserting the implicit casts SQL's rules
+// call for (numeric widening, string literals compared with dates).
+#pragma once
+
+#include <functional>
+#include <string>
+
+#include "freshet/sql/expression.h"
+#include "scope.h"
+
+namespace freshet::sql {
+
+class ExpressionBinder {
+ public:
+  //! Sees each node before it is bound; returns a bound expression to use
+  //! instead, or null to bind the node normally. Aggregate queries use it to
+  //! map aggregate calls and GROUP BY expressions to the aggregate's output.
+  using Interceptor = std::function<Result<ExprPtr>(const AstExpr&)>;
+
+  explicit ExpressionBinder(const Scope& scope, Interceptor interceptor = nullptr)
+      : scope_(scope), interceptor_(std::move(interceptor)) {}
+
+  Result<ExprPtr> bind(const AstExpr& ast);
+  //! Binds a condition (WHERE, ON, HAVING, CASE WHEN): it must be BOOLEAN.
+  Result<ExprPtr> bind_condition(const AstExpr& ast, const char* clause);
+
+ private:
+  Result<ExprPtr> bind_node(const AstExpr& ast);
+  Result<ExprPtr> bind_literal(const AstExpr& ast);
+  Result<ExprPtr> bind_binary(const AstExpr& ast);
+  Result<ExprPtr> bind_comparison(AstOperator op, ExprPtr left, ExprPtr right, SourcePosition position);
+  Result<ExprPtr> bind_in_list(const AstExpr& ast);
+  Result<ExprPtr> bind_case(const AstExpr& ast);
+  Result<ExprPtr> bind_function(const AstExpr& ast);
+  Result<std::vector<ExprPtr>> bind_children(const AstExpr& ast);
+
+  const Scope& scope_;
+  Interceptor interceptor_;
+};
+
+//! `expr` as `type`: wrapped in a CAST unless it already has that type (a
+//! NULL literal just takes the type).
+ExprPtr cast_to(ExprPtr expr, const SqlType& type);
+//! Whether a bound expression is the literal NULL (whose type adapts).
+bool is_null_literal(const Expr& expr);
+//! COUNT, SUM, AVG, MIN, MAX.
+bool is_aggregate_function(const std::string& name);
+//! Whether an aggregate call appears anywhere in the tree.
+bool contains_aggregate(const AstExpr& ast);
+
+}  // namespace freshet::sql

@@ -1,0 +1,47 @@
+#include "expression_tools.h"
+
+#include <algorithm>
+
+namespace freshet::sql {
+
+ColumnRange referenced_columns(const Expr& expr) {
+  ColumnRange range;
+  if (expr.kind == ExprKind::kColumn) {
+    range.min = range.max = expr.column;
+    return range;
+  }
+  for (const ExprPtr& child : expr.children) {
+    ColumnRange sub = referenced_columns(*child);
+    if (sub.empty()) continue;
+    range.min = std::min(range.min, sub.min);
+    range.max = std::max(range.max, sub.max);
+  }
+  return range;
+}
+
+void shift_columns(Expr& expr, size_t offset) {
+  if (expr.kind == ExprKind::kColumn) expr.column -= offset;
+  for (ExprPtr& child : expr.children) shift_columns(*child, offset);
+}
+
+std::vector<ExprPtr> split_conjuncts(ExprPtr expr) {
+  std::vector<ExprPtr> conjuncts;
+  if (expr->kind != ExprKind::kAnd) {
+    conjuncts.push_back(std::move(expr));
+    return conjuncts;
+  }
+  for (ExprPtr& child : expr->children) {
+    for (ExprPtr& conjunct : split_conjuncts(std::move(child))) conjuncts.push_back(std::move(conjunct));
+  }
+  return conjuncts;
+}
+
+ExprPtr conjoin(std::vector<ExprPtr> conjuncts) {
+  if (conjuncts.empty()) return nullptr;
+  if (conjuncts.size() == 1) return std::move(conjuncts.front());
+  bool nullable = false;
+  for (const ExprPtr& c : conjuncts) nullable = nullable || c->type.nullable;
+  return make_expr(ExprKind::kAnd, SqlType::boolean(nullable), std::move(conjuncts));
+}
+
+}  // namespace freshet::sql

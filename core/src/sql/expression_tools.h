@@ -1,0 +1,28 @@
+// Small rewrites of bound expressions the binder and planner share.
+#pragma once
+
+#include <vector>
+
+#include "freshet/sql/expression.h"
+
+namespace freshet::sql {
+
+//! The span of input columns an expression reads ([min, max], empty if none).
+struct ColumnRange {
+  size_t min = SIZE_MAX, max = 0;
+  bool empty() const { return min == SIZE_MAX; }
+  //! Whether every column read lies in [begin, end) (and at least one is read).
+  bool within(size_t begin, size_t end) const { return !empty() && min >= begin && max < end; }
+};
+ColumnRange referenced_columns(const Expr& expr);
+
+//! Subtracts `offset` from every column reference (to re-base an expression
+//! on the right side of a join).
+void shift_columns(Expr& expr, size_t offset);
+
+//! The conjuncts of an AND tree (a single expression otherwise).
+std::vector<ExprPtr> split_conjuncts(ExprPtr expr);
+//! AND of the expressions; null when there are none.
+ExprPtr conjoin(std::vector<ExprPtr> conjuncts);
+
+}  // namespace freshet::sql

@@ -1,0 +1,56 @@
+// The logical plan: what the binder makes of a query, with every name
+// resolved and every expression typed, before the planner turns it into
+// circuit operators. Each node's rows have the columns of `schema`;
+// expressions refer to the columns of the node's input by position.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "freshet/operators/aggregate.h"
+#include "freshet/sql/expression.h"
+#include "freshet/types/sort_key.h"
+
+namespace freshet::sql {
+
+struct LogicalPlan;
+using PlanPtr = std::unique_ptr<LogicalPlan>;
+
+struct LogicalPlan {
+  enum class Kind : uint8_t {
+    kScan,       //!< a table or view, by name
+    kFilter,     //!< inputs[0] where predicate
+    kProject,    //!< expressions over inputs[0]
+    kJoin,       //!< inputs[0] join inputs[1]; rows are the left columns then the right ones
+    kAggregate,  //!< group keys then aggregates, over inputs[0] (see below)
+    kDistinct,   //!< inputs[0], each row once
+    kUnionAll,   //!< inputs[0] + inputs[1]
+    kExcept,     //!< distinct rows of inputs[0] that are not in inputs[1]
+    kTopK,       //!< the first `limit` rows of inputs[0] in `order` order
+  };
+
+  Kind kind;
+  SchemaPtr schema;
+  std::vector<PlanPtr> inputs;
+
+  std::string source;                    //!< kScan: table or view name
+  ExprPtr predicate;                     //!< kFilter
+  std::vector<ExprPtr> expressions;      //!< kProject
+  // kJoin: equi-join keys (left_keys[i] over the left input equals
+  // right_keys[i] over the right input; NULL keys match nothing) and a
+  // residual condition over the joined row; a cross join has neither.
+  JoinType join_type = JoinType::kInner;
+  std::vector<ExprPtr> left_keys, right_keys;
+  ExprPtr residual;
+  // kAggregate: the input's first `group_count` columns are the group key;
+  // aggregates read further input columns. `global` aggregates (no GROUP
+  // BY) produce one row even over no input.
+  size_t group_count = 0;
+  std::vector<AggregateSpec> aggregates;
+  bool global = false;
+  std::vector<SortColumn> order;         //!< kTopK
+  uint64_t limit = 0;                    //!< kTopK
+};
+
+}  // namespace freshet::sql

@@ -1,0 +1,184 @@
+#include "planner.h"
+
+#include "freshet/operators/aggregate.h"
+#include "freshet/operators/anti_join.h"
+#include "freshet/operators/constant.h"
+#include "freshet/operators/distinct.h"
+#include "freshet/operators/filter.h"
+#include "freshet/operators/join.h"
+#include "freshet/operators/left_join.h"
+#include "freshet/operators/map.h"
+#include "freshet/operators/plus.h"
+#include "freshet/operators/top_k.h"
+#include "freshet/zset/batch_builder.h"
+
+namespace freshet::sql {
+namespace {
+
+// Expressions and the evaluator that runs them, shared by an operator's function.
+struct Evaluation {
+  std::vector<ExprPtr> expressions;
+  Evaluator evaluator;
+  Circuit* circuit;
+
+  // Reports an evaluation error to the circuit; true when there was one.
+  bool check() {
+    if (!evaluator.failed()) return false;
+    circuit->report_error(evaluator.take_error());
+    return true;
+  }
+};
+
+void copy_row(const RowReader& from, RowBuilder& to, size_t offset) {
+  for (size_t c = 0; c < from.schema().size(); ++c) to.copy_field(offset + c, from, c);
+}
+
+// A Z-set stream from an indexed one whose values are whole rows.
+Stream rows_of(Stream indexed) {
+  return map(indexed, indexed.value_schema_ptr(), empty_schema(),
+             [](const RowReader&, const RowReader& value, RowBuilder& out, RowBuilder&) { copy_row(value, out, 0); });
+}
+
+}  // namespace
+
+Result<Stream> Planner::plan(LogicalPlan& plan) {
+  std::vector<Stream> inputs;
+  for (PlanPtr& input : plan.inputs) {
+    Result<Stream> stream = this->plan(*input);
+    if (!stream.ok()) return stream.status();
+    inputs.push_back(*stream);
+  }
+  switch (plan.kind) {
+    case LogicalPlan::Kind::kScan: {
+      std::optional<Stream> stream = lookup_(plan.source);
+      if (!stream) return Status(ErrorCode::kInternal, "no stream for '" + plan.source + "'");
+      return *stream;
+    }
+    case LogicalPlan::Kind::kFilter: return plan_filter(inputs[0], std::move(plan.predicate));
+    case LogicalPlan::Kind::kProject: return plan_project(inputs[0], plan.schema, std::move(plan.expressions));
+    case LogicalPlan::Kind::kJoin: return plan_join(inputs[0], inputs[1], plan);
+    case LogicalPlan::Kind::kAggregate: return plan_aggregate(inputs[0], plan);
+    case LogicalPlan::Kind::kDistinct: return distinct(inputs[0]);
+    case LogicalPlan::Kind::kUnionAll: return plus(inputs[0], inputs[1]);
+    case LogicalPlan::Kind::kExcept: return anti_join(distinct(inputs[0]), inputs[1]);
+    case LogicalPlan::Kind::kTopK: return top_k(index_by(inputs[0], {}), plan.order, plan.limit);
+  }
+  return Status(ErrorCode::kInternal, "unknown plan node");
+}
+
+Stream Planner::plan_filter(Stream input, ExprPtr predicate) {
+  auto state = std::make_shared<Evaluation>();
+  state->expressions.push_back(std::move(predicate));
+  state->circuit = &circuit_;
+  return filter(input, [state](const RowReader& row, const RowReader&) {
+    state->evaluator.start_row();
+    Datum keep = state->evaluator.evaluate(*state->expressions[0], row);
+    return !state->check() && !keep.null && keep.integer != 0;
+  });
+}
+
+Stream Planner::plan_project(Stream input, const SchemaPtr& schema, std::vector<ExprPtr> expressions) {
+  auto state = std::make_shared<Evaluation>();
+  state->expressions = std::move(expressions);
+  state->circuit = &circuit_;
+  return map(input, schema, empty_schema(), [state](const RowReader& row, const RowReader&, RowBuilder& out, RowBuilder&) {
+    state->evaluator.start_row();
+    for (size_t i = 0; i < state->expressions.size(); ++i) {
+      const Expr& expr = *state->expressions[i];
+      Evaluator::write(state->evaluator.evaluate(expr, row), expr.type, i, out);
+    }
+    state->check();
+  });
+}
+
+Stream Planner::index_by(Stream input, std::vector<ExprPtr> keys) {
+  std::vector<Column> key_columns;
+  for (size_t i = 0; i < keys.size(); ++i) key_columns.push_back({"key" + std::to_string(i), keys[i]->type.with_nullable(true)});
+  auto state = std::make_shared<Evaluation>();
+  state->expressions = std::move(keys);
+  state->circuit = &circuit_;
+  return map(input, make_schema(std::move(key_columns)), input.key_schema_ptr(),
+             [state](const RowReader& row, const RowReader&, RowBuilder& key, RowBuilder& value) {
+               state->evaluator.start_row();
+               for (size_t i = 0; i < state->expressions.size(); ++i) {
+                 const Expr& expr = *state->expressions[i];
+                 Evaluator::write(state->evaluator.evaluate(expr, row), expr.type, i, key);
+               }
+               state->check();
+               copy_row(row, value, 0);
+             });
+}
+
+Stream Planner::plan_join(Stream left, Stream right, LogicalPlan& node) {
+  Stream left_indexed = index_by(left, std::move(node.left_keys));
+  Stream right_indexed = index_by(right, std::move(node.right_keys));
+  // In SQL a NULL key matches nothing. Unmatched left rows of a LEFT JOIN
+  // must still come out, so only the right side loses them there.
+  auto no_null_key = [](const RowReader& key, const RowReader&) { return !key.any_null(); };
+  right_indexed = filter(right_indexed, no_null_key);
+  if (node.join_type != JoinType::kLeft) left_indexed = filter(left_indexed, no_null_key);
+
+  size_t left_width = left.key_schema().size();
+  JoinMapper concat = [left_width](const RowReader&, const RowReader& l, const RowReader* r, RowBuilder& out, RowBuilder&) {
+    copy_row(l, out, 0);
+    if (r) {
+      copy_row(*r, out, left_width);
+    } else {
+      for (size_t c = left_width; c < out.schema().size(); ++c) out.set_null(c);
+    }
+  };
+  if (node.join_type == JoinType::kLeft && !node.residual) {
+    return left_join(left_indexed, right_indexed, node.schema, empty_schema(), concat);
+  }
+  Stream matches = freshet::join(left_indexed, right_indexed, node.schema, empty_schema(), concat);
+  if (node.residual) matches = plan_filter(matches, std::move(node.residual));
+  if (node.join_type != JoinType::kLeft) return matches;
+
+  // LEFT JOIN with a residual condition: the left rows without any match
+  // that passes it, padded with NULLs.
+  SchemaPtr left_schema = left.key_schema_ptr();
+  Stream matched_left = distinct(map(matches, left_schema, empty_schema(),
+                                     [](const RowReader& row, const RowReader&, RowBuilder& out, RowBuilder&) {
+                                       for (size_t c = 0; c < out.schema().size(); ++c) out.copy_field(c, row, c);
+                                     }));
+  Stream unmatched = anti_join(left, matched_left);
+  Stream padded = map(unmatched, node.schema, empty_schema(),
+                      [left_width](const RowReader& row, const RowReader&, RowBuilder& out, RowBuilder&) {
+                        copy_row(row, out, 0);
+                        for (size_t c = left_width; c < out.schema().size(); ++c) out.set_null(c);
+                      });
+  return plus(matches, padded);
+}
+
+Stream Planner::plan_aggregate(Stream input, LogicalPlan& plan) {
+  size_t group_count = plan.group_count;
+  std::vector<Column> key_columns(input.key_schema().columns().begin(),
+                                  input.key_schema().columns().begin() + group_count);
+  Stream grouped = map(input, make_schema(std::move(key_columns)), input.key_schema_ptr(),
+                       [group_count](const RowReader& row, const RowReader&, RowBuilder& key, RowBuilder& value) {
+                         for (size_t c = 0; c < group_count; ++c) key.copy_field(c, row, c);
+                         copy_row(row, value, 0);
+                       });
+  Stream result = aggregate(grouped, plan.aggregates);
+  if (!plan.global) return result;
+
+  // Without GROUP BY there is always one row: the aggregates of nothing
+  // (COUNT 0, the others NULL) while the input is empty.
+  RowBuilder row(*plan.schema);
+  for (size_t i = 0; i < plan.aggregates.size(); ++i) {
+    AggregateKind kind = plan.aggregates[i].kind;
+    bool count = kind == AggregateKind::kCountStar || kind == AggregateKind::kCount || kind == AggregateKind::kCountDistinct;
+    if (count) {
+      row.set_int(i, 0);
+    } else {
+      row.set_null(i);
+    }
+  }
+  BatchBuilder default_row;
+  default_row.add_row(row.finish(), 1);
+  Stream fallback = constant(circuit_, plan.schema, empty_schema(), default_row.finish());
+  Stream missing = anti_join(index_by(fallback, {}), index_by(result, {}));
+  return plus(result, rows_of(missing));
+}
+
+}  // namespace freshet::sql

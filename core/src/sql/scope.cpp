@@ -1,0 +1,36 @@
+#include "scope.h"
+
+namespace freshet::sql {
+
+Status sql_error(SourcePosition position, const std::string& message) {
+  return Status(ErrorCode::kSqlError,
+                "line " + std::to_string(position.line) + ", column " + std::to_string(position.column) + ": " + message);
+}
+
+Result<size_t> Scope::resolve(const std::vector<std::string>& names, SourcePosition position) const {
+  const std::string& name = names.back();
+  std::string qualified = names.size() == 2 ? names[0] + "." + name : name;
+  if (names.size() > 2) return sql_error(position, "column name '" + qualified + "' has too many parts");
+  if (names.size() == 2 && !has_table(names[0])) {
+    return sql_error(position, "unknown table or alias '" + names[0] + "' in '" + qualified + "'");
+  }
+  size_t found = columns.size();
+  for (size_t i = 0; i < columns.size(); ++i) {
+    if (columns[i].name != name || (names.size() == 2 && columns[i].table != names[0])) continue;
+    if (found != columns.size()) {
+      return sql_error(position, "column '" + qualified + "' is ambiguous: qualify it with its table");
+    }
+    found = i;
+  }
+  if (found == columns.size()) return sql_error(position, "unknown column '" + qualified + "'");
+  return found;
+}
+
+bool Scope::has_table(const std::string& table) const {
+  for (const ScopeColumn& column : columns) {
+    if (column.table == table) return true;
+  }
+  return false;
+}
+
+}  // namespace freshet::sql

@@ -1,0 +1,223 @@
+// Runs the SQL scenario files of tests/sql/ (format in tests/sql/README.md):
+// each file compiles a program, applies changes over several steps and
+// checks the views' contents and deltas after each step.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <gtest/gtest.h>
+
+#include "freshet/sql/compiler.h"
+#include "freshet/types/temporal.h"
+#include "freshet/zset/cursor.h"
+#include "support/zset_map.h"
+
+namespace freshet::sql {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path scenario_folder() { return fs::path(__FILE__).parent_path().parent_path().parent_path() / "sql"; }
+
+std::vector<std::string> scenario_files() {
+  std::vector<std::string> files;
+  for (const auto& entry : fs::directory_iterator(scenario_folder())) {
+    if (entry.path().extension() == ".test") files.push_back(entry.path().filename().string());
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+// Splits "1, 'a, b', NULL" into its literals.
+std::vector<std::string> split_literals(const std::string& line) {
+  std::vector<std::string> parts;
+  std::string current;
+  bool quoted = false;
+  for (size_t i = 0; i < line.size(); ++i) {
+    char c = line[i];
+    if (c == '\'') {
+      if (quoted && i + 1 < line.size() && line[i + 1] == '\'') {
+        current += "''";
+        ++i;
+        continue;
+      }
+      quoted = !quoted;
+    }
+    if (c == ',' && !quoted) {
+      parts.push_back(current);
+      current.clear();
+      continue;
+    }
+    current += c;
+  }
+  parts.push_back(current);
+  for (std::string& part : parts) {
+    size_t begin = part.find_first_not_of(' '), end = part.find_last_not_of(' ');
+    part = begin == std::string::npos ? "" : part.substr(begin, end - begin + 1);
+  }
+  return parts;
+}
+
+// Encodes a row written as SQL literals, reading each by its column's type.
+Result<std::string> parse_row(const std::string& line, const Schema& schema) {
+  std::vector<std::string> literals = split_literals(line);
+  if (literals.size() != schema.size()) {
+    return Status(ErrorCode::kInvalidArgument, "row '" + line + "' has " + std::to_string(literals.size()) +
+                                                   " values, the table " + std::to_string(schema.size()));
+  }
+  RowBuilder row(schema);
+  for (size_t c = 0; c < literals.size(); ++c) {
+    std::string text = literals[c];
+    if (text == "NULL") {
+      row.set_null(c);
+      continue;
+    }
+    if (text.size() >= 2 && text.front() == '\'') {
+      text = text.substr(1, text.size() - 2);
+      for (size_t at = text.find("''"); at != std::string::npos; at = text.find("''", at + 1)) text.erase(at, 1);
+    }
+    const SqlType& type = schema.type(c);
+    switch (type.id) {
+      case TypeId::kBoolean: row.set_bool(c, text == "TRUE" || text == "true"); break;
+      case TypeId::kReal:
+      case TypeId::kDouble: row.set_double(c, std::stod(text)); break;
+      case TypeId::kDecimal: {
+        Result<int128> value = parse_decimal(text, type.precision, type.scale);
+        if (!value.ok()) return value.status();
+        row.set_decimal(c, *value);
+        break;
+      }
+      case TypeId::kVarchar: row.set_string(c, text); break;
+      case TypeId::kDate: {
+        Result<int32_t> days = parse_date(text);
+        if (!days.ok()) return days.status();
+        row.set_int(c, *days);
+        break;
+      }
+      case TypeId::kTimestamp: {
+        Result<int64_t> micros = parse_timestamp(text);
+        if (!micros.ok()) return micros.status();
+        row.set_int(c, *micros);
+        break;
+      }
+      default: row.set_int(c, std::stoll(text)); break;
+    }
+  }
+  return row.finish().to_bytes();
+}
+
+// "(1, 'a')" -> "1, 'a'"
+std::string render(const Schema& schema, RowRef row) {
+  std::string text = RowReader(schema, row).to_string();
+  return text.substr(1, text.size() - 2);
+}
+
+class ScenarioRunner {
+ public:
+  explicit ScenarioRunner(std::string name) : name_(std::move(name)) {}
+
+  void run() {
+    std::ifstream file(scenario_folder() / name_);
+    ASSERT_TRUE(file) << "cannot open " << name_;
+    std::vector<std::string> lines;
+    for (std::string line; std::getline(file, line);) lines.push_back(line);
+    size_t i = 0;
+    while (i < lines.size()) {
+      const std::string line = lines[i];
+      if (line.empty() || line[0] == '#') {
+        ++i;
+        continue;
+      }
+      SCOPED_TRACE(name_ + ":" + std::to_string(i + 1) + ": " + line);
+      std::istringstream words(line);
+      std::string command, argument;
+      words >> command >> argument;
+      ++i;
+      if (command == "program" || command == "error") {
+        std::string sql;
+        for (; i < lines.size() && lines[i] != "----"; ++i) sql += lines[i] + "\n";
+        ++i;
+        Result<std::unique_ptr<CompiledProgram>> compiled = compile_program(sql);
+        if (command == "program") {
+          ASSERT_TRUE(compiled.ok()) << compiled.status().to_string();
+          program_ = std::move(*compiled);
+          integrated_.clear();
+        } else {
+          ASSERT_FALSE(compiled.ok()) << "expected an error";
+          ASSERT_LT(i, lines.size()) << "the expected message is missing";
+          EXPECT_EQ(compiled.status().message(), lines[i]);
+          ++i;
+        }
+        continue;
+      }
+      ASSERT_NE(program_, nullptr) << "no program yet";
+      if (command == "insert" || command == "delete") {
+        const CompiledTable* table = program_->find_table(argument);
+        ASSERT_NE(table, nullptr) << "no table " << argument;
+        for (; i < lines.size() && !lines[i].empty(); ++i) {
+          Result<std::string> row = parse_row(lines[i], *table->schema);
+          ASSERT_TRUE(row.ok()) << row.status().to_string();
+          bool insert = command == "insert";
+          if (table->upsert_input) {
+            insert ? table->upsert_input->push_upsert(RowRef(*row)) : table->upsert_input->push_delete_row(RowRef(*row));
+          } else {
+            table->input->push_row(RowRef(*row), insert ? 1 : -1);
+          }
+        }
+      } else if (command == "step") {
+        Status status = program_->circuit->step();
+        if (argument == "error") {
+          ASSERT_FALSE(status.ok()) << "expected the step to fail";
+          EXPECT_EQ(status.message(), line.substr(std::string("step error ").size()));
+        } else {
+          ASSERT_TRUE(status.ok()) << status.to_string();
+        }
+        for (const CompiledView& view : program_->views) testing::add_batch(integrated_[view.name], *view.stream.current());
+      } else if (command == "view" || command == "delta") {
+        const CompiledView* view = program_->find_view(argument);
+        ASSERT_NE(view, nullptr) << "no view " << argument;
+        std::vector<std::string> expected, actual;
+        for (; i < lines.size() && !lines[i].empty(); ++i) expected.push_back(lines[i]);
+        if (command == "view") {
+          for (const auto& [entry, weight] : integrated_[view->name]) {
+            for (Weight w = 0; w < weight; ++w) actual.push_back(render(*view->schema, RowRef(entry.first)));
+            if (weight < 0) actual.push_back("NEGATIVE WEIGHT " + render(*view->schema, RowRef(entry.first)));
+          }
+        } else {
+          for (BatchCursor c(*view->stream.current()); c.valid(); c.next()) {
+            Weight copies = c.weight() < 0 ? -c.weight() : c.weight();
+            for (Weight w = 0; w < copies; ++w) {
+              actual.push_back((c.weight() > 0 ? "+ " : "- ") + render(*view->schema, c.key()));
+            }
+          }
+        }
+        std::sort(expected.begin(), expected.end());
+        std::sort(actual.begin(), actual.end());
+        EXPECT_EQ(actual, expected);
+      } else {
+        FAIL() << "unknown command '" << command << "'";
+      }
+    }
+  }
+
+ private:
+  std::string name_;
+  std::unique_ptr<CompiledProgram> program_;
+  std::map<std::string, testing::ZSetMap> integrated_;
+};
+
+class ScenarioTest : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(ScenarioTest, Runs) { ScenarioRunner(GetParam()).run(); }
+
+INSTANTIATE_TEST_SUITE_P(Sql, ScenarioTest, ::testing::ValuesIn(scenario_files()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           std::string name = info.param.substr(0, info.param.size() - 5);
+                           std::replace(name.begin(), name.end(), '-', '_');
+                           return name;
+                         });
+
+}  // namespace
+}  // namespace freshet::sql
