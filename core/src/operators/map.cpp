@@ -8,7 +8,7 @@ namespace {
 
 class MapOperator : public Operator {
  public:
-  MapOperator(const StreamSlot* input, StreamSlot* output, RowMapper mapper)
+  MapOperator(const StreamSlot* input, StreamSlot* output, RowFilterMapper mapper)
       : input_(input),
         output_(output),
         mapper_(std::move(mapper)),
@@ -18,9 +18,13 @@ class MapOperator : public Operator {
 
   Status evaluate() override {
     for (BatchCursor c(*input_->batch); c.valid(); c.next()) {
-      mapper_(RowReader(*input_->key_schema, c.key()), RowReader(*input_->value_schema, c.value()), key_builder_,
-              value_builder_);
+      bool keep = mapper_(RowReader(*input_->key_schema, c.key()), RowReader(*input_->value_schema, c.value()),
+                          key_builder_, value_builder_);
       RowRef key = key_builder_.finish();
+      if (!keep) {
+        value_builder_.finish();  // start the next entry clean
+        continue;
+      }
       mapped_.add(key, value_builder_.finish(), c.weight());
     }
     output_->batch = mapped_.finish();
@@ -30,7 +34,7 @@ class MapOperator : public Operator {
  private:
   const StreamSlot* input_;
   StreamSlot* output_;
-  RowMapper mapper_;
+  RowFilterMapper mapper_;
   RowBuilder key_builder_, value_builder_;
   BatchBuilder mapped_;
 };
@@ -38,6 +42,15 @@ class MapOperator : public Operator {
 }  // namespace
 
 Stream map(Stream input, SchemaPtr key_schema, SchemaPtr value_schema, RowMapper mapper) {
+  return filter_map(input, std::move(key_schema), std::move(value_schema),
+                    [mapper = std::move(mapper)](const RowReader& key, const RowReader& value, RowBuilder& out_key,
+                                                 RowBuilder& out_value) {
+                      mapper(key, value, out_key, out_value);
+                      return true;
+                    });
+}
+
+Stream filter_map(Stream input, SchemaPtr key_schema, SchemaPtr value_schema, RowFilterMapper mapper) {
   Circuit& circuit = *input.circuit();
   Stream output = circuit.add_stream(std::move(key_schema), std::move(value_schema));
   circuit.add_operator(std::make_unique<MapOperator>(&circuit.slot(input), &circuit.slot(output), std::move(mapper)));

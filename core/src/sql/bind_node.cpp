@@ -114,7 +114,8 @@ Result<ExprPtr> ExpressionBinder::bind_node(const AstExpr& ast) {
       if (!date_ok && child->type.id != TypeId::kTimestamp) {
         return sql_error(ast.position, "cannot EXTRACT " + ast.name + " from " + describe(child->type));
       }
-      ExprPtr extract = unary(ExprKind::kExtract, SqlType::bigint(child->type.nullable), std::move(child));
+      SqlType type = SqlType::bigint(child->type.nullable);  // read before `child` moves
+      ExprPtr extract = unary(ExprKind::kExtract, type, std::move(child));
       extract->field = field;
       return extract;
     }

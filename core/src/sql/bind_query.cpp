@@ -216,6 +216,8 @@ Result<QueryBinder::Bound> QueryBinder::bind_join(const TableRef& join) {
     for (size_t i = left_width; i < scope.columns.size(); ++i) scope.columns[i].type.nullable = true;
   }
   plan->schema = schema_of(scope);
+  for (size_t c = 0; c < left_width; ++c) plan->left_columns.push_back(c);
+  for (size_t c = left_width; c < scope.columns.size(); ++c) plan->right_columns.push_back(c - left_width);
   plan->inputs.push_back(std::move(left->plan));
   plan->inputs.push_back(std::move(right->plan));
   return Bound{std::move(plan), std::move(scope)};

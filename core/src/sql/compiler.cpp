@@ -7,6 +7,7 @@
 #include "freshet/operators/map.h"
 #include "freshet/sql/parser.h"
 #include "planner.h"
+#include "prune_columns.h"
 
 namespace freshet::sql {
 namespace {
@@ -65,6 +66,7 @@ class ProgramCompiler {
     });
     Result<PlanPtr> plan = binder.bind(view.query);
     if (!plan.ok()) return plan.status();
+    prune_columns(**plan, std::vector<bool>((*plan)->schema->size(), true));
     std::vector<Column> columns = (*plan)->schema->columns();
     if (!view.column_names.empty()) {
       if (view.column_names.size() != columns.size()) {

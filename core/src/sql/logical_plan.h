@@ -43,6 +43,10 @@ struct LogicalPlan {
   JoinType join_type = JoinType::kInner;
   std::vector<ExprPtr> left_keys, right_keys;
   ExprPtr residual;
+  //! kJoin: the columns of each input the join keeps, in order (its rows are
+  //! these left ones then these right ones): all of them from the binder,
+  //! fewer after prune_columns.
+  std::vector<size_t> left_columns, right_columns;
   // kAggregate: the input's first `group_count` columns are the group key;
   // aggregates read further input columns. `global` aggregates (no GROUP
   // BY) produce one row even over no input.

@@ -42,6 +42,13 @@ Stream rows_of(Stream indexed) {
 }  // namespace
 
 Result<Stream> Planner::plan(LogicalPlan& plan) {
+  if (plan.kind == LogicalPlan::Kind::kAggregate && plan.inputs[0]->kind == LogicalPlan::Kind::kProject) {
+    // The projection of keys and arguments feeds the grouping map directly.
+    LogicalPlan& project = *plan.inputs[0];
+    Result<Stream> source = this->plan(*project.inputs[0]);
+    if (!source.ok()) return source.status();
+    return plan_aggregate(*source, project.schema, std::move(project.expressions), plan);
+  }
   std::vector<Stream> inputs;
   for (PlanPtr& input : plan.inputs) {
     Result<Stream> stream = this->plan(*input);
@@ -57,7 +64,13 @@ Result<Stream> Planner::plan(LogicalPlan& plan) {
     case LogicalPlan::Kind::kFilter: return plan_filter(inputs[0], std::move(plan.predicate));
     case LogicalPlan::Kind::kProject: return plan_project(inputs[0], plan.schema, std::move(plan.expressions));
     case LogicalPlan::Kind::kJoin: return plan_join(inputs[0], inputs[1], plan);
-    case LogicalPlan::Kind::kAggregate: return plan_aggregate(inputs[0], plan);
+    case LogicalPlan::Kind::kAggregate: {
+      std::vector<ExprPtr> columns;  // the input as it is
+      for (size_t c = 0; c < plan.inputs[0]->schema->size(); ++c) {
+        columns.push_back(column_expr(c, plan.inputs[0]->schema->type(c)));
+      }
+      return plan_aggregate(inputs[0], plan.inputs[0]->schema, std::move(columns), plan);
+    }
     case LogicalPlan::Kind::kDistinct: return distinct(inputs[0]);
     case LogicalPlan::Kind::kUnionAll: return plus(inputs[0], inputs[1]);
     case LogicalPlan::Kind::kExcept: return anti_join(distinct(inputs[0]), inputs[1]);
@@ -78,6 +91,13 @@ Stream Planner::plan_filter(Stream input, ExprPtr predicate) {
 }
 
 Stream Planner::plan_project(Stream input, const SchemaPtr& schema, std::vector<ExprPtr> expressions) {
+  // SELECT of every input column in order (as after GROUP BY) changes nothing.
+  bool identity = expressions.size() == input.key_schema().size();
+  for (size_t i = 0; identity && i < expressions.size(); ++i) {
+    identity = expressions[i]->kind == ExprKind::kColumn && expressions[i]->column == i &&
+               expressions[i]->type.id == input.key_schema().type(i).id;
+  }
+  if (identity) return input;
   auto state = std::make_shared<Evaluation>();
   state->expressions = std::move(expressions);
   state->circuit = &circuit_;
@@ -91,34 +111,48 @@ Stream Planner::plan_project(Stream input, const SchemaPtr& schema, std::vector<
   });
 }
 
-Stream Planner::index_by(Stream input, std::vector<ExprPtr> keys) {
+Stream Planner::index_by(Stream input, std::vector<ExprPtr> keys, bool drop_null_keys,
+                         std::optional<std::vector<size_t>> value_columns) {
   std::vector<Column> key_columns;
   for (size_t i = 0; i < keys.size(); ++i) key_columns.push_back({"key" + std::to_string(i), keys[i]->type.with_nullable(true)});
   auto state = std::make_shared<Evaluation>();
   state->expressions = std::move(keys);
   state->circuit = &circuit_;
-  return map(input, make_schema(std::move(key_columns)), input.key_schema_ptr(),
-             [state](const RowReader& row, const RowReader&, RowBuilder& key, RowBuilder& value) {
-               state->evaluator.start_row();
-               for (size_t i = 0; i < state->expressions.size(); ++i) {
-                 const Expr& expr = *state->expressions[i];
-                 Evaluator::write(state->evaluator.evaluate(expr, row), expr.type, i, key);
-               }
-               state->check();
-               copy_row(row, value, 0);
-             });
+  SchemaPtr value_schema = input.key_schema_ptr();
+  if (value_columns) {
+    std::vector<Column> columns;
+    for (size_t c : *value_columns) columns.push_back(input.key_schema().column(c));
+    value_schema = make_schema(std::move(columns));
+  }
+  return filter_map(input, make_schema(std::move(key_columns)), value_schema,
+                    [state, drop_null_keys, value_columns](const RowReader& row, const RowReader&, RowBuilder& key,
+                                                           RowBuilder& value) {
+                      state->evaluator.start_row();
+                      bool any_null = false;
+                      for (size_t i = 0; i < state->expressions.size(); ++i) {
+                        const Expr& expr = *state->expressions[i];
+                        Datum datum = state->evaluator.evaluate(expr, row);
+                        any_null = any_null || datum.null;
+                        Evaluator::write(datum, expr.type, i, key);
+                      }
+                      state->check();
+                      if (value_columns) {
+                        for (size_t i = 0; i < value_columns->size(); ++i) value.copy_field(i, row, (*value_columns)[i]);
+                      } else {
+                        copy_row(row, value, 0);
+                      }
+                      return !(drop_null_keys && any_null);
+                    });
 }
 
 Stream Planner::plan_join(Stream left, Stream right, LogicalPlan& node) {
-  Stream left_indexed = index_by(left, std::move(node.left_keys));
-  Stream right_indexed = index_by(right, std::move(node.right_keys));
   // In SQL a NULL key matches nothing. Unmatched left rows of a LEFT JOIN
   // must still come out, so only the right side loses them there.
-  auto no_null_key = [](const RowReader& key, const RowReader&) { return !key.any_null(); };
-  right_indexed = filter(right_indexed, no_null_key);
-  if (node.join_type != JoinType::kLeft) left_indexed = filter(left_indexed, no_null_key);
+  // Each side keeps only the columns used above the join (prune_columns.h).
+  Stream left_indexed = index_by(left, std::move(node.left_keys), node.join_type != JoinType::kLeft, node.left_columns);
+  Stream right_indexed = index_by(right, std::move(node.right_keys), true, node.right_columns);
 
-  size_t left_width = left.key_schema().size();
+  size_t left_width = node.left_columns.size();
   JoinMapper concat = [left_width](const RowReader&, const RowReader& l, const RowReader* r, RowBuilder& out, RowBuilder&) {
     copy_row(l, out, 0);
     if (r) {
@@ -136,12 +170,12 @@ Stream Planner::plan_join(Stream left, Stream right, LogicalPlan& node) {
 
   // LEFT JOIN with a residual condition: the left rows without any match
   // that passes it, padded with NULLs.
-  SchemaPtr left_schema = left.key_schema_ptr();
+  SchemaPtr left_schema = left_indexed.value_schema_ptr();
   Stream matched_left = distinct(map(matches, left_schema, empty_schema(),
                                      [](const RowReader& row, const RowReader&, RowBuilder& out, RowBuilder&) {
                                        for (size_t c = 0; c < out.schema().size(); ++c) out.copy_field(c, row, c);
                                      }));
-  Stream unmatched = anti_join(left, matched_left);
+  Stream unmatched = anti_join(rows_of(left_indexed), matched_left);
   Stream padded = map(unmatched, node.schema, empty_schema(),
                       [left_width](const RowReader& row, const RowReader&, RowBuilder& out, RowBuilder&) {
                         copy_row(row, out, 0);
@@ -150,32 +184,42 @@ Stream Planner::plan_join(Stream left, Stream right, LogicalPlan& node) {
   return plus(matches, padded);
 }
 
-Stream Planner::plan_aggregate(Stream input, LogicalPlan& plan) {
+Stream Planner::plan_aggregate(Stream input, const SchemaPtr& row_schema, std::vector<ExprPtr> row,
+                               LogicalPlan& plan) {
+  // One map computes the aggregate's input row and indexes it by the group key.
   size_t group_count = plan.group_count;
-  std::vector<Column> key_columns(input.key_schema().columns().begin(),
-                                  input.key_schema().columns().begin() + group_count);
-  Stream grouped = map(input, make_schema(std::move(key_columns)), input.key_schema_ptr(),
-                       [group_count](const RowReader& row, const RowReader&, RowBuilder& key, RowBuilder& value) {
-                         for (size_t c = 0; c < group_count; ++c) key.copy_field(c, row, c);
-                         copy_row(row, value, 0);
+  std::vector<Column> key_columns(row_schema->columns().begin(), row_schema->columns().begin() + group_count);
+  auto state = std::make_shared<Evaluation>();
+  state->expressions = std::move(row);
+  state->circuit = &circuit_;
+  Stream grouped = map(input, make_schema(std::move(key_columns)), row_schema,
+                       [state, group_count](const RowReader& in, const RowReader&, RowBuilder& key, RowBuilder& value) {
+                         state->evaluator.start_row();
+                         for (size_t i = 0; i < state->expressions.size(); ++i) {
+                           const Expr& expr = *state->expressions[i];
+                           Datum datum = state->evaluator.evaluate(expr, in);
+                           if (i < group_count) Evaluator::write(datum, expr.type, i, key);
+                           Evaluator::write(datum, expr.type, i, value);
+                         }
+                         state->check();
                        });
   Stream result = aggregate(grouped, plan.aggregates);
   if (!plan.global) return result;
 
   // Without GROUP BY there is always one row: the aggregates of nothing
   // (COUNT 0, the others NULL) while the input is empty.
-  RowBuilder row(*plan.schema);
+  RowBuilder default_values(*plan.schema);
   for (size_t i = 0; i < plan.aggregates.size(); ++i) {
     AggregateKind kind = plan.aggregates[i].kind;
     bool count = kind == AggregateKind::kCountStar || kind == AggregateKind::kCount || kind == AggregateKind::kCountDistinct;
     if (count) {
-      row.set_int(i, 0);
+      default_values.set_int(i, 0);
     } else {
-      row.set_null(i);
+      default_values.set_null(i);
     }
   }
   BatchBuilder default_row;
-  default_row.add_row(row.finish(), 1);
+  default_row.add_row(default_values.finish(), 1);
   Stream fallback = constant(circuit_, plan.schema, empty_schema(), default_row.finish());
   Stream missing = anti_join(index_by(fallback, {}), index_by(result, {}));
   return plus(result, rows_of(missing));

@@ -26,9 +26,13 @@ class Planner {
   Stream plan_filter(Stream input, ExprPtr predicate);
   Stream plan_project(Stream input, const SchemaPtr& schema, std::vector<ExprPtr> expressions);
   Stream plan_join(Stream left, Stream right, LogicalPlan& node);
-  Stream plan_aggregate(Stream input, LogicalPlan& aggregate);
-  //! Indexes a Z-set by key expressions (none: the empty key); the value is the whole row.
-  Stream index_by(Stream input, std::vector<ExprPtr> keys);
+  //! The aggregate of `row` (expressions over `input`, the first ones the group key).
+  Stream plan_aggregate(Stream input, const SchemaPtr& row_schema, std::vector<ExprPtr> row, LogicalPlan& aggregate);
+  //! Indexes a Z-set by key expressions (none: the empty key); the value is
+  //! the whole row, or only `value_columns` of it. Rows with a NULL in their
+  //! key are dropped when asked.
+  Stream index_by(Stream input, std::vector<ExprPtr> keys, bool drop_null_keys = false,
+                  std::optional<std::vector<size_t>> value_columns = std::nullopt);
 
   Circuit& circuit_;
   StreamLookup lookup_;

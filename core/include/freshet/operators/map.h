@@ -11,4 +11,7 @@ namespace freshet {
 //! Maps to a stream with the given key and value schemas.
 Stream map(Stream input, SchemaPtr key_schema, SchemaPtr value_schema, RowMapper mapper);
 
+//! Maps and filters in one pass: entries for which `mapper` returns false are dropped.
+Stream filter_map(Stream input, SchemaPtr key_schema, SchemaPtr value_schema, RowFilterMapper mapper);
+
 }  // namespace freshet

@@ -16,6 +16,11 @@ using RowPredicate = std::function<bool(const RowReader& key, const RowReader& v
 using RowMapper =
     std::function<void(const RowReader& key, const RowReader& value, RowBuilder& out_key, RowBuilder& out_value)>;
 
+//! Writes the output key and value for one input entry, or returns false to
+//! drop the entry (a map and a filter in one pass).
+using RowFilterMapper =
+    std::function<bool(const RowReader& key, const RowReader& value, RowBuilder& out_key, RowBuilder& out_value)>;
+
 //! Writes the output key and value for a pair of joined entries sharing `key`.
 //! `right` is null for the unmatched rows of a left outer join.
 using JoinMapper = std::function<void(const RowReader& key, const RowReader& left, const RowReader* right,

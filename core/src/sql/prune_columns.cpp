@@ -1,0 +1,109 @@
+#include "prune_columns.h"
+
+namespace freshet::sql {
+namespace {
+
+void mark_columns(const Expr& expr, std::vector<bool>& used, size_t offset = 0) {
+  if (expr.kind == ExprKind::kColumn && expr.column >= offset && expr.column - offset < used.size()) {
+    used[expr.column - offset] = true;
+  }
+  for (const ExprPtr& child : expr.children) mark_columns(*child, used, offset);
+}
+
+void remap_columns(Expr& expr, const std::vector<size_t>& mapping) {
+  if (expr.kind == ExprKind::kColumn) expr.column = mapping[expr.column];
+  for (ExprPtr& child : expr.children) remap_columns(*child, mapping);
+}
+
+std::vector<size_t> identity(size_t width) {
+  std::vector<size_t> mapping(width);
+  for (size_t i = 0; i < width; ++i) mapping[i] = i;
+  return mapping;
+}
+
+// Every input needs all its columns (set operations, DISTINCT, top-k and
+// aggregates depend on whole rows); the node itself stays as it is.
+std::vector<size_t> keep_all(LogicalPlan& plan) {
+  for (PlanPtr& input : plan.inputs) prune_columns(*input, std::vector<bool>(input->schema->size(), true));
+  return identity(plan.schema->size());
+}
+
+std::vector<size_t> prune_project(LogicalPlan& plan, const std::vector<bool>& needed) {
+  std::vector<bool> input_needed(plan.inputs[0]->schema->size(), false);
+  std::vector<ExprPtr> kept;
+  std::vector<Column> columns;
+  std::vector<size_t> mapping(needed.size(), SIZE_MAX);
+  for (size_t i = 0; i < plan.expressions.size(); ++i) {
+    if (!needed[i]) continue;
+    mark_columns(*plan.expressions[i], input_needed);
+    mapping[i] = kept.size();
+    columns.push_back(plan.schema->column(i));
+    kept.push_back(std::move(plan.expressions[i]));
+  }
+  std::vector<size_t> input_mapping = prune_columns(*plan.inputs[0], input_needed);
+  for (ExprPtr& expr : kept) remap_columns(*expr, input_mapping);
+  plan.expressions = std::move(kept);
+  plan.schema = make_schema(std::move(columns));
+  return mapping;
+}
+
+std::vector<size_t> prune_filter(LogicalPlan& plan, std::vector<bool> needed) {
+  mark_columns(*plan.predicate, needed);
+  std::vector<size_t> mapping = prune_columns(*plan.inputs[0], needed);
+  remap_columns(*plan.predicate, mapping);
+  plan.schema = plan.inputs[0]->schema;
+  return mapping;
+}
+
+std::vector<size_t> prune_join(LogicalPlan& plan, const std::vector<bool>& needed) {
+  size_t left_width = plan.inputs[0]->schema->size(), right_width = plan.inputs[1]->schema->size();
+  // Columns kept in the join's rows: those needed above and by the residual.
+  std::vector<bool> keep_left(needed.begin(), needed.begin() + left_width);
+  std::vector<bool> keep_right(needed.begin() + left_width, needed.end());
+  if (plan.residual) {
+    mark_columns(*plan.residual, keep_left);
+    mark_columns(*plan.residual, keep_right, left_width);
+  }
+  // Each input must also provide what its join keys read.
+  std::vector<bool> left_needed = keep_left, right_needed = keep_right;
+  for (const ExprPtr& key : plan.left_keys) mark_columns(*key, left_needed);
+  for (const ExprPtr& key : plan.right_keys) mark_columns(*key, right_needed);
+  std::vector<size_t> left_mapping = prune_columns(*plan.inputs[0], left_needed);
+  std::vector<size_t> right_mapping = prune_columns(*plan.inputs[1], right_needed);
+  for (ExprPtr& key : plan.left_keys) remap_columns(*key, left_mapping);
+  for (ExprPtr& key : plan.right_keys) remap_columns(*key, right_mapping);
+
+  std::vector<size_t> mapping(left_width + right_width, SIZE_MAX);
+  std::vector<Column> columns;
+  plan.left_columns.clear();
+  plan.right_columns.clear();
+  for (size_t c = 0; c < left_width; ++c) {
+    if (!keep_left[c]) continue;
+    mapping[c] = columns.size();
+    columns.push_back(plan.schema->column(c));
+    plan.left_columns.push_back(left_mapping[c]);
+  }
+  for (size_t c = 0; c < right_width; ++c) {
+    if (!keep_right[c]) continue;
+    mapping[left_width + c] = columns.size();
+    columns.push_back(plan.schema->column(left_width + c));
+    plan.right_columns.push_back(right_mapping[c]);
+  }
+  if (plan.residual) remap_columns(*plan.residual, mapping);
+  plan.schema = make_schema(std::move(columns));
+  return mapping;
+}
+
+}  // namespace
+
+std::vector<size_t> prune_columns(LogicalPlan& plan, const std::vector<bool>& needed) {
+  switch (plan.kind) {
+    case LogicalPlan::Kind::kProject: return prune_project(plan, needed);
+    case LogicalPlan::Kind::kFilter: return prune_filter(plan, needed);
+    case LogicalPlan::Kind::kJoin: return prune_join(plan, needed);
+    case LogicalPlan::Kind::kScan: return identity(plan.schema->size());
+    default: return keep_all(plan);
+  }
+}
+
+}  // namespace freshet::sql
