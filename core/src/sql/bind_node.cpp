@@ -68,7 +68,10 @@ Result<ExprPtr> ExpressionBinder::bind_node(const AstExpr& ast) {
       both.push_back(std::move(*above));
       both.push_back(std::move(*below));
       ExprPtr between = make_expr(ExprKind::kAnd, SqlType::boolean(nullable), std::move(both));
-      return ast.negated ? unary(ExprKind::kNot, between->type, std::move(between)) : std::move(between);
+      if (!ast.negated) return between;
+      // Read the type before `between` moves: argument evaluation order is unspecified.
+      SqlType type = between->type;
+      return unary(ExprKind::kNot, type, std::move(between));
     }
     case AstExprKind::kInList: return bind_in_list(ast);
     case AstExprKind::kLike: {
