@@ -7,11 +7,12 @@
 # into tests/fuzz/regressions/<target>/ once fixed, so the gtest replays it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target=${1:?usage: fuzz.sh <target> [seconds]   (targets: sql_parser)}
+target=${1:?usage: fuzz.sh <target> [seconds]   (targets: sql_parser, sql_compiler)}
 seconds=${2:-600}
 case $target in
   sql_parser) sources=(core/src/common/*.cpp core/src/types/*.cpp core/src/sql/*.cpp) ;;
-  *) echo "unknown fuzz target '$target' (known: sql_parser)" >&2; exit 2 ;;
+  sql_compiler) sources=(core/src/*/*.cpp) ;;
+  *) echo "unknown fuzz target '$target' (known: sql_parser, sql_compiler)" >&2; exit 2 ;;
 esac
 mkdir -p build/fuzz "build/fuzz/corpus/$target" "build/fuzz/artifacts/$target"
 binary="build/fuzz/${target}_fuzzer"

@@ -39,6 +39,15 @@ bool contains_aggregate(const AstExpr& ast) {
 }
 
 Result<ExprPtr> ExpressionBinder::bind(const AstExpr& ast) {
+  if (depth_ >= kMaxExpressionDepth) {
+    return sql_error(ast.position, "expression nested too deeply (more than " +
+                                       std::to_string(kMaxExpressionDepth) + " levels)");
+  }
+  struct DepthGuard {
+    size_t& depth;
+    explicit DepthGuard(size_t& d) : depth(d) { ++depth; }
+    ~DepthGuard() { --depth; }
+  } guard(depth_);
   if (interceptor_) {
     Result<ExprPtr> intercepted = interceptor_(ast);
     if (!intercepted.ok()) return intercepted.status();

@@ -37,7 +37,11 @@ class ExpressionBinder {
 
   const Scope& scope_;
   Interceptor interceptor_;
+  size_t depth_ = 0;  // nesting of bind() calls, bounded so the stack is too
 };
+
+//! How deeply expressions may nest: the binder and evaluator recurse on them.
+inline constexpr size_t kMaxExpressionDepth = 1000;
 
 //! `expr` as `type`: wrapped in a CAST unless it already has that type (a
 //! NULL literal just takes the type).

@@ -11,16 +11,17 @@
 #include <string>
 #include <vector>
 
+#include "freshet/sql/compiler.h"
 #include "freshet/sql/parser.h"
 
 namespace freshet::sql {
 namespace {
 
-//! tests/fuzz/<kind>/sql_parser, found from this file's path.
-std::string fuzz_folder(const std::string& kind) {
+//! tests/fuzz/<kind>/<target>, found from this file's path.
+std::string fuzz_folder(const std::string& kind, const std::string& target = "sql_parser") {
   std::string file = __FILE__;  // .../tests/core/sql/parser_regression_test.cpp
   for (int i = 0; i < 3; ++i) file = file.substr(0, file.find_last_of('/'));
-  return file + "/fuzz/" + kind + "/sql_parser";
+  return file + "/fuzz/" + kind + "/" + target;
 }
 
 std::vector<std::string> files_in(const std::string& folder) {
@@ -65,6 +66,30 @@ TEST(ParserRegressionTest, EverySeedOfTheFuzzCorpusIsValid) {
     if (program.ok()) {
       EXPECT_FALSE(program->statements.empty());
     }
+  }
+}
+
+// The compiler fuzzer's findings, and the parser's hostile inputs (deeply
+// nested expressions reach the binder's recursion too), compile or fail
+// with an SQL error; every seed of the compiler corpus compiles.
+TEST(CompilerRegressionTest, EveryFuzzerFindingCompilesOrFails) {
+  std::vector<std::string> files = files_in(fuzz_folder("regressions", "sql_compiler"));
+  std::vector<std::string> parser_files = files_in(fuzz_folder("regressions"));
+  files.insert(files.end(), parser_files.begin(), parser_files.end());
+  for (const std::string& path : files) {
+    SCOPED_TRACE(path);
+    auto program = compile_program(read_file(path));
+    EXPECT_TRUE(program.ok() || program.status().code() == ErrorCode::kSqlError) << program.status().to_string();
+  }
+}
+
+TEST(CompilerRegressionTest, EverySeedOfTheCompilerCorpusCompiles) {
+  std::vector<std::string> files = files_in(fuzz_folder("corpus", "sql_compiler"));
+  ASSERT_FALSE(files.empty());
+  for (const std::string& path : files) {
+    SCOPED_TRACE(path);
+    auto program = compile_program(read_file(path));
+    EXPECT_TRUE(program.ok()) << program.status().to_string();
   }
 }
 

@@ -1,0 +1,21 @@
+CREATE TABLE t (
+  b BOOLEAN,
+  ti TINYINT NOT NULL,
+  si SMALLINT,
+  i INT,
+  i2 INTEGER,
+  bi BIGINT NOT NULL,
+  r REAL,
+  f FLOAT,
+  d DOUBLE,
+  dec DECIMAL(10, 2),
+  vn VARCHAR(5),
+  v VARCHAR,
+  c CHAR,
+  tx TEXT,
+  s STRING,
+  dt DATE,
+  ts TIMESTAMP
+);
+CREATE VIEW everything AS SELECT * FROM t;
+CREATE VIEW small AS SELECT ti, bi, dec FROM t WHERE b;

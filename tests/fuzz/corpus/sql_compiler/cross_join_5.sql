@@ -1,0 +1,7 @@
+CREATE TABLE a (x INT);
+CREATE TABLE b (y VARCHAR);
+CREATE TABLE c (x INT, z INT);
+CREATE VIEW product AS SELECT x, y FROM a CROSS JOIN b;
+CREATE VIEW comma AS SELECT a.x, b.y FROM a, b;
+CREATE VIEW filtered AS SELECT x, y FROM a CROSS JOIN b WHERE x > 1 OR y = 'q';
+CREATE VIEW three AS SELECT a.x, b.y, c.z FROM a CROSS JOIN b JOIN c ON a.x = c.x;

@@ -1,0 +1,3 @@
+CREATE TABLE t (id INT NOT NULL PRIMARY KEY, i INT, m DECIMAL(8, 3), d DOUBLE);
+CREATE VIEW absolute AS SELECT id, ABS(i) AS ai, ABS(m) AS am, ABS(d) AS ad FROM t;
+CREATE VIEW rounded AS SELECT id, ROUND(m) AS r0, ROUND(m, 1) AS r1, ROUND(i, -1) AS ri, ROUND(d) AS rd FROM t;

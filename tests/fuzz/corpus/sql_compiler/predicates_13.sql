@@ -1,0 +1,10 @@
+CREATE TABLE t (id INT NOT NULL PRIMARY KEY, n INT, s VARCHAR);
+CREATE VIEW cmp AS SELECT id, n = 2 AS eq, n <> 2 AS ne, n != 2 AS ne2, n < 2 AS lt, n <= 2 AS le, n > 2 AS gt, n >= 2 AS ge, s < 'b' AS slt FROM t;
+CREATE VIEW btw AS SELECT id FROM t WHERE n BETWEEN 2 AND 4;
+CREATE VIEW not_btw AS SELECT id FROM t WHERE n NOT BETWEEN 2 AND 4;
+CREATE VIEW in_list AS SELECT id FROM t WHERE n IN (1, 3, 5);
+CREATE VIEW in_null AS SELECT id, n IN (1, NULL) AS r FROM t;
+CREATE VIEW not_in AS SELECT id FROM t WHERE n NOT IN (1, 3);
+CREATE VIEW not_in_null AS SELECT id FROM t WHERE n NOT IN (1, NULL);
+CREATE VIEW like_view AS SELECT id, s LIKE 'a%' AS starts_a, s LIKE '_b_' AS three, s NOT LIKE '%c' AS no_c FROM t;
+CREATE VIEW like_where AS SELECT id FROM t WHERE s LIKE '%b%';

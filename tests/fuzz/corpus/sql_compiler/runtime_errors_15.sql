@@ -1,0 +1,2 @@
+CREATE TABLE t (a INT, b INT);
+CREATE VIEW q AS SELECT a / b AS q FROM t;

@@ -1,0 +1,2 @@
+CREATE TABLE t (a INT, b INT);
+CREATE VIEW s AS SELECT a + b AS s FROM t;

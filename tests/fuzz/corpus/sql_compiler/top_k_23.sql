@@ -1,0 +1,6 @@
+CREATE TABLE t (id INT NOT NULL PRIMARY KEY, score INT, name VARCHAR);
+CREATE VIEW top3 AS SELECT id, score FROM t ORDER BY score DESC, id LIMIT 3;
+CREATE VIEW low2 AS SELECT id, score FROM t ORDER BY score, id ASC LIMIT 2;
+CREATE VIEW low2_nulls_first AS SELECT id, score FROM t ORDER BY score NULLS FIRST, id LIMIT 2;
+CREATE VIEW by_position AS SELECT name, score FROM t ORDER BY 2 DESC, 1 LIMIT 1;
+CREATE VIEW unlimited AS SELECT id FROM t WHERE score > 50 ORDER BY id;
