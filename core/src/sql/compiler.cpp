@@ -29,7 +29,7 @@ class ProgramCompiler {
   }
 
   Status add(const CreateTable& table) {
-    FRESHET_RETURN_IF_ERROR(claim_name(table.name, table.position));
+    FRESHET_RETURN_IF_ERROR(claim_name(table.name, table.name_position));
     std::vector<Column> columns;
     std::set<std::string> seen;
     for (const ColumnDefinition& column : table.columns) {
@@ -58,7 +58,7 @@ class ProgramCompiler {
   }
 
   Status add(const CreateView& view) {
-    FRESHET_RETURN_IF_ERROR(claim_name(view.name, view.position));
+    FRESHET_RETURN_IF_ERROR(claim_name(view.name, view.name_position));
     QueryBinder binder([this](const std::string& name) -> SchemaPtr {
       if (const CompiledTable* table = compiled_->find_table(name)) return table->schema;
       if (const CompiledView* view = compiled_->find_view(name)) return view->schema;
@@ -70,7 +70,7 @@ class ProgramCompiler {
     std::vector<Column> columns = (*plan)->schema->columns();
     if (!view.column_names.empty()) {
       if (view.column_names.size() != columns.size()) {
-        return sql_error(view.position, "view '" + view.name + "' names " + std::to_string(view.column_names.size()) +
+        return sql_error(view.name_position, "view '" + view.name + "' names " + std::to_string(view.column_names.size()) +
                                             " columns but its query has " + std::to_string(columns.size()));
       }
       for (size_t i = 0; i < columns.size(); ++i) columns[i].name = view.column_names[i];
@@ -78,7 +78,7 @@ class ProgramCompiler {
     std::set<std::string> seen;
     for (const Column& column : columns) {
       if (!seen.insert(column.name).second) {
-        return sql_error(view.position, "view '" + view.name + "' has two columns named '" + column.name +
+        return sql_error(view.name_position, "view '" + view.name + "' has two columns named '" + column.name +
                                             "'; give one of them an alias");
       }
     }
@@ -94,18 +94,21 @@ class ProgramCompiler {
   }
 
   Status add(const CreateIndex& index) {
-    FRESHET_RETURN_IF_ERROR(claim_name(index.name, index.position));
+    FRESHET_RETURN_IF_ERROR(claim_name(index.name, index.name_position));
     const CompiledView* view = compiled_->find_view(index.view);
     if (!view) {
       std::string what = compiled_->find_table(index.view) ? "'" + index.view + "' is a table; indexes are on views"
                                                            : "unknown view '" + index.view + "'";
-      return sql_error(index.position, what);
+      return sql_error(index.view_position, what);
     }
     CompiledIndex compiled{index.name, index.view, {}, nullptr, Stream()};
     std::vector<Column> key_columns;
-    for (const std::string& name : index.columns) {
+    for (size_t i = 0; i < index.columns.size(); ++i) {
+      const std::string& name = index.columns[i];
       std::optional<size_t> position = view->schema->find(name);
-      if (!position) return sql_error(index.position, "view '" + index.view + "' has no column '" + name + "'");
+      if (!position) {
+        return sql_error(index.column_positions[i], "view '" + index.view + "' has no column '" + name + "'");
+      }
       compiled.columns.push_back(*position);
       key_columns.push_back(view->schema->column(*position));
     }

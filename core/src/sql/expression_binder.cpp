@@ -158,7 +158,7 @@ Result<ExprPtr> ExpressionBinder::bind_binary(const AstExpr& ast) {
       for (ExprPtr* side : {&left, &right}) {
         if (is_null_literal(**side)) *side = null_literal(SqlType::boolean());
         if ((*side)->type.id != TypeId::kBoolean) {
-          return sql_error(ast.position, std::string(ast.op == AstOperator::kAnd ? "AND" : "OR") +
+          return sql_error(ast.operator_position, std::string(ast.op == AstOperator::kAnd ? "AND" : "OR") +
                                              " needs BOOLEAN operands, not " + describe((*side)->type));
         }
       }
@@ -172,7 +172,7 @@ Result<ExprPtr> ExpressionBinder::bind_binary(const AstExpr& ast) {
       for (ExprPtr* side : {&left, &right}) {
         if (is_null_literal(**side)) *side = null_literal(SqlType::varchar());
         if ((*side)->type.id != TypeId::kVarchar) {
-          return sql_error(ast.position, "|| needs VARCHAR operands, not " + describe((*side)->type));
+          return sql_error(ast.operator_position, "|| needs VARCHAR operands, not " + describe((*side)->type));
         }
       }
       std::vector<ExprPtr> operands;
@@ -187,7 +187,7 @@ Result<ExprPtr> ExpressionBinder::bind_binary(const AstExpr& ast) {
     case AstOperator::kLess:
     case AstOperator::kLessEqual:
     case AstOperator::kGreater:
-    case AstOperator::kGreaterEqual: return bind_comparison(ast.op, std::move(left), std::move(right), ast.position);
+    case AstOperator::kGreaterEqual: return bind_comparison(ast.op, std::move(left), std::move(right), ast.operator_position);
     default: break;
   }
   // Arithmetic. A NULL literal takes the other side's type.
@@ -195,7 +195,7 @@ Result<ExprPtr> ExpressionBinder::bind_binary(const AstExpr& ast) {
   if (is_null_literal(*right)) right = null_literal(left->type);
   std::optional<SqlType> type = arithmetic_type(ast.op, left->type, right->type);
   if (!type) {
-    return sql_error(ast.position, "arithmetic needs numeric operands, not " + describe(left->type) + " and " +
+    return sql_error(ast.operator_position, "arithmetic needs numeric operands, not " + describe(left->type) + " and " +
                                        describe(right->type));
   }
   type->nullable = nullable;

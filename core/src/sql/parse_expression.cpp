@@ -109,10 +109,12 @@ Result<AstExprPtr> Parser::binary(int min_precedence) {
     }
     BinaryOperator op = binary_operator(current());
     if (op.precedence == 0 || op.precedence < min_precedence) return left;
+    SourcePosition operator_position = current().position;
     advance();
     FRESHET_PARSE_ASSIGN(AstExprPtr right, binary(op.precedence + 1));
     AstExprPtr node = make_expr(AstExprKind::kBinary, left->position);
     node->op = op.op;
+    node->operator_position = operator_position;
     node->children.push_back(std::move(left));
     node->children.push_back(std::move(right));
     left = std::move(node);

@@ -177,6 +177,7 @@ Status primary_key_clause(Parser& parser, CreateTable& table, SourcePosition pos
 Result<CreateTable> Parser::create_table(SourcePosition position) {
   CreateTable table;
   table.position = position;
+  table.name_position = current().position;
   FRESHET_PARSE_ASSIGN(table.name, name("a table name"));
   FRESHET_RETURN_IF_ERROR(expect(TokenKind::kLeftParen, "'('"));
   bool clause_seen = false;
@@ -201,6 +202,7 @@ Result<CreateView> Parser::create_view(SourcePosition position, bool materialize
   CreateView view;
   view.position = position;
   view.materialized = materialized;
+  view.name_position = current().position;
   FRESHET_PARSE_ASSIGN(view.name, name("a view name"));
   if (at(TokenKind::kLeftParen)) {
     FRESHET_PARSE_ASSIGN(view.column_names, name_list("a column name"));
@@ -213,10 +215,18 @@ Result<CreateView> Parser::create_view(SourcePosition position, bool materialize
 Result<CreateIndex> Parser::create_index(SourcePosition position) {
   CreateIndex index;
   index.position = position;
+  index.name_position = current().position;
   FRESHET_PARSE_ASSIGN(index.name, name("an index name"));
   FRESHET_RETURN_IF_ERROR(expect_keyword("on"));
+  index.view_position = current().position;
   FRESHET_PARSE_ASSIGN(index.view, name("a view name"));
-  FRESHET_PARSE_ASSIGN(index.columns, name_list("a column name"));
+  FRESHET_RETURN_IF_ERROR(expect(TokenKind::kLeftParen, "'('"));
+  do {
+    index.column_positions.push_back(current().position);
+    FRESHET_PARSE_ASSIGN(std::string column, name("a column name"));
+    index.columns.push_back(std::move(column));
+  } while (accept(TokenKind::kComma));
+  FRESHET_RETURN_IF_ERROR(expect(TokenKind::kRightParen, "',' or ')'"));
   return index;
 }
 

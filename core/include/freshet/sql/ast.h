@@ -64,6 +64,7 @@ using AstExprPtr = std::unique_ptr<AstExpr>;
 struct AstExpr {
   AstExprKind kind;
   SourcePosition position;
+  SourcePosition operator_position;  //!< kBinary: the operator's token (type errors point there)
   AstOperator op = AstOperator::kNone;
   LiteralKind literal_kind = LiteralKind::kNull;
   std::string text;                 //!< literal text
@@ -146,6 +147,7 @@ struct ColumnDefinition {
 
 struct CreateTable {
   SourcePosition position;
+  SourcePosition name_position;
   std::string name;
   std::vector<ColumnDefinition> columns;
   //! The key columns: from a PRIMARY KEY (...) clause or inline markers, in order.
@@ -154,6 +156,7 @@ struct CreateTable {
 
 struct CreateView {
   SourcePosition position;
+  SourcePosition name_position;
   std::string name;
   bool materialized = false;
   std::vector<std::string> column_names;  //!< CREATE VIEW v (a, b) AS ...; empty when none
@@ -162,9 +165,11 @@ struct CreateView {
 
 struct CreateIndex {
   SourcePosition position;
+  SourcePosition name_position, view_position;
   std::string name;
   std::string view;
   std::vector<std::string> columns;
+  std::vector<SourcePosition> column_positions;
 };
 
 using Statement = std::variant<CreateTable, CreateView, CreateIndex>;
