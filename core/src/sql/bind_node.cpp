@@ -137,7 +137,8 @@ Result<ExprPtr> ExpressionBinder::bind_function(const AstExpr& ast) {
   auto arity = [&](size_t low, size_t high) -> Status {
     if (args.size() >= low && args.size() <= high) return Status::OK();
     std::string expected = low == high ? std::to_string(low) : std::to_string(low) + " or " + std::to_string(high);
-    return sql_error(ast.position, name + "() takes " + expected + " arguments, not " + std::to_string(args.size()));
+    const char* noun = high == 1 ? " argument" : " arguments";
+    return sql_error(ast.position, name + "() takes " + expected + noun + ", not " + std::to_string(args.size()));
   };
   auto need = [&](size_t i, bool ok, const char* what) -> Status {
     if (ok) return Status::OK();

@@ -57,7 +57,12 @@ std::string Value::to_string() const {
       return text;
     }
     case TypeId::kDecimal: return decimal_to_string(decimal_, scale_);
-    case TypeId::kVarchar: return "'" + string_ + "'";
+    case TypeId::kVarchar: {
+      // As an SQL literal: a quote inside is doubled.
+      std::string quoted = "'";
+      for (char c : string_) quoted += c == '\'' ? std::string("''") : std::string(1, c);
+      return quoted + "'";
+    }
     case TypeId::kDate: return format_date(static_cast<int32_t>(integer_));
     case TypeId::kTimestamp: return format_timestamp(integer_);
   }
