@@ -1,0 +1,52 @@
+// Parsing input data (JSON with simdjson, and CSV) into rows of a table, in
+// Feldera's formats. One call parses a whole ingest: all of it or, at the
+// first bad record, nothing, with an error that names the record index, the
+// column and the reason.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "freshet/common/status.h"
+#include "freshet/types/schema.h"
+
+namespace freshet::format {
+
+enum class UpdateFormat : uint8_t {
+  kInsertDelete,  //!< records {"insert": row} / {"delete": row}
+  kRaw,           //!< each record is a row to insert
+};
+
+struct InputOptions {
+  UpdateFormat update_format = UpdateFormat::kInsertDelete;
+  bool array = true;  //!< JSON: one array of records (true) or newline-delimited records (false)
+};
+
+//! One parsed update.
+struct ParsedUpdate {
+  bool insert = true;
+  //! Row bytes in the table's schema; for a delete from a table with a
+  //! PRIMARY KEY that named only key columns, in the key's schema (key_only).
+  std::string row;
+  bool key_only = false;
+};
+
+//! The target of a parse: a table's schema and the positions of its PRIMARY
+//! KEY columns (empty when it has none).
+struct TableShape {
+  const Schema* schema;
+  std::vector<size_t> primary_key;
+};
+
+//! Parses JSON text. Errors: kParseError (malformed JSON or records, unknown
+//! column, a value of the wrong kind) or kTypeError (NULL into NOT NULL,
+//! out of range), each naming "record <i>" and the column.
+Result<std::vector<ParsedUpdate>> parse_json(std::string_view data, const TableShape& table,
+                                             const InputOptions& options);
+
+//! Parses CSV (RFC 4180, no header): one row per line, columns in table
+//! order, each an insert. An unquoted empty field is NULL.
+Result<std::vector<ParsedUpdate>> parse_csv(std::string_view data, const TableShape& table);
+
+}  // namespace freshet::format
