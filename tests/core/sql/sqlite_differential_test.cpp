@@ -1,4 +1,4 @@
-// The differential test against SQLite: one program of 4 tables and ~50 views
+// The differential test against SQLite: one program of 4 tables and 70 views
 // (every feature of the SQL subset, API.md §1), random inserts, updates and
 // deletes over many steps applied to Freshet and to an in-memory SQLite
 // database that holds the same tables and the same views. After every step
@@ -27,11 +27,12 @@
 //  - LIKE: case-insensitive in SQLite by default; Freshet's is case-sensitive
 //    (standard). SQLite runs with PRAGMA case_sensitive_like = ON.
 //  - Types: SQLite's type affinity compares strings with numbers and turns
-//    '1' into 1; Freshet has static types and rejects such comparisons. No
-//    query mixes them; `||` takes CAST(x AS VARCHAR) of numbers. SQLite has
+//    '1' into 1; Freshet has static types (VARCHAR + INT is a compile-time
+//    type error) and never converts implicitly. No query mixes them; `||` takes CAST(x AS VARCHAR) of numbers. SQLite has
 //    no BOOLEAN (0/1) and no DATE (TEXT here) and no DECIMAL (REAL): the
 //    tables have no DECIMAL or BOOLEAN columns, booleans compare as 0/1.
-//  - CAST of a DOUBLE to VARCHAR: the text differs (SQLite '3.0'); not used.
+//  - CAST of a DOUBLE to VARCHAR: the text may differ (SQLite writes '3.0');
+//    not used.
 //  - Result types: SQLite may return INTEGER where Freshet returns DOUBLE
 //    (ROUND, SUM of a REAL column that happens to be integral...): numbers
 //    compare by value.
