@@ -28,7 +28,8 @@
 //    (standard). SQLite runs with PRAGMA case_sensitive_like = ON.
 //  - Types: SQLite's type affinity compares strings with numbers and turns
 //    '1' into 1; Freshet has static types (VARCHAR + INT is a compile-time
-//    type error) and never converts implicitly. No query mixes them; `||` takes CAST(x AS VARCHAR) of numbers. SQLite has
+//    type error), with no implicit string/number conversion. No query
+//    mixes them; `||` takes CAST(x AS VARCHAR) of numbers. SQLite has
 //    no BOOLEAN (0/1) and no DATE (TEXT here) and no DECIMAL (REAL): the
 //    tables have no DECIMAL or BOOLEAN columns, booleans compare as 0/1.
 //  - CAST of a DOUBLE to VARCHAR: the text may differ (SQLite writes '3.0');
