@@ -41,7 +41,8 @@ if ((${#missing[@]})) && command -v node >/dev/null && ! dpkg -s nodejs >/dev/nu
   cat >"$work/nodejs/DEBIAN/control" <<CONTROL
 Package: nodejs
 Version: $(node -p process.versions.node)-machine
-Architecture: all
+Architecture: $(dpkg --print-architecture)
+Multi-Arch: allowed
 Maintainer: Freshet bootstrap <bootstrap@freshet.invalid>
 Description: placeholder for this machine's own Node.js, installed outside dpkg
 CONTROL
