@@ -63,6 +63,10 @@ Result<int128> parse_decimal(std::string_view text, uint8_t precision, uint8_t s
   if (!seen_digit) {
     return Status(ErrorCode::kTypeError, "'" + std::string(text) + "' is not a decimal number");
   }
+  // Scaling up adds digits too: 38 of them still fit, more would overflow.
+  if (value != 0 && digits + (scale - fraction_digits) > kMaxDecimalPrecision) {
+    return Status(ErrorCode::kOverflow, "'" + std::string(text) + "' has too many digits");
+  }
   value *= pow10_int128(scale - fraction_digits);
   if (negative) value = -value;
   if (precision != 0 && !decimal_fits(value, precision)) {

@@ -1,0 +1,70 @@
+// libFuzzer target: parse_json and parse_csv on arbitrary bytes must return
+// updates or a kParseError / kTypeError naming a record, never crash, hang or
+// read out of bounds. Not part of the CMake build; run it with
+// `scripts/fuzz.sh json_input [seconds]`. The first input byte picks the
+// options (array or lines, insert_delete or raw, keyed or not, JSON or CSV);
+// the rest is the data. Inputs that ever crashed it live in
+// tests/fuzz/regressions/json_input/ and are replayed by
+// tests/core/format/input_regression_test.cpp.
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <string_view>
+
+#include "freshet/format/json_input.h"
+#include "freshet/types/row.h"
+
+namespace {
+
+using namespace freshet;
+
+const Schema& fuzz_schema() {
+  static const Schema schema({{"id", SqlType::bigint(false)},
+                              {"name", SqlType::varchar(true, 8)},
+                              {"amount", SqlType::decimal(12, 2)},
+                              {"b", SqlType::boolean()},
+                              {"tiny", SqlType::tinyint()},
+                              {"small", SqlType::smallint()},
+                              {"i", SqlType::integer()},
+                              {"r", SqlType::real()},
+                              {"d", SqlType::double_precision()},
+                              {"day", SqlType::date()},
+                              {"ts", SqlType::timestamp()},
+                              {"ID2", SqlType::bigint()}});
+  return schema;
+}
+
+bool acceptable(const Status& status) {
+  if (status.code() != ErrorCode::kParseError && status.code() != ErrorCode::kTypeError) return false;
+  const std::string& message = status.message();
+  return message.rfind("record ", 0) == 0 || message.rfind("malformed JSON", 0) == 0 ||
+         message.rfind("expected a JSON array", 0) == 0;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+  if (size == 0) return 0;
+  uint8_t mode = data[0];
+  std::string_view text(reinterpret_cast<const char*>(data + 1), size - 1);
+  const Schema& schema = fuzz_schema();
+  format::TableShape table{&schema, (mode & 4) != 0 ? std::vector<size_t>{0, 9} : std::vector<size_t>{}};
+  Result<std::vector<format::ParsedUpdate>> result =
+      (mode & 8) != 0
+          ? format::parse_csv(text, table)
+          : format::parse_json(text, table,
+                               {(mode & 1) != 0 ? format::UpdateFormat::kRaw : format::UpdateFormat::kInsertDelete,
+                                (mode & 2) == 0});
+  if (!result.ok()) {
+    if (!acceptable(result.status())) std::abort();
+    return 0;
+  }
+  Schema key_schema({schema.column(0), schema.column(9)});
+  for (const format::ParsedUpdate& update : *result) {
+    const Schema& row_schema = update.key_only ? key_schema : schema;
+    if (update.key_only && (update.insert || table.primary_key.empty())) std::abort();
+    std::vector<Value> values = decode_row(row_schema, RowRef(update.row));  // must decode
+    if (encode_row(row_schema, values) != update.row) std::abort();           // and be canonical
+  }
+  return 0;
+}
