@@ -2,9 +2,19 @@
 // snapshots: a row is an object keyed by column name; values as API.md §2
 // says (numbers keep every digit, DATE 'YYYY-MM-DD', TIMESTAMP
 // 'YYYY-MM-DD HH:MM:SS[.fff]', NULL null).
+//
+// Numbers: integers and DECIMAL keep every digit (DECIMAL(p, 2) 12.5 is
+// 12.50); REAL and DOUBLE are the shortest text that reads back as the same
+// float / double (integer values below 1e17 as plain digits: 100, not 1e+02).
+// JSON has no number for NaN and the infinities: they are the strings "NaN",
+// "Infinity" and "-Infinity". Strings pass valid UTF-8 through unchanged and
+// replace each maximal invalid subsequence with U+FFFD, as the WHATWG decoder
+// (JS TextDecoder) does.
 #pragma once
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "freshet/types/row.h"
 #include "freshet/zset/batch.h"
@@ -26,5 +36,21 @@ void append_json_string(std::string_view text, std::string* out);
 //! commas (the caller writes the surrounding array brackets). Returns the
 //! number of records written.
 size_t append_insert_delete(const Batch& batch, const Schema& schema, std::string* out);
+
+//! JsonRowEncoder encodes many rows of one schema, the way append_json_row
+//! does, with the column names escaped once instead of once per row. The
+//! schema must outlive the encoder.
+class JsonRowEncoder {
+ public:
+  explicit JsonRowEncoder(const Schema& schema);
+
+  //! Appends one row (bytes in the encoder's schema) as a JSON object.
+  void append_row(RowRef row, std::string* out) const;
+
+ private:
+  const Schema* schema_;
+  //! `{"name":` for the first column, `,"name":` for the others.
+  std::vector<std::string> prefixes_;
+};
 
 }  // namespace freshet::format
