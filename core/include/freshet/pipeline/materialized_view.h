@@ -1,0 +1,64 @@
+// MaterializedView: the traces that hold a view's current contents, for
+// snapshots, lookups and the snapshots of output endpoints.
+//
+// ## Design
+// A view with indexes keeps one trace keyed by its first index: key = the
+// index's columns, value = the row's other columns, so that one trace serves
+// the view and the index with no second copy of any column (rows are put
+// back together for snapshots and lookups). Further indexes have their own
+// traces. A view without an index keeps a trace of its rows. A view is
+// materialized when declared MATERIALIZED or when it has an index (whose
+// trace holds the data anyway).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "freshet/sql/compiler.h"
+#include "freshet/zset/trace.h"
+
+namespace freshet {
+
+class MaterializedView {
+ public:
+  MaterializedView(const sql::CompiledView& view, std::vector<const sql::CompiledIndex*> indexes);
+
+  const sql::CompiledView& view() const { return *view_; }
+  bool materialized() const { return materialized_; }
+  const std::vector<const sql::CompiledIndex*>& indexes() const { return indexes_; }
+  //! Position of an index of this view among its indexes, if it is one.
+  std::optional<size_t> index_ordinal(std::string_view index_name) const;
+
+  //! Adds the step's deltas to the traces (after every step).
+  void update();
+
+  //! The view's rows: a consolidated Z-set (rows as keys).
+  BatchPtr snapshot() const;
+  //! The contents of one index: key = the index's columns, value = the row.
+  BatchPtr index_snapshot(size_t ordinal) const;
+  //! The rows of an index for one key (a row of the index's key columns).
+  std::vector<std::string> lookup(size_t ordinal, RowRef key) const;
+  //! Bytes held by the view's traces.
+  size_t memory_bytes() const;
+
+ private:
+  //! The row from a primary-trace entry: key columns and the rest, merged.
+  RowRef whole_row(RowRef key, RowRef rest) const;
+  //! The rest of a row: the columns not in the first index's key.
+  RowRef rest_of(RowRef row) const;
+
+
+  const sql::CompiledView* view_;
+  std::vector<const sql::CompiledIndex*> indexes_;
+  bool materialized_;
+  Trace primary_;                    // by the first index when there is one, else by row
+  std::vector<Trace> other_indexes_;  // indexes 2, 3, ...
+  // With an index: where the key columns and the other columns sit in a row.
+  std::vector<size_t> key_columns_, rest_columns_;
+  SchemaPtr key_schema_, rest_schema_;
+  std::unique_ptr<RowBuilder> row_builder_, rest_builder_;  // scratch for whole_row / rest_of
+};
+
+}  // namespace freshet

@@ -1,0 +1,114 @@
+// OutputEndpoint: one consumer of a view's changes — a persistent connector
+// writing to a Sink, or an egress stream read by one consumer.
+//
+// ## Snapshot state
+//   none ──────────────────────────────► deltas only
+//   pending ─(end of the next step)─► sent: the view's whole state as one
+//            consistent batch (split into chunks, the last marked complete)
+//            instead of that step's delta, then deltas.
+// Snapshot at step N plus the deltas of steps N+1... is the view's state:
+// no gap, no overlap. Reset puts a connector back to pending.
+//
+// ## Queues
+// Chunks wait in a queue until the consumer takes them (egress) or the sink
+// accepts them (connectors). When an egress queue holds max_queued_chunks:
+//   block     automatic steps wait (blocking() is true); explicit steps go on
+//   coalesce  new deltas merge into the last queued delta, so memory stays
+//             bounded by the view's size however far behind the consumer is
+//   drop      the oldest chunk goes; the gap shows in sequence numbers
+// Connectors always block.
+#pragma once
+
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+
+#include "freshet/pipeline/materialized_view.h"
+#include "freshet/pipeline/output_chunk.h"
+
+namespace freshet {
+
+enum class SnapshotState : uint8_t { kNone, kPending, kSent };
+enum class LagPolicy : uint8_t { kBlock, kCoalesce, kDrop };
+
+struct EndpointConfig {
+  std::string view;
+  std::string index;            //!< empty: the view itself
+  bool send_snapshot = false;
+  size_t max_queued_chunks = 1000;
+  LagPolicy on_lag = LagPolicy::kBlock;
+};
+
+struct EndpointStats {
+  uint64_t transmitted_records = 0;
+  uint64_t transmitted_batches = 0;
+  uint64_t snapshot_records = 0;  //!< records of the current snapshot delivered so far
+  uint64_t snapshot_total = 0;    //!< records of the current snapshot
+  uint64_t resets = 0;
+  uint64_t errors = 0;
+  uint64_t dropped_chunks = 0;
+  std::string last_error;
+};
+
+class OutputEndpoint {
+ public:
+  //! `sink` is null for an egress stream.
+  OutputEndpoint(std::string name, EndpointConfig config, const MaterializedView& view,
+                 std::optional<size_t> index_ordinal, std::shared_ptr<Sink> sink);
+
+  const std::string& name() const { return name_; }
+  const EndpointConfig& config() const { return config_; }
+  bool is_connector() const { return sink_ != nullptr; }
+  const std::shared_ptr<Sink>& sink() const { return sink_; }
+  SnapshotState snapshot_state() const { return state_; }
+  const EndpointStats& stats() const { return stats_; }
+  bool reset_in_progress() const { return reset_in_progress_; }
+
+  //! After a step: queues the snapshot (when pending) or the step's delta.
+  void on_step(uint64_t step, size_t snapshot_chunk_records);
+  //! Egress: takes the next chunk.
+  std::optional<OutputChunk> pop();
+  //! Connectors: writes queued chunks to the sink, in order, until one is
+  //! pending or fails (it stays queued and is retried next time).
+  void deliver();
+  //! Connectors: the sink finished a pending write.
+  Status acknowledge(uint64_t sequence_number);
+  //! Connectors: wipes the destination and goes back to pending.
+  Status start_reset();
+  //! Goes back to pending (a fresh snapshot at the next step).
+  void request_snapshot() { state_ = SnapshotState::kPending; }
+
+  //! The chunk as a JSON array of insert_delete (or upsert/delete) records.
+  std::string encode(const OutputChunk& chunk) const;
+
+  size_t queued_chunks() const { return queue_.size(); }
+  size_t queued_records() const;
+  //! Whether a full queue holds automatic steps.
+  bool blocking() const;
+  //! The step of the oldest chunk not yet accepted; none when all are.
+  std::optional<uint64_t> oldest_unaccepted_step() const;
+
+ private:
+  void enqueue(OutputChunk chunk);
+  void queue_snapshot(uint64_t step, size_t chunk_records);
+  void accepted(const OutputChunk& chunk);
+  BatchPtr current_delta() const;
+
+  std::string name_;
+  EndpointConfig config_;
+  const MaterializedView* view_;
+  std::optional<size_t> index_;
+  std::shared_ptr<Sink> sink_;
+  SnapshotState state_;
+  std::deque<OutputChunk> queue_;
+  bool awaiting_ack_ = false;   // the front chunk's write is pending
+  bool reset_in_progress_ = false;
+  uint64_t next_sequence_ = 0;
+  EndpointStats stats_;
+};
+
+//! Records in a batch: the sum of |weight|.
+size_t record_count(const Batch& batch);
+
+}  // namespace freshet

@@ -1,0 +1,138 @@
+// Pipeline: a compiled program running as a service — inputs that take
+// data, a step that moves every view forward, materialized views with
+// snapshots and lookups, output endpoints with snapshot-then-deltas, resets,
+// completion tokens and statistics (DESIGN.md "Steps and outputs", API.md §2).
+//
+// The core never waits: the host (JS's event loop, or a test) decides when
+// to step — needs_step() says a step is due, can_auto_step() whether
+// automatic steps may run (a full queue with the block policy says no).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "freshet/format/json_input.h"
+#include "freshet/pipeline/output_endpoint.h"
+#include "freshet/sql/compiler.h"
+
+namespace freshet {
+
+struct IngestOptions {
+  bool csv = false;               //!< CSV instead of JSON
+  format::InputOptions json;      //!< update format and array framing for JSON
+};
+
+struct StepResult {
+  uint64_t step = 0;             //!< the step that ran (numbered from 0)
+  uint64_t input_records = 0;    //!< records ingested since the previous step
+};
+
+struct InputStats {
+  uint64_t total_records = 0;
+  uint64_t total_bytes = 0;
+  uint64_t parse_errors = 0;
+};
+
+class Pipeline {
+ public:
+  static Result<std::unique_ptr<Pipeline>> create(std::string_view sql);
+
+  const sql::CompiledProgram& program() const { return *program_; }
+
+  // ---------------------------------------------------------------- input
+  //! Parses `data` for `table` and buffers it for the next step, all or
+  //! nothing; returns a completion token.
+  Result<uint64_t> ingest(std::string_view table, std::string_view data, const IngestOptions& options = {});
+
+  // ---------------------------------------------------------------- steps
+  Result<StepResult> step();
+  //! Input is buffered, or an endpoint waits for a snapshot.
+  bool needs_step() const;
+  //! No endpoint holds automatic steps back (block policy with a full queue).
+  bool can_auto_step() const;
+  void pause() { paused_ = true; }
+  void resume() { paused_ = false; }
+  bool paused() const { return paused_; }
+  //! Steps run so far.
+  uint64_t step_count() const { return steps_; }
+
+  // -------------------------------------------------------------- queries
+  //! The rows of a materialized view (a Z-set).
+  Result<BatchPtr> snapshot(std::string_view view) const;
+  //! The rows of an index for one key (a row of the index's key columns).
+  Result<std::vector<std::string>> lookup(std::string_view index, RowRef key) const;
+  //! The schema of an index's key.
+  Result<SchemaPtr> index_key_schema(std::string_view index) const;
+
+  // ---------------------------------------------------- output endpoints
+  Status add_connector(const std::string& name, EndpointConfig config, std::shared_ptr<Sink> sink);
+  Status remove_connector(std::string_view name);
+  //! Connectors: the sink finished the pending write of a chunk.
+  Status acknowledge(std::string_view connector, uint64_t sequence_number);
+  //! Wipes a connector's destination and replays a fresh snapshot at the next step.
+  Status reset_output(std::string_view connector);
+  //! Opens an egress stream; returns its id.
+  Result<uint64_t> open_egress(EndpointConfig config);
+  Status close_egress(uint64_t id);
+  //! The next chunk of an egress stream, if one is queued.
+  Result<std::optional<OutputChunk>> next_chunk(uint64_t id);
+  //! An endpoint by connector name or egress id.
+  const OutputEndpoint* connector(std::string_view name) const;
+  const OutputEndpoint* egress(uint64_t id) const;
+
+  // ------------------------------------------------------------ completion
+  //! Whether every output derived from the input of `token` has been handed
+  //! to every endpoint (UNKNOWN_TOKEN for a token never issued).
+  Result<bool> completion_status(uint64_t token) const;
+
+  // ----------------------------------------------------------------- stats
+  const std::map<std::string, InputStats>& input_stats() const { return input_stats_; }
+  //! Bytes held by the engine's state (traces, operator state, queues).
+  size_t memory_bytes() const;
+  //! The stats object of API.md §2, as JSON (snake_case keys are the JS layer's job).
+  std::string stats_json() const;
+
+  //! Records per snapshot chunk (a large snapshot is split).
+  void set_snapshot_chunk_records(size_t records) { snapshot_chunk_records_ = records; }
+
+ private:
+  Pipeline() = default;
+  Result<std::unique_ptr<OutputEndpoint>> make_endpoint(const std::string& name, EndpointConfig config,
+                                                        std::shared_ptr<Sink> sink) const;
+  const MaterializedView* find_view(std::string_view name) const;
+  //! Whether every connector accepted every chunk of steps up to `step`.
+  bool accepted_through(uint64_t step) const;
+  //! Forgets the token ranges whose steps every connector accepted.
+  void forget_completed_tokens();
+
+  std::unique_ptr<sql::CompiledProgram> program_;
+  std::vector<std::unique_ptr<MaterializedView>> views_;
+  std::map<std::string, std::unique_ptr<OutputEndpoint>, std::less<>> connectors_;
+  std::map<uint64_t, std::unique_ptr<OutputEndpoint>> egress_;
+  uint64_t next_egress_ = 0;
+
+  std::map<std::string, InputStats> input_stats_;
+  uint64_t pending_records_ = 0;  // ingested since the last step
+
+  uint64_t steps_ = 0;
+  bool paused_ = false;
+  size_t snapshot_chunk_records_ = 10000;
+
+  // Completion tokens are numbered; tokens in [first, limit) were consumed
+  // by `step`. Entries go once every endpoint has accepted that step.
+  struct TokenRange {
+    uint64_t limit;
+    uint64_t step;
+  };
+  uint64_t next_token_ = 0;
+  uint64_t first_unstepped_token_ = 0;
+  std::vector<TokenRange> token_ranges_;
+  uint64_t completed_below_ = 0;  // every token below this is complete
+};
+
+}  // namespace freshet

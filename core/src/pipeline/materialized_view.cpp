@@ -1,0 +1,98 @@
+#include "freshet/pipeline/materialized_view.h"
+
+#include <algorithm>
+
+#include "freshet/zset/batch_builder.h"
+#include "freshet/zset/cursor.h"
+
+namespace freshet {
+
+MaterializedView::MaterializedView(const sql::CompiledView& view, std::vector<const sql::CompiledIndex*> indexes)
+    : view_(&view),
+      indexes_(std::move(indexes)),
+      materialized_(view.materialized || !indexes_.empty()),
+      other_indexes_(indexes_.empty() ? 0 : indexes_.size() - 1) {
+  if (indexes_.empty()) return;
+  key_columns_ = indexes_[0]->columns;
+  key_schema_ = indexes_[0]->key_schema;
+  std::vector<Column> rest;
+  for (size_t c = 0; c < view.schema->size(); ++c) {
+    if (std::find(key_columns_.begin(), key_columns_.end(), c) != key_columns_.end()) continue;
+    rest_columns_.push_back(c);
+    rest.push_back(view.schema->column(c));
+  }
+  rest_schema_ = make_schema(std::move(rest));
+  row_builder_ = std::make_unique<RowBuilder>(*view.schema);
+  rest_builder_ = std::make_unique<RowBuilder>(*rest_schema_);
+}
+
+RowRef MaterializedView::whole_row(RowRef key, RowRef rest) const {
+  RowReader key_reader(*key_schema_, key), rest_reader(*rest_schema_, rest);
+  for (size_t i = 0; i < key_columns_.size(); ++i) row_builder_->copy_field(key_columns_[i], key_reader, i);
+  for (size_t i = 0; i < rest_columns_.size(); ++i) row_builder_->copy_field(rest_columns_[i], rest_reader, i);
+  return row_builder_->finish();
+}
+
+RowRef MaterializedView::rest_of(RowRef row) const {
+  RowReader reader(*view_->schema, row);
+  for (size_t i = 0; i < rest_columns_.size(); ++i) rest_builder_->copy_field(i, reader, rest_columns_[i]);
+  return rest_builder_->finish();
+}
+
+std::optional<size_t> MaterializedView::index_ordinal(std::string_view index_name) const {
+  for (size_t i = 0; i < indexes_.size(); ++i) {
+    if (indexes_[i]->name == index_name) return i;
+  }
+  return std::nullopt;
+}
+
+void MaterializedView::update() {
+  if (!materialized_) return;
+  if (indexes_.empty()) {
+    primary_.insert(view_->stream.current());
+    return;
+  }
+  BatchBuilder rests;
+  for (BatchCursor c(*indexes_[0]->stream.current()); c.valid(); c.next()) {
+    rests.add(c.key(), rest_of(c.value()), c.weight());
+  }
+  primary_.insert(rests.finish());
+  for (size_t i = 1; i < indexes_.size(); ++i) other_indexes_[i - 1].insert(indexes_[i]->stream.current());
+}
+
+BatchPtr MaterializedView::snapshot() const {
+  BatchPtr contents = primary_.consolidated();
+  if (indexes_.empty()) return contents;
+  // Keyed by the first index: put each row back together.
+  BatchBuilder rows;
+  for (BatchCursor c(*contents); c.valid(); c.next()) rows.add_row(whole_row(c.key(), c.value()), c.weight());
+  return rows.finish();
+}
+
+BatchPtr MaterializedView::index_snapshot(size_t ordinal) const {
+  if (ordinal > 0) return other_indexes_[ordinal - 1].consolidated();
+  BatchPtr contents = primary_.consolidated();  // held: the cursor reads it
+  BatchBuilder entries;
+  for (BatchCursor c(*contents); c.valid(); c.next()) {
+    entries.add(c.key(), whole_row(c.key(), c.value()), c.weight());
+  }
+  return entries.finish();
+}
+
+std::vector<std::string> MaterializedView::lookup(size_t ordinal, RowRef key) const {
+  std::vector<std::string> rows;
+  const Trace& trace = ordinal == 0 ? primary_ : other_indexes_[ordinal - 1];
+  for (Trace::KeyCursor c = trace.seek(key); c.valid(); c.next()) {
+    std::string row = ordinal == 0 ? whole_row(key, c.value()).to_bytes() : c.value().to_bytes();
+    for (Weight w = 0; w < c.weight(); ++w) rows.push_back(row);
+  }
+  return rows;
+}
+
+size_t MaterializedView::memory_bytes() const {
+  size_t total = primary_.memory_bytes();
+  for (const Trace& trace : other_indexes_) total += trace.memory_bytes();
+  return total;
+}
+
+}  // namespace freshet

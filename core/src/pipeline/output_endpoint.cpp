@@ -1,0 +1,209 @@
+#include "freshet/pipeline/output_endpoint.h"
+
+#include "freshet/format/json_output.h"
+#include "freshet/zset/batch_builder.h"
+#include "freshet/zset/cursor.h"
+#include "freshet/zset/merge.h"
+
+namespace freshet {
+
+size_t record_count(const Batch& batch) {
+  size_t records = 0;
+  for (size_t i = 0; i < batch.size(); ++i) records += static_cast<size_t>(batch.weight(i) < 0 ? -batch.weight(i) : batch.weight(i));
+  return records;
+}
+
+OutputEndpoint::OutputEndpoint(std::string name, EndpointConfig config, const MaterializedView& view,
+                               std::optional<size_t> index_ordinal, std::shared_ptr<Sink> sink)
+    : name_(std::move(name)),
+      config_(std::move(config)),
+      view_(&view),
+      index_(index_ordinal),
+      sink_(std::move(sink)),
+      state_(config_.send_snapshot ? SnapshotState::kPending : SnapshotState::kNone) {}
+
+BatchPtr OutputEndpoint::current_delta() const {
+  return index_ ? view_->indexes()[*index_]->stream.current() : view_->view().stream.current();
+}
+
+void OutputEndpoint::on_step(uint64_t step, size_t snapshot_chunk_records) {
+  if (state_ == SnapshotState::kPending) {
+    queue_snapshot(step, snapshot_chunk_records);
+    state_ = SnapshotState::kSent;
+    return;
+  }
+  BatchPtr delta = current_delta();
+  if (delta->empty()) return;
+  OutputChunk chunk;
+  chunk.step = step;
+  chunk.batch = std::move(delta);
+  chunk.records = record_count(*chunk.batch);
+  enqueue(std::move(chunk));
+}
+
+void OutputEndpoint::queue_snapshot(uint64_t step, size_t chunk_records) {
+  BatchPtr contents = index_ ? view_->index_snapshot(*index_) : view_->snapshot();
+  stats_.snapshot_total = record_count(*contents);
+  stats_.snapshot_records = 0;
+  // Split into chunks of about chunk_records records; keys stay whole, so an
+  // index's upserts for one key never straddle two chunks.
+  BatchCursor cursor(*contents);
+  do {
+    SortedBatchBuilder part;
+    size_t records = 0;
+    while (cursor.valid() && (records < chunk_records || records == 0)) {
+      RowRef key = cursor.key();
+      size_t key_index = cursor.key_index();
+      while (cursor.valid() && cursor.key_index() == key_index) {
+        part.push(key, cursor.value(), cursor.weight());
+        records += static_cast<size_t>(cursor.weight() < 0 ? -cursor.weight() : cursor.weight());
+        cursor.next();
+      }
+    }
+    OutputChunk chunk;
+    chunk.step = step;
+    chunk.snapshot = true;
+    chunk.snapshot_complete = !cursor.valid();
+    chunk.batch = part.finish();
+    chunk.records = records;
+    // Snapshot chunks are never dropped or merged: they go in whole.
+    chunk.sequence_number = next_sequence_++;
+    queue_.push_back(std::move(chunk));
+  } while (cursor.valid());
+}
+
+void OutputEndpoint::enqueue(OutputChunk chunk) {
+  if (!is_connector() && queue_.size() >= config_.max_queued_chunks) {
+    if (config_.on_lag == LagPolicy::kCoalesce && !queue_.back().snapshot) {
+      OutputChunk& last = queue_.back();
+      last.batch = merge_batches(*last.batch, *chunk.batch);
+      last.records = record_count(*last.batch);
+      last.step = chunk.step;
+      if (last.batch->empty()) queue_.pop_back();  // the changes cancelled out
+      return;
+    }
+    if (config_.on_lag == LagPolicy::kDrop) {
+      queue_.pop_front();
+      ++stats_.dropped_chunks;
+    }
+  }
+  chunk.sequence_number = next_sequence_++;
+  queue_.push_back(std::move(chunk));
+}
+
+std::optional<OutputChunk> OutputEndpoint::pop() {
+  if (queue_.empty()) return std::nullopt;
+  OutputChunk chunk = std::move(queue_.front());
+  queue_.pop_front();
+  accepted(chunk);
+  return chunk;
+}
+
+void OutputEndpoint::accepted(const OutputChunk& chunk) {
+  stats_.transmitted_records += chunk.records;
+  ++stats_.transmitted_batches;
+  if (chunk.snapshot) stats_.snapshot_records += chunk.records;
+  if (chunk.snapshot_complete) reset_in_progress_ = false;
+}
+
+void OutputEndpoint::deliver() {
+  while (sink_ && !awaiting_ack_ && !queue_.empty()) {
+    const OutputChunk& chunk = queue_.front();
+    Result<SinkWrite> written = sink_->write(chunk, encode(chunk));
+    if (!written.ok()) {
+      ++stats_.errors;
+      stats_.last_error = written.status().to_string();
+      return;  // stays queued; retried at the next delivery
+    }
+    if (*written == SinkWrite::kPending) {
+      awaiting_ack_ = true;
+      return;
+    }
+    accepted(chunk);
+    queue_.pop_front();
+  }
+}
+
+Status OutputEndpoint::acknowledge(uint64_t sequence_number) {
+  if (!awaiting_ack_ || queue_.empty() || queue_.front().sequence_number != sequence_number) {
+    return Status(ErrorCode::kInvalidArgument, "output '" + name_ + "' is not waiting for chunk " +
+                                                   std::to_string(sequence_number));
+  }
+  awaiting_ack_ = false;
+  accepted(queue_.front());
+  queue_.pop_front();
+  deliver();
+  return Status::OK();
+}
+
+Status OutputEndpoint::start_reset() {
+  if (!sink_ || !sink_->resettable()) {
+    return Status(ErrorCode::kNotResettable, "output '" + name_ + "' has a sink that cannot be reset");
+  }
+  FRESHET_RETURN_IF_ERROR(sink_->reset());
+  // What was queued for the old destination is moot: the snapshot replaces it.
+  queue_.clear();
+  awaiting_ack_ = false;
+  ++stats_.resets;
+  reset_in_progress_ = true;
+  state_ = SnapshotState::kPending;
+  return Status::OK();
+}
+
+std::string OutputEndpoint::encode(const OutputChunk& chunk) const {
+  std::string json = "[";
+  const Batch& batch = *chunk.batch;
+  if (!index_) {
+    format::append_insert_delete(batch, *view_->view().schema, &json);
+    return json + "]";
+  }
+  // Through an index: an upsert per row present after the step, a delete
+  // for a key whose rows all went.
+  const Schema& key_schema = *view_->indexes()[*index_]->key_schema;
+  const Schema& row_schema = *view_->view().schema;
+  bool first = true;
+  auto separator = [&] {
+    if (!first) json += ',';
+    first = false;
+  };
+  for (size_t k = 0; k < batch.key_count(); ++k) {
+    bool any_insert = false;
+    for (size_t v = batch.values_begin(k); v < batch.values_end(k); ++v) {
+      if (batch.weight(v) <= 0) continue;
+      any_insert = true;
+      for (Weight w = 0; w < batch.weight(v); ++w) {
+        separator();
+        json += "{\"upsert\":{\"key\":";
+        format::append_json_row(RowReader(key_schema, batch.key(k)), &json);
+        json += ",\"row\":";
+        format::append_json_row(RowReader(row_schema, batch.value(v)), &json);
+        json += "}}";
+      }
+    }
+    if (!any_insert) {
+      separator();
+      json += "{\"delete\":{\"key\":";
+      format::append_json_row(RowReader(key_schema, batch.key(k)), &json);
+      json += "}}";
+    }
+  }
+  return json + "]";
+}
+
+size_t OutputEndpoint::queued_records() const {
+  size_t records = 0;
+  for (const OutputChunk& chunk : queue_) records += chunk.records;
+  return records;
+}
+
+bool OutputEndpoint::blocking() const {
+  bool blocks = is_connector() || config_.on_lag == LagPolicy::kBlock;
+  return blocks && queue_.size() >= config_.max_queued_chunks;
+}
+
+std::optional<uint64_t> OutputEndpoint::oldest_unaccepted_step() const {
+  if (!is_connector() || queue_.empty()) return std::nullopt;  // egress: queued is accepted
+  return queue_.front().step;
+}
+
+}  // namespace freshet

@@ -1,0 +1,335 @@
+#include "freshet/pipeline/pipeline.h"
+
+#include <unordered_map>
+
+#include "freshet/format/json_output.h"
+
+namespace freshet {
+
+Result<std::unique_ptr<Pipeline>> Pipeline::create(std::string_view sql) {
+  Result<std::unique_ptr<sql::CompiledProgram>> program = sql::compile_program(sql);
+  if (!program.ok()) return program.status();
+  std::unique_ptr<Pipeline> pipeline(new Pipeline());
+  pipeline->program_ = std::move(*program);
+  for (const sql::CompiledView& view : pipeline->program_->views) {
+    std::vector<const sql::CompiledIndex*> indexes;
+    for (const sql::CompiledIndex& index : pipeline->program_->indexes) {
+      if (index.view == view.name) indexes.push_back(&index);
+    }
+    pipeline->views_.push_back(std::make_unique<MaterializedView>(view, std::move(indexes)));
+  }
+  for (const sql::CompiledTable& table : pipeline->program_->tables) pipeline->input_stats_[table.name] = {};
+  return pipeline;
+}
+
+// ------------------------------------------------------------------- input
+
+Result<uint64_t> Pipeline::ingest(std::string_view table_name, std::string_view data, const IngestOptions& options) {
+  const sql::CompiledTable* table = program_->find_table(table_name);
+  if (!table) return Status(ErrorCode::kUnknownTable, "unknown table '" + std::string(table_name) + "'");
+  InputStats& stats = input_stats_[table->name];
+  format::TableShape shape{table->schema.get(), table->primary_key};
+  Result<std::vector<format::ParsedUpdate>> parsed =
+      options.csv ? format::parse_csv(data, shape) : format::parse_json(data, shape, options.json);
+  if (!parsed.ok()) {
+    ++stats.parse_errors;
+    return Status(parsed.status().code(), "table '" + table->name + "': " + parsed.status().message());
+  }
+  std::vector<format::ParsedUpdate>& updates = *parsed;
+  if (table->upsert_input) {
+    // Two inserts of one key in one call are ambiguous: refuse the call.
+    std::unordered_map<std::string, size_t> first_record;
+    for (size_t i = 0; i < updates.size(); ++i) {
+      if (!updates[i].insert) continue;
+      auto [it, fresh] = first_record.emplace(table->upsert_input->key_of(RowRef(updates[i].row)), i);
+      if (!fresh) {
+        ++stats.parse_errors;
+        return Status(ErrorCode::kParseError, "table '" + table->name + "': record " + std::to_string(i) +
+                                                  ": duplicate key: record " + std::to_string(it->second) +
+                                                  " has the same key");
+      }
+    }
+  }
+  // Parsed and checked: from here on nothing fails.
+  for (const format::ParsedUpdate& update : updates) {
+    RowRef row(update.row);
+    if (table->upsert_input) {
+      if (update.insert) {
+        table->upsert_input->push_upsert(row);
+      } else if (update.key_only) {
+        table->upsert_input->push_delete_key(row);
+      } else {
+        table->upsert_input->push_delete_row(row);
+      }
+    } else {
+      table->input->push_row(row, update.insert ? 1 : -1);
+    }
+  }
+  stats.total_records += updates.size();
+  stats.total_bytes += data.size();
+  pending_records_ += updates.size();
+  return next_token_++;
+}
+
+// ------------------------------------------------------------------- steps
+
+Result<StepResult> Pipeline::step() {
+  FRESHET_RETURN_IF_ERROR(program_->circuit->step());
+  uint64_t step = steps_++;
+  for (const std::unique_ptr<MaterializedView>& view : views_) view->update();
+  for (auto& [name, endpoint] : connectors_) {
+    endpoint->on_step(step, snapshot_chunk_records_);
+    endpoint->deliver();
+  }
+  for (auto& [id, endpoint] : egress_) endpoint->on_step(step, snapshot_chunk_records_);
+  if (next_token_ > first_unstepped_token_) {
+    token_ranges_.push_back({next_token_, step});
+    first_unstepped_token_ = next_token_;
+  }
+  forget_completed_tokens();
+  StepResult result{step, pending_records_};
+  pending_records_ = 0;
+  return result;
+}
+
+bool Pipeline::needs_step() const {
+  if (pending_records_ > 0) return true;
+  for (const auto& [name, endpoint] : connectors_) {
+    if (endpoint->snapshot_state() == SnapshotState::kPending) return true;
+  }
+  for (const auto& [id, endpoint] : egress_) {
+    if (endpoint->snapshot_state() == SnapshotState::kPending) return true;
+  }
+  return false;
+}
+
+bool Pipeline::can_auto_step() const {
+  for (const auto& [name, endpoint] : connectors_) {
+    if (endpoint->blocking()) return false;
+  }
+  for (const auto& [id, endpoint] : egress_) {
+    if (endpoint->blocking()) return false;
+  }
+  return true;
+}
+
+// ----------------------------------------------------------------- queries
+
+const MaterializedView* Pipeline::find_view(std::string_view name) const {
+  for (const std::unique_ptr<MaterializedView>& view : views_) {
+    if (view->view().name == name) return view.get();
+  }
+  return nullptr;
+}
+
+Result<BatchPtr> Pipeline::snapshot(std::string_view view_name) const {
+  const MaterializedView* view = find_view(view_name);
+  if (!view) return Status(ErrorCode::kUnknownView, "unknown view '" + std::string(view_name) + "'");
+  if (!view->materialized()) {
+    return Status(ErrorCode::kNotMaterialized, "view '" + std::string(view_name) +
+                                                   "' is not materialized: declare it CREATE MATERIALIZED VIEW");
+  }
+  return view->snapshot();
+}
+
+Result<std::vector<std::string>> Pipeline::lookup(std::string_view index_name, RowRef key) const {
+  const sql::CompiledIndex* index = program_->find_index(index_name);
+  if (!index) return Status(ErrorCode::kUnknownIndex, "unknown index '" + std::string(index_name) + "'");
+  const MaterializedView* view = find_view(index->view);
+  return view->lookup(*view->index_ordinal(index_name), key);
+}
+
+Result<SchemaPtr> Pipeline::index_key_schema(std::string_view index_name) const {
+  const sql::CompiledIndex* index = program_->find_index(index_name);
+  if (!index) return Status(ErrorCode::kUnknownIndex, "unknown index '" + std::string(index_name) + "'");
+  return index->key_schema;
+}
+
+// -------------------------------------------------------- output endpoints
+
+Result<std::unique_ptr<OutputEndpoint>> Pipeline::make_endpoint(const std::string& name, EndpointConfig config,
+                                                                std::shared_ptr<Sink> sink) const {
+  const MaterializedView* view = find_view(config.view);
+  if (!view) return Status(ErrorCode::kUnknownView, "output '" + name + "': unknown view '" + config.view + "'");
+  std::optional<size_t> index;
+  if (!config.index.empty()) {
+    index = view->index_ordinal(config.index);
+    if (!index) {
+      return Status(ErrorCode::kUnknownIndex,
+                    "output '" + name + "': view '" + config.view + "' has no index '" + config.index + "'");
+    }
+  }
+  if (config.send_snapshot && !view->materialized()) {
+    return Status(ErrorCode::kNotMaterialized, "output '" + name + "': view '" + config.view +
+                                                   "' is not materialized, so it has no snapshot to send");
+  }
+  if (config.max_queued_chunks == 0) config.max_queued_chunks = 1;
+  return std::make_unique<OutputEndpoint>(name, std::move(config), *view, index, std::move(sink));
+}
+
+Status Pipeline::add_connector(const std::string& name, EndpointConfig config, std::shared_ptr<Sink> sink) {
+  if (connectors_.count(name)) return Status(ErrorCode::kDuplicateOutput, "output '" + name + "' already exists");
+  if (!sink) return Status(ErrorCode::kInvalidArgument, "output '" + name + "' needs a sink");
+  Result<std::unique_ptr<OutputEndpoint>> endpoint = make_endpoint(name, std::move(config), std::move(sink));
+  if (!endpoint.ok()) return endpoint.status();
+  connectors_.emplace(name, std::move(*endpoint));
+  return Status::OK();
+}
+
+Status Pipeline::remove_connector(std::string_view name) {
+  auto it = connectors_.find(name);
+  if (it == connectors_.end()) return Status(ErrorCode::kUnknownOutput, "unknown output '" + std::string(name) + "'");
+  connectors_.erase(it);
+  return Status::OK();
+}
+
+Status Pipeline::acknowledge(std::string_view connector_name, uint64_t sequence_number) {
+  auto it = connectors_.find(connector_name);
+  if (it == connectors_.end()) {
+    return Status(ErrorCode::kUnknownOutput, "unknown output '" + std::string(connector_name) + "'");
+  }
+  FRESHET_RETURN_IF_ERROR(it->second->acknowledge(sequence_number));
+  forget_completed_tokens();
+  return Status::OK();
+}
+
+Status Pipeline::reset_output(std::string_view connector_name) {
+  auto it = connectors_.find(connector_name);
+  if (it == connectors_.end()) {
+    return Status(ErrorCode::kUnknownOutput, "unknown output '" + std::string(connector_name) + "'");
+  }
+  if (!find_view(it->second->config().view)->materialized()) {
+    return Status(ErrorCode::kNotMaterialized, "output '" + std::string(connector_name) + "': view '" +
+                                                   it->second->config().view + "' is not materialized");
+  }
+  return it->second->start_reset();
+}
+
+Result<uint64_t> Pipeline::open_egress(EndpointConfig config) {
+  uint64_t id = next_egress_++;
+  Result<std::unique_ptr<OutputEndpoint>> endpoint = make_endpoint("egress " + std::to_string(id), std::move(config), nullptr);
+  if (!endpoint.ok()) return endpoint.status();
+  egress_.emplace(id, std::move(*endpoint));
+  return id;
+}
+
+Status Pipeline::close_egress(uint64_t id) {
+  if (egress_.erase(id) == 0) return Status(ErrorCode::kUnknownOutput, "no egress stream " + std::to_string(id));
+  return Status::OK();
+}
+
+Result<std::optional<OutputChunk>> Pipeline::next_chunk(uint64_t id) {
+  auto it = egress_.find(id);
+  if (it == egress_.end()) return Status(ErrorCode::kUnknownOutput, "no egress stream " + std::to_string(id));
+  return it->second->pop();
+}
+
+const OutputEndpoint* Pipeline::connector(std::string_view name) const {
+  auto it = connectors_.find(name);
+  return it == connectors_.end() ? nullptr : it->second.get();
+}
+
+const OutputEndpoint* Pipeline::egress(uint64_t id) const {
+  auto it = egress_.find(id);
+  return it == egress_.end() ? nullptr : it->second.get();
+}
+
+// -------------------------------------------------------------- completion
+
+Result<bool> Pipeline::completion_status(uint64_t token) const {
+  if (token >= next_token_) return Status(ErrorCode::kUnknownToken, "unknown completion token " + std::to_string(token));
+  if (token < completed_below_) return true;
+  if (token >= first_unstepped_token_) return false;  // its step has not run
+  uint64_t step = 0;
+  for (const TokenRange& range : token_ranges_) {
+    if (token < range.limit) {
+      step = range.step;
+      break;
+    }
+  }
+  return accepted_through(step);
+}
+
+bool Pipeline::accepted_through(uint64_t step) const {
+  for (const auto& [name, endpoint] : connectors_) {
+    std::optional<uint64_t> oldest = endpoint->oldest_unaccepted_step();
+    if (oldest && *oldest <= step) return false;
+  }
+  return true;
+}
+
+void Pipeline::forget_completed_tokens() {
+  size_t done = 0;
+  while (done < token_ranges_.size() && accepted_through(token_ranges_[done].step)) {
+    completed_below_ = token_ranges_[done].limit;
+    ++done;
+  }
+  token_ranges_.erase(token_ranges_.begin(), token_ranges_.begin() + static_cast<std::ptrdiff_t>(done));
+}
+
+// ------------------------------------------------------------------- stats
+
+size_t Pipeline::memory_bytes() const {
+  size_t total = program_->circuit->state_bytes();
+  for (const std::unique_ptr<MaterializedView>& view : views_) total += view->memory_bytes();
+  return total;
+}
+
+namespace {
+
+void append_endpoint_stats(const OutputEndpoint& endpoint, std::string* json) {
+  const EndpointStats& s = endpoint.stats();
+  *json += "{\"view\":";
+  format::append_json_string(endpoint.config().view, json);
+  *json += ",\"transmitted_records\":" + std::to_string(s.transmitted_records) +
+           ",\"transmitted_batches\":" + std::to_string(s.transmitted_batches) +
+           ",\"queued_records\":" + std::to_string(endpoint.queued_records()) +
+           ",\"queued_chunks\":" + std::to_string(endpoint.queued_chunks()) +
+           ",\"snapshot_sent\":" + (endpoint.snapshot_state() == SnapshotState::kSent ? "true" : "false") +
+           ",\"snapshot_records\":" + std::to_string(s.snapshot_records) +
+           ",\"snapshot_total\":" + std::to_string(s.snapshot_total) + ",\"resets\":" + std::to_string(s.resets) +
+           ",\"reset_in_progress\":" + (endpoint.reset_in_progress() ? "true" : "false") +
+           ",\"errors\":" + std::to_string(s.errors) + ",\"dropped_chunks\":" + std::to_string(s.dropped_chunks) +
+           ",\"last_error\":";
+  if (s.last_error.empty()) {
+    *json += "null";
+  } else {
+    format::append_json_string(s.last_error, json);
+  }
+  *json += "}";
+}
+
+}  // namespace
+
+std::string Pipeline::stats_json() const {
+  std::string json = "{\"step\":" + std::to_string(steps_) + ",\"state\":\"" + (paused_ ? "paused" : "running") +
+                     "\",\"memory_bytes\":" + std::to_string(memory_bytes()) + ",\"inputs\":{";
+  bool first = true;
+  for (const auto& [name, s] : input_stats_) {
+    if (!first) json += ",";
+    first = false;
+    format::append_json_string(name, &json);
+    json += ":{\"total_records\":" + std::to_string(s.total_records) + ",\"total_bytes\":" +
+            std::to_string(s.total_bytes) + ",\"parse_errors\":" + std::to_string(s.parse_errors) + "}";
+  }
+  json += "},\"outputs\":{";
+  first = true;
+  for (const auto& [name, endpoint] : connectors_) {
+    if (!first) json += ",";
+    first = false;
+    format::append_json_string(name, &json);
+    json += ":";
+    append_endpoint_stats(*endpoint, &json);
+  }
+  json += "},\"egress\":{";
+  first = true;
+  for (const auto& [id, endpoint] : egress_) {
+    if (!first) json += ",";
+    first = false;
+    json += "\"" + std::to_string(id) + "\":";
+    append_endpoint_stats(*endpoint, &json);
+  }
+  return json + "}}";
+}
+
+}  // namespace freshet
