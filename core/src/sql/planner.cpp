@@ -29,6 +29,18 @@ struct Evaluation {
   }
 };
 
+// Writes `expr` over `row` into column `column` of `out`. A plain column
+// reference (most keys and projections) is a byte copy, no Datum.
+bool write_expression(Evaluator& evaluator, const Expr& expr, const RowReader& row, size_t column, RowBuilder& out) {
+  if (expr.kind == ExprKind::kColumn) {
+    out.copy_field(column, row, expr.column);
+    return row.is_null(expr.column);
+  }
+  Datum datum = evaluator.evaluate(expr, row);
+  Evaluator::write(datum, expr.type, column, out);
+  return datum.null;
+}
+
 void copy_row(const RowReader& from, RowBuilder& to, size_t offset) {
   for (size_t c = 0; c < from.schema().size(); ++c) to.copy_field(offset + c, from, c);
 }
@@ -105,7 +117,7 @@ Stream Planner::plan_project(Stream input, const SchemaPtr& schema, std::vector<
     state->evaluator.start_row();
     for (size_t i = 0; i < state->expressions.size(); ++i) {
       const Expr& expr = *state->expressions[i];
-      Evaluator::write(state->evaluator.evaluate(expr, row), expr.type, i, out);
+      write_expression(state->evaluator, expr, row, i, out);
     }
     state->check();
   });
@@ -131,9 +143,7 @@ Stream Planner::index_by(Stream input, std::vector<ExprPtr> keys, bool drop_null
                       bool any_null = false;
                       for (size_t i = 0; i < state->expressions.size(); ++i) {
                         const Expr& expr = *state->expressions[i];
-                        Datum datum = state->evaluator.evaluate(expr, row);
-                        any_null = any_null || datum.null;
-                        Evaluator::write(datum, expr.type, i, key);
+                        any_null = write_expression(state->evaluator, expr, row, i, key) || any_null;
                       }
                       state->check();
                       if (value_columns) {
@@ -197,9 +207,9 @@ Stream Planner::plan_aggregate(Stream input, const SchemaPtr& row_schema, std::v
                          state->evaluator.start_row();
                          for (size_t i = 0; i < state->expressions.size(); ++i) {
                            const Expr& expr = *state->expressions[i];
-                           Datum datum = state->evaluator.evaluate(expr, in);
-                           if (i < group_count) Evaluator::write(datum, expr.type, i, key);
-                           Evaluator::write(datum, expr.type, i, value);
+                           // A group key goes in both rows (evaluated twice; expressions have no side effects).
+                           if (i < group_count) write_expression(state->evaluator, expr, in, i, key);
+                           write_expression(state->evaluator, expr, in, i, value);
                          }
                          state->check();
                        });
