@@ -23,61 +23,11 @@
 #include <vector>
 
 #include "freshet/zset/batch_builder.h"
-#include "freshet/zset/cursor.h"
-#include "orders_circuit.h"
 #include "orders_workload.h"
 
 namespace {
 
 using namespace freshet::bench;
-using freshet::RowRef;
-using freshet::examples::OrdersCircuit;
-
-struct EngineResult {
-  Percentiles latency;
-  double load_ms;
-  size_t state_bytes;
-};
-
-EngineResult run_freshet(const Workload& work) {
-  OrdersCircuit p;
-  for (int c = 0; c < kCustomers; ++c) {
-    std::string row = p.customer_row(c, "region-" + std::to_string(c % kRegions));
-    p.customers->push_row(RowRef(row), 1);
-  }
-  auto start = Clock::now();
-  for (size_t i = 0; i < work.load.size(); ++i) {
-    const Order& o = work.load[i];
-    std::string row = p.order_row(o.id, o.customer, o.amount);
-    p.orders->push_row(RowRef(row), 1);
-    if ((i + 1) % kLoadChunk == 0 || i + 1 == work.load.size()) {
-      if (!p.circuit.step().ok()) std::abort();
-    }
-  }
-  double load_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
-
-  std::vector<double> nanos;
-  int64_t checksum = 0;
-  for (int i = 0; i < kChanges; ++i) {
-    std::string removed, added;
-    if (i % 2 == 0) {
-      const Order& o = work.inserts[i / 2];
-      added = p.order_row(o.id, o.customer, o.amount);
-    } else {
-      const auto& [old, updated] = work.updates[i / 2];
-      removed = p.order_row(old.id, old.customer, old.amount);
-      added = p.order_row(updated.id, updated.customer, updated.amount);
-    }
-    auto begin = Clock::now();
-    if (!removed.empty()) p.orders->push_row(RowRef(removed), -1);
-    p.orders->push_row(RowRef(added), 1);
-    if (!p.circuit.step().ok()) std::abort();
-    for (freshet::BatchCursor c(*p.by_region.current()); c.valid(); c.next()) checksum += c.weight();
-    nanos.push_back(std::chrono::duration<double, std::nano>(Clock::now() - begin).count());
-  }
-  if (checksum == 12345678) std::printf(" ");  // keeps the delta reads from being optimised away
-  return {percentiles(nanos), load_ms, p.circuit.state_bytes()};
-}
 
 // The floor: a hash map from region to (count, sum), updated in place.
 EngineResult run_baseline(const Workload& work) {
@@ -155,7 +105,7 @@ int main(int argc, char** argv) {
   double first_p50 = 0, last_p50 = 0;
   for (size_t orders : sizes) {
     Workload work(orders);
-    EngineResult freshet = run_freshet(work);
+    EngineResult freshet = run_hand_built(work);
     EngineResult baseline = run_baseline(work);
     double per_order = static_cast<double>(freshet.state_bytes) / static_cast<double>(orders);
     std::printf("%10zu | %9.2f %9.2f | %9.3f %9.3f | %8.1f %8.0f | %10.1f | %11.1f | %.2f\n", orders,

@@ -50,10 +50,7 @@ void push(const freshet::sql::CompiledTable& table, const std::string& row, int 
   }
 }
 
-struct Result {
-  Percentiles latency;
-  size_t state_bytes;
-};
+using Result = EngineResult;
 
 // Runs the workload on a compiled program; `keyed` sends updates as upserts.
 Result run_sql(const char* program_text, const Workload& work, bool keyed) {
@@ -95,44 +92,7 @@ Result run_sql(const char* program_text, const Workload& work, bool keyed) {
     nanos.push_back(std::chrono::duration<double, std::nano>(Clock::now() - begin).count());
   }
   if (checksum == 12345678) std::printf(" ");
-  return {percentiles(nanos), p.circuit->state_bytes()};
-}
-
-Result run_hand_built(const Workload& work) {
-  freshet::examples::OrdersCircuit p;
-  for (int c = 0; c < kCustomers; ++c) {
-    std::string row = p.customer_row(c, "region-" + std::to_string(c % kRegions));
-    p.customers->push_row(RowRef(row), 1);
-  }
-  for (size_t i = 0; i < work.load.size(); ++i) {
-    const Order& o = work.load[i];
-    std::string row = p.order_row(o.id, o.customer, o.amount);
-    p.orders->push_row(RowRef(row), 1);
-    if ((i + 1) % kLoadChunk == 0 || i + 1 == work.load.size()) {
-      if (!p.circuit.step().ok()) std::abort();
-    }
-  }
-  std::vector<double> nanos;
-  int64_t checksum = 0;
-  for (int i = 0; i < kChanges; ++i) {
-    std::string removed, added;
-    if (i % 2 == 0) {
-      const Order& o = work.inserts[i / 2];
-      added = p.order_row(o.id, o.customer, o.amount);
-    } else {
-      const auto& [old, updated] = work.updates[i / 2];
-      removed = p.order_row(old.id, old.customer, old.amount);
-      added = p.order_row(updated.id, updated.customer, updated.amount);
-    }
-    auto begin = Clock::now();
-    if (!removed.empty()) p.orders->push_row(RowRef(removed), -1);
-    p.orders->push_row(RowRef(added), 1);
-    if (!p.circuit.step().ok()) std::abort();
-    for (freshet::BatchCursor c(*p.by_region.current()); c.valid(); c.next()) checksum += c.weight();
-    nanos.push_back(std::chrono::duration<double, std::nano>(Clock::now() - begin).count());
-  }
-  if (checksum == 12345678) std::printf(" ");
-  return {percentiles(nanos), p.circuit.state_bytes()};
+  return {percentiles(nanos), 0, p.circuit->state_bytes()};
 }
 
 // A program of 20 views over three tables: filters, projections, joins,

@@ -4,48 +4,20 @@
 // an input's first byte picks the options (bit 0: raw, bit 1: newline-
 // delimited, bit 2: keyed table, bit 3: CSV) and the rest is the data. The
 // folders are found from this file's path (works natively and under node).
-#include <dirent.h>
-#include <gtest/gtest.h>
-
-#include <algorithm>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "freshet/format/json_input.h"
+#include "support/fuzz_files.h"
 
 namespace freshet::format {
 namespace {
 
-//! tests/fuzz/<kind>/json_input, found from this file's path.
-std::string fuzz_folder(const std::string& kind) {
-  std::string file = __FILE__;  // .../tests/core/format/input_regression_test.cpp
-  for (int i = 0; i < 3; ++i) file = file.substr(0, file.find_last_of('/'));
-  return file + "/fuzz/" + kind + "/json_input";
-}
-
-std::vector<std::string> files_in(const std::string& folder) {
-  std::vector<std::string> files;
-  DIR* dir = opendir(folder.c_str());
-  if (dir == nullptr) return files;
-  while (dirent* entry = readdir(dir)) {
-    std::string name = entry->d_name;
-    if (name == "." || name == ".." || name == "README.md") continue;
-    files.push_back(folder + "/" + name);
-  }
-  closedir(dir);
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  EXPECT_TRUE(in.good()) << path;
-  std::stringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
-}
+std::string fuzz_folder(const std::string& kind) { return freshet::testing::fuzz_folder(kind, "json_input"); }
+using freshet::testing::files_in;
+using freshet::testing::read_file;
 
 //! The fuzzer's table: every type, and a key (id, day) when keyed.
 const Schema& fuzz_schema() {

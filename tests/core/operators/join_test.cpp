@@ -9,22 +9,8 @@ namespace {
 
 using testing::ZSetMap;
 
-// Output: key k, value (left x, right s).
-SchemaPtr joined_schema() {
-  static const SchemaPtr kSchema = make_schema({{"lx", SqlType::bigint()}, {"rs", SqlType::varchar()}});
-  return kSchema;
-}
-
-void write_joined(const RowReader& key, const RowReader& left, const RowReader* right, RowBuilder& out_key,
-                  RowBuilder& out_value) {
-  out_key.copy_field(0, key, 0);
-  out_value.copy_field(0, left, 1);
-  if (right) {
-    out_value.copy_field(1, *right, 2);
-  } else {
-    out_value.set_null(1);
-  }
-}
+using testing::joined_schema;
+using testing::write_joined;
 
 //! The join by definition: every pair of entries with equal keys.
 ZSetMap reference_join(const ZSetMap& left, const ZSetMap& right) {

@@ -10,21 +10,8 @@ namespace {
 
 using testing::ZSetMap;
 
-SchemaPtr joined_schema() {
-  static const SchemaPtr kSchema = make_schema({{"lx", SqlType::bigint()}, {"rs", SqlType::varchar()}});
-  return kSchema;
-}
-
-void write_joined(const RowReader& key, const RowReader& left, const RowReader* right, RowBuilder& out_key,
-                  RowBuilder& out_value) {
-  out_key.copy_field(0, key, 0);
-  out_value.copy_field(0, left, 1);
-  if (right) {
-    out_value.copy_field(1, *right, 2);
-  } else {
-    out_value.set_null(1);
-  }
-}
+using testing::joined_schema;
+using testing::write_joined;
 
 bool has_key(const ZSetMap& map, const std::string& key) {
   auto it = map.lower_bound({key, ""});

@@ -2,49 +2,23 @@
 // crashed on, plus hand-made hostile inputs: each must come back as a program
 // or an error, never a crash. The folder is found next to this source file,
 // which works natively and under node (NODERAWFS shows the real filesystem).
-#include <dirent.h>
-#include <gtest/gtest.h>
-
-#include <algorithm>
-#include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include <gtest/gtest.h>
+
 #include "freshet/sql/compiler.h"
 #include "freshet/sql/parser.h"
+#include "support/fuzz_files.h"
 
 namespace freshet::sql {
 namespace {
 
-//! tests/fuzz/<kind>/<target>, found from this file's path.
 std::string fuzz_folder(const std::string& kind, const std::string& target = "sql_parser") {
-  std::string file = __FILE__;  // .../tests/core/sql/parser_regression_test.cpp
-  for (int i = 0; i < 3; ++i) file = file.substr(0, file.find_last_of('/'));
-  return file + "/fuzz/" + kind + "/" + target;
+  return freshet::testing::fuzz_folder(kind, target);
 }
-
-std::vector<std::string> files_in(const std::string& folder) {
-  std::vector<std::string> files;
-  DIR* dir = opendir(folder.c_str());
-  if (dir == nullptr) return files;
-  while (dirent* entry = readdir(dir)) {
-    std::string name = entry->d_name;
-    if (name == "." || name == ".." || name == "README.md") continue;
-    files.push_back(folder + "/" + name);
-  }
-  closedir(dir);
-  std::sort(files.begin(), files.end());
-  return files;
-}
-
-std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  EXPECT_TRUE(in.good()) << path;
-  std::stringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
-}
+using freshet::testing::files_in;
+using freshet::testing::read_file;
 
 TEST(ParserRegressionTest, EveryFuzzerFindingParsesOrFails) {
   std::vector<std::string> files = files_in(fuzz_folder("regressions"));

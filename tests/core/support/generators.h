@@ -48,4 +48,22 @@ inline OracleInput indexed_kxs_input(int key_domain = 8) {
           }};
 }
 
+//! The output of the join tests: key k, value (left x, right s), right NULL when unmatched.
+inline SchemaPtr joined_schema() {
+  static const SchemaPtr kSchema = make_schema({{"lx", SqlType::bigint()}, {"rs", SqlType::varchar()}});
+  return kSchema;
+}
+
+//! The JoinMapper of the join tests, writing joined_schema() rows from (k, x, s) inputs.
+inline void write_joined(const RowReader& key, const RowReader& left, const RowReader* right, RowBuilder& out_key,
+                         RowBuilder& out_value) {
+  out_key.copy_field(0, key, 0);
+  out_value.copy_field(0, left, 1);
+  if (right) {
+    out_value.copy_field(1, *right, 2);
+  } else {
+    out_value.set_null(1);
+  }
+}
+
 }  // namespace freshet::testing
