@@ -25,6 +25,7 @@ Result<std::unique_ptr<Pipeline>> Pipeline::create(std::string_view sql) {
 // ------------------------------------------------------------------- input
 
 Result<uint64_t> Pipeline::ingest(std::string_view table_name, std::string_view data, const IngestOptions& options) {
+  if (!failure_.ok()) return failure_;
   const sql::CompiledTable* table = program_->find_table(table_name);
   if (!table) return Status(ErrorCode::kUnknownTable, "unknown table '" + std::string(table_name) + "'");
   InputStats& stats = input_stats_[table->name];
@@ -74,7 +75,13 @@ Result<uint64_t> Pipeline::ingest(std::string_view table_name, std::string_view 
 // ------------------------------------------------------------------- steps
 
 Result<StepResult> Pipeline::step() {
-  FRESHET_RETURN_IF_ERROR(program_->circuit->step());
+  if (!failure_.ok()) return failure_;
+  Status stepped = program_->circuit->step();
+  if (!stepped.ok()) {
+    failure_ = Status(stepped.code(), "the pipeline stopped at step " + std::to_string(steps_) + ": " +
+                                          stepped.message());
+    return failure_;
+  }
   uint64_t step = steps_++;
   for (const std::unique_ptr<MaterializedView>& view : views_) view->update();
   for (auto& [name, endpoint] : connectors_) {

@@ -50,7 +50,12 @@ class Pipeline {
   Result<uint64_t> ingest(std::string_view table, std::string_view data, const IngestOptions& options = {});
 
   // ---------------------------------------------------------------- steps
+  //! Runs one step. A step that fails (an SQL runtime error such as a
+  //! division by zero) leaves operators partly stepped, so the pipeline
+  //! stops: that step and every later ingest or step fail with its error.
   Result<StepResult> step();
+  //! The error that stopped the pipeline, if one did.
+  const Status& failure() const { return failure_; }
   //! Input is buffered, or an endpoint waits for a snapshot.
   bool needs_step() const;
   //! No endpoint holds automatic steps back (block policy with a full queue).
@@ -121,6 +126,7 @@ class Pipeline {
 
   uint64_t steps_ = 0;
   bool paused_ = false;
+  Status failure_;
   size_t snapshot_chunk_records_ = 10000;
 
   // Completion tokens are numbered; tokens in [first, limit) were consumed
