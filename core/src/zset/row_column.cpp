@@ -14,9 +14,4 @@ void RowColumn::push_back(RowRef row) {
   ++count_;
 }
 
-void RowColumn::shrink_to_fit() {
-  bytes_.shrink_to_fit();
-  ends_.shrink_to_fit();
-}
-
 }  // namespace freshet

@@ -24,8 +24,6 @@ class RowColumn {
   RowRef back() const { return (*this)[count_ - 1]; }
 
   void push_back(RowRef row);
-  void reserve_bytes(size_t bytes) { bytes_.reserve(bytes); }
-  void shrink_to_fit();
   size_t memory_bytes() const { return bytes_.capacity() + ends_.capacity() * sizeof(uint32_t); }
   size_t byte_size() const { return bytes_.size(); }
 
