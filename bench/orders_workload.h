@@ -4,6 +4,8 @@
 #pragma once
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
 #include <chrono>
 #include <cstdint>
 #include <random>
@@ -72,22 +74,21 @@ struct EngineResult {
   size_t state_bytes;
 };
 
-//! The workload on the hand-built circuit of examples/orders_circuit: load,
-//! then each change timed from pushing it to having the view's delta in hand.
-inline EngineResult run_hand_built(const Workload& work) {
-  freshet::examples::OrdersCircuit p;
-  for (int c = 0; c < kCustomers; ++c) {
-    std::string row = p.customer_row(c, "region-" + std::to_string(c % kRegions));
-    p.customers->push_row(freshet::RowRef(row), 1);
-  }
+//! Runs the workload on an engine: loads it (customers, then orders in steps
+//! of kLoadChunk), then times each change from pushing it to having the
+//! view's delta in hand. An Engine has push_customer(row), push_order(row,
+//! weight), step(), delta() (the view's last Batch) and state_bytes().
+//! With `updates_as_upserts` an update pushes only the new row (PRIMARY KEY
+//! tables replace the old one themselves).
+template <typename Engine>
+EngineResult run_workload(Engine& engine, const Workload& work, bool updates_as_upserts = false) {
+  freshet::examples::OrdersCircuit rows;  // encodes rows of the workload's schemas
+  for (int c = 0; c < kCustomers; ++c) engine.push_customer(rows.customer_row(c, "region-" + std::to_string(c % kRegions)));
   auto start = Clock::now();
   for (size_t i = 0; i < work.load.size(); ++i) {
     const Order& o = work.load[i];
-    std::string row = p.order_row(o.id, o.customer, o.amount);
-    p.orders->push_row(freshet::RowRef(row), 1);
-    if ((i + 1) % kLoadChunk == 0 || i + 1 == work.load.size()) {
-      if (!p.circuit.step().ok()) std::abort();
-    }
+    engine.push_order(rows.order_row(o.id, o.customer, o.amount), 1);
+    if ((i + 1) % kLoadChunk == 0 || i + 1 == work.load.size()) engine.step();
   }
   double load_ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 
@@ -97,21 +98,38 @@ inline EngineResult run_hand_built(const Workload& work) {
     std::string removed, added;
     if (i % 2 == 0) {
       const Order& o = work.inserts[i / 2];
-      added = p.order_row(o.id, o.customer, o.amount);
+      added = rows.order_row(o.id, o.customer, o.amount);
     } else {
       const auto& [old, updated] = work.updates[i / 2];
-      removed = p.order_row(old.id, old.customer, old.amount);
-      added = p.order_row(updated.id, updated.customer, updated.amount);
+      if (!updates_as_upserts) removed = rows.order_row(old.id, old.customer, old.amount);
+      added = rows.order_row(updated.id, updated.customer, updated.amount);
     }
     auto begin = Clock::now();
-    if (!removed.empty()) p.orders->push_row(freshet::RowRef(removed), -1);
-    p.orders->push_row(freshet::RowRef(added), 1);
-    if (!p.circuit.step().ok()) std::abort();
-    for (freshet::BatchCursor c(*p.by_region.current()); c.valid(); c.next()) checksum += c.weight();
+    if (!removed.empty()) engine.push_order(removed, -1);
+    engine.push_order(added, 1);
+    engine.step();
+    for (freshet::BatchCursor c(engine.delta()); c.valid(); c.next()) checksum += c.weight();
     nanos.push_back(std::chrono::duration<double, std::nano>(Clock::now() - begin).count());
   }
   if (checksum == 12345678) std::printf(" ");  // keeps the delta reads from being optimised away
-  return {percentiles(nanos), load_ms, p.circuit.state_bytes()};
+  return {percentiles(nanos), load_ms, engine.state_bytes()};
+}
+
+//! The hand-built circuit of examples/orders_circuit as an Engine.
+struct HandBuiltEngine {
+  freshet::examples::OrdersCircuit p;
+  void push_customer(const std::string& row) { p.customers->push_row(freshet::RowRef(row), 1); }
+  void push_order(const std::string& row, freshet::Weight weight) { p.orders->push_row(freshet::RowRef(row), weight); }
+  void step() {
+    if (!p.circuit.step().ok()) std::abort();
+  }
+  const freshet::Batch& delta() const { return *p.by_region.current(); }
+  size_t state_bytes() const { return p.circuit.state_bytes(); }
+};
+
+inline EngineResult run_hand_built(const Workload& work) {
+  HandBuiltEngine engine;
+  return run_workload(engine, work);
 }
 
 }  // namespace freshet::bench

@@ -40,59 +40,47 @@ CREATE VIEW by_region AS
   GROUP BY c.region;
 )";
 
-// Pushes one row into a table: an upsert, a delete by row, or a Z-set update.
-void push(const freshet::sql::CompiledTable& table, const std::string& row, int weight) {
-  if (table.upsert_input) {
-    if (weight > 0) table.upsert_input->push_upsert(RowRef(row));
-    else table.upsert_input->push_delete_row(RowRef(row));
-  } else {
-    table.input->push_row(RowRef(row), weight);
-  }
-}
+// A compiled SQL program as an Engine of orders_workload.h.
+struct SqlEngine {
+  std::unique_ptr<freshet::sql::CompiledProgram> program;
+  const freshet::sql::CompiledTable* customers;
+  const freshet::sql::CompiledTable* orders;
+  const freshet::sql::CompiledView* view;
 
-using Result = EngineResult;
-
-// Runs the workload on a compiled program; `keyed` sends updates as upserts.
-Result run_sql(const char* program_text, const Workload& work, bool keyed) {
-  auto compiled = freshet::sql::compile_program(program_text);
-  if (!compiled.ok()) {
-    std::fprintf(stderr, "%s\n", compiled.status().to_string().c_str());
-    std::exit(1);
-  }
-  freshet::sql::CompiledProgram& p = **compiled;
-  const auto& customers = *p.find_table("customers");
-  const auto& orders = *p.find_table("orders");
-  const auto& view = *p.find_view("by_region");
-  freshet::examples::OrdersCircuit rows;  // only for encoding rows (same schemas)
-  for (int c = 0; c < kCustomers; ++c) push(customers, rows.customer_row(c, "region-" + std::to_string(c % kRegions)), 1);
-  for (size_t i = 0; i < work.load.size(); ++i) {
-    const Order& o = work.load[i];
-    push(orders, rows.order_row(o.id, o.customer, o.amount), 1);
-    if ((i + 1) % kLoadChunk == 0 || i + 1 == work.load.size()) {
-      if (!p.circuit->step().ok()) std::abort();
+  explicit SqlEngine(const char* text) {
+    auto compiled = freshet::sql::compile_program(text);
+    if (!compiled.ok()) {
+      std::fprintf(stderr, "%s\n", compiled.status().to_string().c_str());
+      std::exit(1);
     }
+    program = std::move(*compiled);
+    customers = program->find_table("customers");
+    orders = program->find_table("orders");
+    view = program->find_view("by_region");
   }
-  std::vector<double> nanos;
-  int64_t checksum = 0;
-  for (int i = 0; i < kChanges; ++i) {
-    std::string removed, added;
-    if (i % 2 == 0) {
-      const Order& o = work.inserts[i / 2];
-      added = rows.order_row(o.id, o.customer, o.amount);
+  // An upsert or a delete by row for a PRIMARY KEY table, a Z-set update otherwise.
+  static void push(const freshet::sql::CompiledTable& table, const std::string& row, freshet::Weight weight) {
+    if (!table.upsert_input) {
+      table.input->push_row(RowRef(row), weight);
+    } else if (weight > 0) {
+      table.upsert_input->push_upsert(RowRef(row));
     } else {
-      const auto& [old, updated] = work.updates[i / 2];
-      if (!keyed) removed = rows.order_row(old.id, old.customer, old.amount);
-      added = rows.order_row(updated.id, updated.customer, updated.amount);
+      table.upsert_input->push_delete_row(RowRef(row));
     }
-    auto begin = Clock::now();
-    if (!removed.empty()) push(orders, removed, -1);
-    push(orders, added, 1);
-    if (!p.circuit->step().ok()) std::abort();
-    for (freshet::BatchCursor c(*view.stream.current()); c.valid(); c.next()) checksum += c.weight();
-    nanos.push_back(std::chrono::duration<double, std::nano>(Clock::now() - begin).count());
   }
-  if (checksum == 12345678) std::printf(" ");
-  return {percentiles(nanos), 0, p.circuit->state_bytes()};
+  void push_customer(const std::string& row) { push(*customers, row, 1); }
+  void push_order(const std::string& row, freshet::Weight weight) { push(*orders, row, weight); }
+  void step() {
+    if (!program->circuit->step().ok()) std::abort();
+  }
+  const freshet::Batch& delta() const { return *view->stream.current(); }
+  size_t state_bytes() const { return program->circuit->state_bytes(); }
+};
+
+// The workload on a compiled program; `keyed` sends updates as upserts.
+EngineResult run_sql(const char* program_text, const Workload& work, bool keyed) {
+  SqlEngine engine(program_text);
+  return run_workload(engine, work, keyed);
 }
 
 // A program of 20 views over three tables: filters, projections, joins,
@@ -134,12 +122,12 @@ CREATE TABLE orders (id BIGINT NOT NULL PRIMARY KEY, customer BIGINT, product BI
 int main(int argc, char** argv) {
   size_t orders = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 200000;
   Workload work(orders);
-  Result hand = run_hand_built(work);
-  Result sql = run_sql(kProgram, work, false);
-  Result keyed = run_sql(kKeyedProgram, work, true);
+  EngineResult hand = run_hand_built(work);
+  EngineResult sql = run_sql(kProgram, work, false);
+  EngineResult keyed = run_sql(kKeyedProgram, work, true);
   std::printf("orders view, %zu orders, %d single-row changes (alternating insert / update)\n\n", orders, kChanges);
   std::printf("%-34s | %8s %8s | %9s | %s\n", "", "p50 us", "p99 us", "state MiB", "p50 vs hand-built");
-  auto line = [&](const char* name, const Result& r) {
+  auto line = [&](const char* name, const EngineResult& r) {
     std::printf("%-34s | %8.2f %8.2f | %9.1f | %.2fx\n", name, r.latency.p50_us, r.latency.p99_us,
                 static_cast<double>(r.state_bytes) / (1 << 20), r.latency.p50_us / hand.latency.p50_us);
   };
