@@ -13,26 +13,11 @@
 
 #include "freshet/format/json_input.h"
 #include "freshet/types/row.h"
+#include "json_input_harness.h"
 
 namespace {
 
 using namespace freshet;
-
-const Schema& fuzz_schema() {
-  static const Schema schema({{"id", SqlType::bigint(false)},
-                              {"name", SqlType::varchar(true, 8)},
-                              {"amount", SqlType::decimal(12, 2)},
-                              {"b", SqlType::boolean()},
-                              {"tiny", SqlType::tinyint()},
-                              {"small", SqlType::smallint()},
-                              {"i", SqlType::integer()},
-                              {"r", SqlType::real()},
-                              {"d", SqlType::double_precision()},
-                              {"day", SqlType::date()},
-                              {"ts", SqlType::timestamp()},
-                              {"ID2", SqlType::bigint()}});
-  return schema;
-}
 
 bool acceptable(const Status& status) {
   if (status.code() != ErrorCode::kParseError && status.code() != ErrorCode::kTypeError) return false;
@@ -45,16 +30,10 @@ bool acceptable(const Status& status) {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
-  uint8_t mode = data[0];
-  std::string_view text(reinterpret_cast<const char*>(data + 1), size - 1);
-  const Schema& schema = fuzz_schema();
-  format::TableShape table{&schema, (mode & 4) != 0 ? std::vector<size_t>{0, 9} : std::vector<size_t>{}};
-  Result<std::vector<format::ParsedUpdate>> result =
-      (mode & 8) != 0
-          ? format::parse_csv(text, table)
-          : format::parse_json(text, table,
-                               {(mode & 1) != 0 ? format::UpdateFormat::kRaw : format::UpdateFormat::kInsertDelete,
-                                (mode & 2) == 0});
+  std::string_view input(reinterpret_cast<const char*>(data), size);
+  const Schema& schema = fuzzing::fuzz_schema();
+  format::TableShape table = fuzzing::fuzz_table(data[0]);
+  Result<std::vector<format::ParsedUpdate>> result = fuzzing::parse_fuzz_input(input);
   if (!result.ok()) {
     if (!acceptable(result.status())) std::abort();
     return 0;

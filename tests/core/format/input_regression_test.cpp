@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "freshet/format/json_input.h"
+#include "../../fuzz/json_input_harness.h"
 #include "support/fuzz_files.h"
 
 namespace freshet::format {
@@ -19,31 +20,7 @@ std::string fuzz_folder(const std::string& kind) { return freshet::testing::fuzz
 using freshet::testing::files_in;
 using freshet::testing::read_file;
 
-//! The fuzzer's table: every type, and a key (id, day) when keyed.
-const Schema& fuzz_schema() {
-  static const Schema schema({{"id", SqlType::bigint(false)},
-                              {"name", SqlType::varchar(true, 8)},
-                              {"amount", SqlType::decimal(12, 2)},
-                              {"b", SqlType::boolean()},
-                              {"tiny", SqlType::tinyint()},
-                              {"small", SqlType::smallint()},
-                              {"i", SqlType::integer()},
-                              {"r", SqlType::real()},
-                              {"d", SqlType::double_precision()},
-                              {"day", SqlType::date()},
-                              {"ts", SqlType::timestamp()},
-                              {"ID2", SqlType::bigint()}});
-  return schema;
-}
-
-Result<std::vector<ParsedUpdate>> run_input(const std::string& input) {
-  uint8_t mode = input.empty() ? 0 : static_cast<uint8_t>(input[0]);
-  std::string_view text = input.empty() ? std::string_view() : std::string_view(input).substr(1);
-  TableShape table{&fuzz_schema(), (mode & 4) != 0 ? std::vector<size_t>{0, 9} : std::vector<size_t>{}};
-  if ((mode & 8) != 0) return parse_csv(text, table);
-  return parse_json(text, table,
-                    {(mode & 1) != 0 ? UpdateFormat::kRaw : UpdateFormat::kInsertDelete, (mode & 2) == 0});
-}
+Result<std::vector<ParsedUpdate>> run_input(const std::string& input) { return fuzzing::parse_fuzz_input(input); }
 
 TEST(InputRegressionTest, EveryFuzzerFindingParsesOrFails) {
   for (const std::string& path : files_in(fuzz_folder("regressions"))) {
