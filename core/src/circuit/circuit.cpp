@@ -42,4 +42,45 @@ size_t Circuit::state_bytes() const {
   return total;
 }
 
+// Each operator's state is length-prefixed and named, so a reader can tell
+// "this is not the circuit that wrote it" from "this state is damaged".
+void Circuit::save_state(ByteWriter& out) const {
+  out.u64(step_count_);
+  out.varint(operators_.size());
+  ByteWriter state;
+  for (const std::unique_ptr<Operator>& op : operators_) {
+    out.bytes(op->name());
+    state = ByteWriter();
+    op->save_state(state);
+    out.bytes(state.data());
+  }
+}
+
+Status Circuit::restore_state(std::string_view bytes) {
+  ByteReader in(bytes, "circuit state");
+  uint64_t steps = in.u64();
+  size_t count = in.count(2);
+  if (in.ok() && count != operators_.size()) {
+    in.fail("it holds " + std::to_string(count) + " operators, the program has " + std::to_string(operators_.size()));
+  }
+  for (size_t i = 0; i < count && in.ok(); ++i) {
+    std::string_view name = in.bytes();
+    std::string_view state = in.bytes();
+    if (!in.ok()) break;
+    if (name != operators_[i]->name()) {
+      in.fail("operator " + std::to_string(i) + " is '" + std::string(name) + "', the program has '" +
+              operators_[i]->name() + "'");
+      break;
+    }
+    ByteReader op_in(state, "state of operator " + std::to_string(i) + " (" + std::string(name) + ")");
+    operators_[i]->restore_state(op_in);
+    op_in.expect_end();
+    if (!op_in.ok()) return op_in.status();
+  }
+  in.expect_end();
+  if (!in.ok()) return in.status();
+  step_count_ = steps;
+  return Status::OK();
+}
+
 }  // namespace freshet

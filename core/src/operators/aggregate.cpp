@@ -8,6 +8,7 @@
 #include "aggregate_state.h"
 #include "freshet/common/assert.h"
 #include "freshet/zset/batch_builder.h"
+#include "freshet/zset/batch_codec.h"
 
 namespace freshet {
 namespace {
@@ -30,6 +31,59 @@ class AggregateOperator : public Operator {
   }
   const char* name() const override { return "aggregate"; }
   size_t state_bytes() const override { return state_.memory_bytes(); }
+
+  // Groups (key, count, accumulators, last output), then the value traces.
+  // Between steps no group is pending.
+  void save_state(ByteWriter& out) const override {
+    out.varint(state_.groups.size());
+    for (const auto& [key, group] : state_.groups) {
+      out.bytes(key);
+      out.i64(group.count);
+      for (const Accumulator& accumulator : group.accumulators) {
+        out.i64(accumulator.non_null);
+        out.i128(accumulator.exact_sum);
+        out.f64(accumulator.float_sum);
+        out.i64(accumulator.distinct);
+      }
+      out.boolean(group.emitted);
+      if (group.emitted) out.bytes(group.output);
+    }
+    for (const Trace& trace : state_.value_traces) write_trace(out, trace);
+  }
+
+  void restore_state(ByteReader& in) override {
+    size_t count = in.count(10 + 40 * plans_.size());
+    for (size_t g = 0; g < count && in.ok(); ++g) {
+      RowRef key(in.bytes());
+      if (in.ok() && !row_fits_schema(*input_->key_schema, key)) in.fail("group " + std::to_string(g) + " does not fit its schema");
+      if (!in.ok()) break;
+      GroupMap::value_type& group = state_.find_or_add(key, plans_.size());
+      state_.group_bytes -= aggregate_detail::group_footprint(group);
+      group.second.count = in.i64();
+      for (Accumulator& accumulator : group.second.accumulators) {
+        accumulator.non_null = in.i64();
+        accumulator.exact_sum = in.i128();
+        accumulator.float_sum = in.f64();
+        accumulator.distinct = in.i64();
+      }
+      group.second.emitted = in.boolean();
+      if (group.second.emitted) group.second.output = std::string(in.bytes());
+      state_.group_bytes += aggregate_detail::group_footprint(group);
+      if (in.ok() && group.second.emitted && !row_fits_schema(*output_->key_schema, RowRef(group.second.output))) {
+        in.fail("the output of group " + std::to_string(g) + " does not fit its schema");
+      }
+    }
+    for (size_t a = 0; a < plans_.size() && in.ok(); ++a) {
+      const AggregatePlan& plan = plans_[a];
+      RowCheck values = any_row();
+      if (plan.ordered()) {
+        values = [schema = plan.value_schema](RowRef entry) { return sorted_row_fits(*schema, entry); };
+      } else if (plan.keeps_trace()) {
+        values = rows_of(plan.value_schema);
+      }
+      read_trace(in, rows_of(input_->key_schema), values, &state_.value_traces[a]);
+    }
+  }
   const AggregateWork& work() const { return state_.work; }
 
   Status evaluate() override {

@@ -12,6 +12,8 @@ class ConstantOperator : public Operator {
     emitted_ = true;
     return Status::OK();
   }
+  void save_state(ByteWriter& out) const override { out.boolean(emitted_); }
+  void restore_state(ByteReader& in) override { emitted_ = in.boolean(); }
 
  private:
   StreamSlot* output_;

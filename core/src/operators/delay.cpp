@@ -1,6 +1,7 @@
 #include "freshet/operators/delay.h"
 
 #include "freshet/common/assert.h"
+#include "freshet/zset/batch_codec.h"
 
 namespace freshet {
 
@@ -12,6 +13,13 @@ Status DelayOperator::evaluate() {
 void DelayOperator::end_step() {
   FRESHET_ASSERT(input_ != nullptr);
   held_ = input_->batch;
+}
+
+void DelayOperator::save_state(ByteWriter& out) const { write_batch(out, *held_); }
+
+void DelayOperator::restore_state(ByteReader& in) {
+  BatchPtr held = read_batch(in, rows_of(output_slot_->key_schema), rows_of(output_slot_->value_schema));
+  if (held) held_ = held->empty() ? Batch::empty_batch() : std::move(held);
 }
 
 void DelayOperator::connect(Stream input) { input_ = &input.circuit()->slot(input); }

@@ -1,6 +1,7 @@
 #include "freshet/operators/distinct.h"
 
 #include "freshet/zset/batch_builder.h"
+#include "freshet/zset/batch_codec.h"
 #include "freshet/zset/cursor.h"
 #include "freshet/zset/trace.h"
 
@@ -31,6 +32,10 @@ class DistinctOperator : public Operator {
   }
 
   size_t state_bytes() const override { return integral_.memory_bytes(); }
+  void save_state(ByteWriter& out) const override { write_trace(out, integral_); }
+  void restore_state(ByteReader& in) override {
+    read_trace(in, rows_of(input_->key_schema), rows_of(input_->value_schema), &integral_);
+  }
 
  private:
   const StreamSlot* input_;

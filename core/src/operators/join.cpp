@@ -1,6 +1,7 @@
 #include "freshet/operators/join.h"
 
 #include "freshet/zset/batch_builder.h"
+#include "freshet/zset/batch_codec.h"
 #include "freshet/zset/trace.h"
 
 namespace freshet {
@@ -27,6 +28,14 @@ class JoinOperator : public Operator {
   }
 
   size_t state_bytes() const override { return left_trace_.memory_bytes() + right_trace_.memory_bytes(); }
+  void save_state(ByteWriter& out) const override {
+    write_trace(out, left_trace_);
+    write_trace(out, right_trace_);
+  }
+  void restore_state(ByteReader& in) override {
+    read_trace(in, rows_of(left_->key_schema), rows_of(left_->value_schema), &left_trace_);
+    read_trace(in, rows_of(right_->key_schema), rows_of(right_->value_schema), &right_trace_);
+  }
 
  private:
   // Joins every key of `delta` with the matching values in each batch of `other`.

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "freshet/zset/batch_builder.h"
+#include "freshet/zset/batch_codec.h"
 
 namespace freshet {
 namespace {
@@ -67,6 +68,31 @@ Status UpsertInputOperator::evaluate() {
   by_key_.insert(index_delta.finish());
   slot_->batch = delta.finish();
   return Status::OK();
+}
+
+void UpsertInputOperator::save_state(ByteWriter& out) const {
+  write_trace(out, by_key_);
+  out.varint(pending_.size());
+  for (const Operation& op : pending_) {
+    out.bytes(op.key);
+    out.boolean(op.row.has_value());
+    if (op.row) out.bytes(*op.row);
+  }
+}
+
+void UpsertInputOperator::restore_state(ByteReader& in) {
+  read_trace(in, rows_of(key_schema_), rows_of(slot_->key_schema), &by_key_);
+  size_t count = in.count(2);
+  for (size_t i = 0; i < count && in.ok(); ++i) {
+    Operation op{std::string(in.bytes()), std::nullopt};
+    if (in.boolean()) op.row = std::string(in.bytes());
+    if (!in.ok()) break;
+    if (!row_fits_schema(*key_schema_, RowRef(op.key)) || (op.row && !row_fits_schema(*slot_->key_schema, RowRef(*op.row)))) {
+      in.fail("buffered operation " + std::to_string(i) + " does not fit the table's schema");
+      break;
+    }
+    pending_.push_back(std::move(op));
+  }
 }
 
 UpsertInputOperator* add_upsert_input(Circuit& circuit, SchemaPtr schema, std::vector<size_t> key_columns) {

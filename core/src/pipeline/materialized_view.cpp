@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "freshet/zset/batch_builder.h"
+#include "freshet/zset/batch_codec.h"
 #include "freshet/zset/cursor.h"
 
 namespace freshet {
@@ -93,6 +94,22 @@ size_t MaterializedView::memory_bytes() const {
   size_t total = primary_.memory_bytes();
   for (const Trace& trace : other_indexes_) total += trace.memory_bytes();
   return total;
+}
+
+void MaterializedView::save_state(ByteWriter& out) const {
+  write_trace(out, primary_);
+  for (const Trace& trace : other_indexes_) write_trace(out, trace);
+}
+
+void MaterializedView::restore_state(ByteReader& in) {
+  if (indexes_.empty()) {
+    read_trace(in, rows_of(view_->schema), rows_of(empty_schema()), &primary_);
+    return;
+  }
+  read_trace(in, rows_of(key_schema_), rows_of(rest_schema_), &primary_);
+  for (size_t i = 1; i < indexes_.size(); ++i) {
+    read_trace(in, rows_of(indexes_[i]->key_schema), rows_of(view_->schema), &other_indexes_[i - 1]);
+  }
 }
 
 }  // namespace freshet

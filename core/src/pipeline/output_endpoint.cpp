@@ -150,6 +150,35 @@ Status OutputEndpoint::start_reset() {
   return Status::OK();
 }
 
+uint64_t OutputEndpoint::fingerprint() const {
+  // Length-prefixed fields, so ("ab","c") and ("a","bc") differ.
+  std::string identity;
+  for (const std::string& field : {config_.view, config_.index, std::string(config_.send_snapshot ? "1" : "0"),
+                                   sink_ ? sink_->describe() : std::string()}) {
+    identity += std::to_string(field.size()) + ":" + field;
+  }
+  return hash_bytes(reinterpret_cast<const uint8_t*>(identity.data()), identity.size());
+}
+
+EndpointCheckpoint OutputEndpoint::checkpoint() const {
+  return EndpointCheckpoint{fingerprint(), state_, reset_in_progress_, next_sequence_, stats_, queue_};
+}
+
+bool OutputEndpoint::resume_from(EndpointCheckpoint saved) {
+  stats_ = std::move(saved.stats);
+  next_sequence_ = saved.next_sequence;
+  if (saved.fingerprint != fingerprint()) {
+    reset_in_progress_ = false;
+    return false;
+  }
+  state_ = saved.state;
+  reset_in_progress_ = saved.reset_in_progress;
+  // A write that was pending when the checkpoint was taken is written again.
+  queue_ = std::move(saved.queue);
+  awaiting_ack_ = false;
+  return true;
+}
+
 std::string OutputEndpoint::encode(const OutputChunk& chunk) const {
   std::string json = "[";
   const Batch& batch = *chunk.batch;

@@ -3,6 +3,7 @@
 #include <unordered_map>
 
 #include "freshet/format/json_output.h"
+#include "pipeline_state.h"
 
 namespace freshet {
 
@@ -19,6 +20,7 @@ Result<std::unique_ptr<Pipeline>> Pipeline::create(std::string_view sql) {
     pipeline->views_.push_back(std::make_unique<MaterializedView>(view, std::move(indexes)));
   }
   for (const sql::CompiledTable& table : pipeline->program_->tables) pipeline->input_stats_[table.name] = {};
+  pipeline->program_hash_ = program_hash_of(sql);
   return pipeline;
 }
 
@@ -179,7 +181,23 @@ Status Pipeline::add_connector(const std::string& name, EndpointConfig config, s
   if (!sink) return Status(ErrorCode::kInvalidArgument, "output '" + name + "' needs a sink");
   Result<std::unique_ptr<OutputEndpoint>> endpoint = make_endpoint(name, std::move(config), std::move(sink));
   if (!endpoint.ok()) return endpoint.status();
-  connectors_.emplace(name, std::move(*endpoint));
+  auto restored = restored_connectors_.find(name);
+  if (restored != restored_connectors_.end()) {
+    // A checkpointed connector configured differently is a new one: its
+    // destination is wiped (when it can be) before it gets a fresh start.
+    OutputEndpoint& fresh = **endpoint;
+    if (restored->second.fingerprint != fresh.fingerprint() && fresh.sink()->resettable()) {
+      Status reset = fresh.sink()->reset();
+      if (!reset.ok()) {
+        return Status(reset.code(), "output '" + name + "' changed since the checkpoint and its sink could not be reset: " +
+                                        reset.message());
+      }
+    }
+    fresh.resume_from(std::move(restored->second));
+    restored_connectors_.erase(restored);
+  }
+  OutputEndpoint& added = *connectors_.emplace(name, std::move(*endpoint)).first->second;
+  added.deliver();  // chunks the sink had not accepted before the checkpoint
   return Status::OK();
 }
 
@@ -306,11 +324,28 @@ void append_endpoint_stats(const OutputEndpoint& endpoint, std::string* json) {
   *json += "}";
 }
 
+std::string optional_number(const std::optional<uint64_t>& n) { return n ? std::to_string(*n) : "null"; }
+
+void append_checkpoint_status(const CheckpointStatus& s, std::string* json) {
+  *json += "{\"sequence_number\":" + optional_number(s.sequence_number) + ",\"step\":" + optional_number(s.step) +
+           ",\"restored_from\":" + optional_number(s.restored_from) + ",\"skipped_damaged\":[";
+  for (size_t i = 0; i < s.skipped_damaged.size(); ++i) *json += (i ? "," : "") + std::to_string(s.skipped_damaged[i]);
+  *json += "],\"last_error\":";
+  if (s.last_error.empty()) {
+    *json += "null";
+  } else {
+    format::append_json_string(s.last_error, json);
+  }
+  *json += "}";
+}
+
 }  // namespace
 
 std::string Pipeline::stats_json() const {
   std::string json = "{\"step\":" + std::to_string(steps_) + ",\"state\":\"" + (paused_ ? "paused" : "running") +
-                     "\",\"memory_bytes\":" + std::to_string(memory_bytes()) + ",\"inputs\":{";
+                     "\",\"memory_bytes\":" + std::to_string(memory_bytes()) + ",\"checkpoint\":";
+  append_checkpoint_status(checkpoint_status_, &json);
+  json += ",\"inputs\":{";
   bool first = true;
   for (const auto& [name, s] : input_stats_) {
     if (!first) json += ",";

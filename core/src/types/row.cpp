@@ -178,4 +178,18 @@ std::vector<Value> decode_row(const Schema& schema, RowRef row) {
   return values;
 }
 
+bool row_fits_schema(const Schema& schema, RowRef row) {
+  uint64_t size = schema.fixed_bytes();
+  if (row.size < size) return false;
+  RowReader reader(schema, row);
+  for (size_t c = 0; c < schema.size(); ++c) {
+    if (schema.string_ordinal(c) < 0) continue;
+    uint32_t length;
+    std::memcpy(&length, row.data + schema.offset(c), sizeof length);
+    if (reader.is_null(c) && length != 0) return false;
+    size += length;
+  }
+  return size == row.size;
+}
+
 }  // namespace freshet

@@ -83,4 +83,12 @@ RowRef sorted_row_payload(RowRef entry) {
   return RowRef(entry.data + key_length, entry.size - key_length - static_cast<uint32_t>(sizeof key_length));
 }
 
+bool sorted_row_fits(const Schema& schema, RowRef entry) {
+  uint32_t key_length;
+  if (entry.size < sizeof key_length) return false;
+  std::memcpy(&key_length, entry.data + entry.size - sizeof key_length, sizeof key_length);
+  if (key_length > entry.size - sizeof key_length) return false;
+  return row_fits_schema(schema, sorted_row_payload(entry));
+}
+
 }  // namespace freshet

@@ -72,6 +72,12 @@ class Circuit {
   size_t state_bytes() const;
   size_t operator_count() const { return operators_.size(); }
 
+  //! Writes the step count and every operator's state (a checkpoint section).
+  void save_state(ByteWriter& out) const;
+  //! Reads what save_state wrote into a circuit freshly compiled from the
+  //! same program; kCheckpointCorrupt when it does not fit.
+  Status restore_state(std::string_view bytes);
+
  private:
   std::vector<std::unique_ptr<StreamSlot>> slots_;
   std::vector<std::unique_ptr<Operator>> operators_;

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 
+#include "freshet/common/byte_io.h"
 #include "freshet/common/status.h"
 #include "freshet/types/schema.h"
 #include "freshet/zset/batch.h"
@@ -28,6 +29,12 @@ class Operator {
   virtual void end_step() {}
   //! Bytes of state this operator holds (traces, maps).
   virtual size_t state_bytes() const { return 0; }
+  //! Writes what this operator carries from one step to the next (traces,
+  //! maps, buffered input), at a step boundary, for a checkpoint.
+  virtual void save_state(ByteWriter& out) const {}
+  //! Reads what save_state wrote into an operator freshly built by the same
+  //! program. Errors go to the reader (see ByteReader).
+  virtual void restore_state(ByteReader& in) {}
 };
 
 }  // namespace freshet

@@ -19,6 +19,8 @@ class DelayOperator : public Operator {
   Status evaluate() override;
   void end_step() override;
   size_t state_bytes() const override { return held_->memory_bytes(); }
+  void save_state(ByteWriter& out) const override;
+  void restore_state(ByteReader& in) override;
 
   Stream stream() const { return output_; }
   void connect(Stream input);

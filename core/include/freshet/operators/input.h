@@ -23,6 +23,9 @@ class InputOperator : public Operator {
   //! A Z-set update (row as key, empty value).
   void push_row(RowRef row, Weight weight) { pending_.add_row(row, weight); }
   size_t pending() const { return pending_.pending(); }
+  //! Input buffered for the next step survives a checkpoint.
+  void save_state(ByteWriter& out) const override;
+  void restore_state(ByteReader& in) override;
 
  private:
   Stream output_;

@@ -27,6 +27,9 @@ class UpsertInputOperator : public Operator {
   const char* name() const override { return "upsert input"; }
   Status evaluate() override;
   size_t state_bytes() const override { return by_key_.memory_bytes(); }
+  //! The table's rows by key, and the operations buffered for the next step.
+  void save_state(ByteWriter& out) const override;
+  void restore_state(ByteReader& in) override;
 
   Stream stream() const { return output_; }
   const Schema& key_schema() const { return *key_schema_; }

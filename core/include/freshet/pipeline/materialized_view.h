@@ -43,6 +43,11 @@ class MaterializedView {
   //! Bytes held by the view's traces.
   size_t memory_bytes() const;
 
+  //! The traces, for a checkpoint.
+  void save_state(ByteWriter& out) const;
+  //! Reads what save_state wrote; errors go to the reader.
+  void restore_state(ByteReader& in);
+
  private:
   //! The row from a primary-trace entry: key columns and the rest, merged.
   RowRef whole_row(RowRef key, RowRef rest) const;

@@ -51,6 +51,18 @@ struct EndpointStats {
   std::string last_error;
 };
 
+//! What a checkpoint keeps of a connector: enough to go on as if nothing
+//! happened (its snapshot state, sequence numbers, statistics and the chunks
+//! its sink had not yet accepted).
+struct EndpointCheckpoint {
+  uint64_t fingerprint = 0;  //!< of the configuration and sink (OutputEndpoint::fingerprint)
+  SnapshotState state = SnapshotState::kNone;
+  bool reset_in_progress = false;
+  uint64_t next_sequence = 0;
+  EndpointStats stats;
+  std::deque<OutputChunk> queue;
+};
+
 class OutputEndpoint {
  public:
   //! `sink` is null for an egress stream.
@@ -78,6 +90,17 @@ class OutputEndpoint {
   Status start_reset();
   //! Goes back to pending (a fresh snapshot at the next step).
   void request_snapshot() { state_ = SnapshotState::kPending; }
+
+  //! Identifies what this connector delivers and where: view, index,
+  //! send_snapshot and the sink's describe(). A checkpointed connector whose
+  //! fingerprint differs from its new configuration is a new connector.
+  uint64_t fingerprint() const;
+  EndpointCheckpoint checkpoint() const;
+  //! Takes over a checkpointed connector of the same name. With the same
+  //! fingerprint everything carries on (a snapshot already sent is not sent
+  //! again); otherwise only the statistics and sequence numbers do.
+  //! Returns whether the fingerprint matched.
+  bool resume_from(EndpointCheckpoint saved);
 
   //! The chunk as a JSON array of insert_delete (or upsert/delete) records.
   std::string encode(const OutputChunk& chunk) const;

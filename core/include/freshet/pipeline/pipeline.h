@@ -38,6 +38,22 @@ struct InputStats {
   uint64_t parse_errors = 0;
 };
 
+//! One named part of a pipeline's saved state (see checkpoint/).
+struct StateSection {
+  std::string name;
+  std::string bytes;
+};
+
+//! What stats() says about checkpoints: the last one written, the one this
+//! pipeline resumed from, and damaged ones skipped on the way.
+struct CheckpointStatus {
+  std::optional<uint64_t> sequence_number;  //!< the newest written or restored
+  std::optional<uint64_t> step;             //!< its step count
+  std::optional<uint64_t> restored_from;    //!< the checkpoint this pipeline resumed from
+  std::vector<uint64_t> skipped_damaged;
+  std::string last_error;
+};
+
 class Pipeline {
  public:
   static Result<std::unique_ptr<Pipeline>> create(std::string_view sql);
@@ -105,6 +121,26 @@ class Pipeline {
   //! Records per snapshot chunk (a large snapshot is split).
   void set_snapshot_chunk_records(size_t records) { snapshot_chunk_records_ = records; }
 
+  // ------------------------------------------------------------ checkpoints
+  //! Identifies the program by its tokens (whitespace and comments do not count).
+  uint64_t program_hash() const { return program_hash_; }
+  //! Everything needed to go on from this step boundary, as named sections:
+  //! the circuit's operators (traces, buffered input), the views' traces,
+  //! step count, completion tokens, input statistics, connectors (snapshot
+  //! state, statistics, unaccepted chunks) and the host's bytes. Egress
+  //! streams are connections, not state: they are not kept.
+  Result<std::vector<StateSection>> save_state() const;
+  //! Restores what save_state wrote, into a pipeline just created from the
+  //! same program, before any ingest or step. Connectors come back when the
+  //! host adds them again (add_connector); one never added again is dropped.
+  //! On failure (kCheckpointCorrupt) the pipeline is half restored: discard it.
+  Status restore_state(const std::vector<StateSection>& sections);
+  //! Bytes of the host's own, kept in checkpoints (the JS layer's token epochs).
+  void set_host_state(std::string bytes) { host_state_ = std::move(bytes); }
+  const std::string& host_state() const { return host_state_; }
+  CheckpointStatus& checkpoint_status() { return checkpoint_status_; }
+  const CheckpointStatus& checkpoint_status() const { return checkpoint_status_; }
+
  private:
   Pipeline() = default;
   Result<std::unique_ptr<OutputEndpoint>> make_endpoint(const std::string& name, EndpointConfig config,
@@ -116,6 +152,7 @@ class Pipeline {
   void forget_completed_tokens();
 
   std::unique_ptr<sql::CompiledProgram> program_;
+  uint64_t program_hash_ = 0;
   std::vector<std::unique_ptr<MaterializedView>> views_;
   std::map<std::string, std::unique_ptr<OutputEndpoint>, std::less<>> connectors_;
   std::map<uint64_t, std::unique_ptr<OutputEndpoint>> egress_;
@@ -139,6 +176,12 @@ class Pipeline {
   uint64_t first_unstepped_token_ = 0;
   std::vector<TokenRange> token_ranges_;
   uint64_t completed_below_ = 0;  // every token below this is complete
+
+  // Checkpoints.
+  std::string host_state_;
+  CheckpointStatus checkpoint_status_;
+  //! Connectors of the checkpoint resumed from, until the host adds them again.
+  std::map<std::string, EndpointCheckpoint, std::less<>> restored_connectors_;
 };
 
 }  // namespace freshet

@@ -32,6 +32,8 @@ struct RowRef {
   explicit RowRef(const std::string& bytes)
       : data(reinterpret_cast<const uint8_t*>(bytes.data())), size(static_cast<uint32_t>(bytes.size())) {}
   explicit RowRef(const std::vector<uint8_t>& bytes) : data(bytes.data()), size(static_cast<uint32_t>(bytes.size())) {}
+  explicit RowRef(std::string_view bytes)
+      : data(reinterpret_cast<const uint8_t*>(bytes.data())), size(static_cast<uint32_t>(bytes.size())) {}
 
   std::string_view bytes() const { return {reinterpret_cast<const char*>(data), size}; }
   std::string to_bytes() const { return std::string(bytes()); }
@@ -127,5 +129,10 @@ class RowBuilder {
 std::string encode_row(const Schema& schema, const std::vector<Value>& values);
 //! Decodes a whole row into Values (tests, formats).
 std::vector<Value> decode_row(const Schema& schema, RowRef row);
+
+//! Whether `row` is laid out as `schema` says: long enough for the fixed part
+//! and its string lengths adding up to exactly the rest. Rows read from
+//! outside (a checkpoint) are checked with this before any reader touches them.
+bool row_fits_schema(const Schema& schema, RowRef row);
 
 }  // namespace freshet

@@ -35,5 +35,8 @@ void encode_sorted_row(const RowReader& row, const std::vector<SortColumn>& colu
 
 //! The row part of an entry made by encode_sorted_row.
 RowRef sorted_row_payload(RowRef entry);
+//! Whether `entry` is laid out as encode_sorted_row makes them, with a row of
+//! `schema` (entries read from a checkpoint are checked before use).
+bool sorted_row_fits(const Schema& schema, RowRef entry);
 
 }  // namespace freshet

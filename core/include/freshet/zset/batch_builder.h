@@ -39,6 +39,12 @@ class BatchBuilder {
   bool empty() const { return entries_.empty(); }
   //! Consolidates everything added into a batch and starts over.
   BatchPtr finish();
+  //! Calls fn(key, value, weight) for each update added since the last
+  //! finish(), in the order added (a checkpoint saves buffered input so).
+  template <typename Fn>
+  void for_each_pending(Fn&& fn) const {
+    for (const Entry& e : entries_) fn(key_of(e), value_of(e), e.weight);
+  }
 
  private:
   struct Entry {

@@ -24,6 +24,8 @@ class Trace {
   //! Adds a batch (the trace becomes old + batch).
   void insert(BatchPtr batch);
   void clear() { batches_.clear(); }
+  //! Replaces the spine with saved batches, oldest first (a checkpoint's).
+  void restore(std::vector<BatchPtr> batches) { batches_ = std::move(batches); }
 
   const std::vector<BatchPtr>& batches() const { return batches_; }
   bool empty() const { return batches_.empty(); }

@@ -1,0 +1,78 @@
+// The checkpoint format: a pipeline's state sections, split into parts, named
+// by a small manifest written last.
+//
+//   checkpoint-00000000000000000007.part-0000   payload bytes [0, 16 MiB)
+//   checkpoint-00000000000000000007.part-0001   payload bytes [16 MiB, ...)
+//   checkpoint-00000000000000000007.manifest    written after every part
+//
+// The payload is the sections back to back. The manifest holds:
+//   magic "FRSHCKPT", format version (u32), program hash, sequence number,
+//   step, payload size, the sections (name, offset, size, checksum), the parts
+//   (name, size, checksum), and a checksum of all of it.
+// Names carry the sequence number, so writing checkpoint n never touches the
+// blobs of n-1: a crash at any point leaves n-1 whole, and n without its
+// manifest does not exist. Reading checks every checksum before decoding.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "freshet/pipeline/pipeline.h"
+
+namespace freshet {
+
+constexpr uint32_t kCheckpointFormatVersion = 1;
+//! A part never exceeds this (a Workers KV value holds at most 25 MiB).
+constexpr size_t kMaxCheckpointPartBytes = size_t{16} << 20;
+
+struct NamedBlob {
+  std::string name;
+  std::string bytes;
+};
+
+//! One checkpoint ready to store: the parts, then the manifest.
+struct CheckpointImage {
+  uint64_t sequence_number = 0;
+  uint64_t step = 0;
+  std::vector<NamedBlob> parts;
+  NamedBlob manifest;
+  //! Bytes of all parts and the manifest.
+  size_t total_bytes() const;
+};
+
+struct Manifest {
+  uint32_t version = 0;
+  uint64_t program_hash = 0;
+  uint64_t sequence_number = 0;
+  uint64_t step = 0;
+  uint64_t payload_bytes = 0;
+  struct Section {
+    std::string name;
+    uint64_t offset = 0, size = 0, checksum = 0;
+  };
+  struct Part {
+    std::string name;
+    uint64_t size = 0, checksum = 0;
+  };
+  std::vector<Section> sections;
+  std::vector<Part> parts;
+};
+
+std::string checkpoint_manifest_name(uint64_t sequence_number);
+std::string checkpoint_part_name(uint64_t sequence_number, size_t part);
+//! The sequence number of a checkpoint blob's name (manifest or part).
+std::optional<uint64_t> checkpoint_sequence_of(std::string_view name);
+bool is_checkpoint_manifest(std::string_view name);
+
+//! The pipeline's state at this step boundary as checkpoint `sequence_number`.
+Result<CheckpointImage> encode_checkpoint(const Pipeline& pipeline, uint64_t sequence_number,
+                                          size_t max_part_bytes = kMaxCheckpointPartBytes);
+//! Decodes and verifies a manifest (kCheckpointCorrupt when damaged).
+Result<Manifest> decode_manifest(std::string_view bytes);
+//! Verifies the parts (in the manifest's order) and cuts them into sections.
+Result<std::vector<StateSection>> decode_sections(const Manifest& manifest, const std::vector<std::string>& parts);
+
+}  // namespace freshet

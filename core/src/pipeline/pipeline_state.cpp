@@ -1,0 +1,243 @@
+// Pipeline::save_state and restore_state: the pipeline's part of a
+// checkpoint. Sections:
+//   pipeline  step count, completion tokens, input statistics
+//   circuit   every operator's state (Circuit::save_state)
+//   views     the traces of every view, by name
+//   outputs   every connector: name, view, index, EndpointCheckpoint
+//   host      the host's own bytes
+// The checkpoint format around them (manifest, parts, checksums) is checkpoint/'s.
+#include "pipeline_state.h"
+
+#include "freshet/pipeline/pipeline.h"
+#include "freshet/sql/lexer.h"
+#include "freshet/zset/batch_codec.h"
+
+namespace freshet {
+
+uint64_t program_hash_of(std::string_view sql) {
+  Result<std::vector<sql::Token>> tokens = sql::tokenize(sql);
+  std::string canonical;
+  if (tokens.ok()) {
+    for (const sql::Token& token : *tokens) {
+      canonical += static_cast<char>(token.kind);
+      canonical += token.quoted ? '"' : ' ';
+      canonical += std::to_string(token.text.size()) + ":" + token.text;
+    }
+  } else {
+    canonical = sql;
+  }
+  return hash_bytes(reinterpret_cast<const uint8_t*>(canonical.data()), canonical.size());
+}
+
+namespace {
+
+constexpr const char* kSectionNames[] = {"pipeline", "circuit", "views", "outputs", "host"};
+
+void write_stats(ByteWriter& out, const EndpointStats& s) {
+  out.u64(s.transmitted_records);
+  out.u64(s.transmitted_batches);
+  out.u64(s.snapshot_records);
+  out.u64(s.snapshot_total);
+  out.u64(s.resets);
+  out.u64(s.errors);
+  out.u64(s.dropped_chunks);
+  out.bytes(s.last_error);
+}
+
+EndpointStats read_stats(ByteReader& in) {
+  EndpointStats s;
+  s.transmitted_records = in.u64();
+  s.transmitted_batches = in.u64();
+  s.snapshot_records = in.u64();
+  s.snapshot_total = in.u64();
+  s.resets = in.u64();
+  s.errors = in.u64();
+  s.dropped_chunks = in.u64();
+  s.last_error = std::string(in.bytes());
+  return s;
+}
+
+void write_endpoint(ByteWriter& out, const EndpointCheckpoint& saved) {
+  out.u64(saved.fingerprint);
+  out.u8(static_cast<uint8_t>(saved.state));
+  out.boolean(saved.reset_in_progress);
+  out.u64(saved.next_sequence);
+  write_stats(out, saved.stats);
+  out.varint(saved.queue.size());
+  for (const OutputChunk& chunk : saved.queue) {
+    out.u64(chunk.sequence_number);
+    out.u64(chunk.step);
+    out.boolean(chunk.snapshot);
+    out.boolean(chunk.snapshot_complete);
+    out.u64(chunk.records);
+    write_batch(out, *chunk.batch);
+  }
+}
+
+EndpointCheckpoint read_endpoint(ByteReader& in, const RowCheck& keys, const RowCheck& values) {
+  EndpointCheckpoint saved;
+  saved.fingerprint = in.u64();
+  uint8_t state = in.u8();
+  if (state > static_cast<uint8_t>(SnapshotState::kSent)) in.fail("unknown snapshot state " + std::to_string(state));
+  saved.state = static_cast<SnapshotState>(state);
+  saved.reset_in_progress = in.boolean();
+  saved.next_sequence = in.u64();
+  saved.stats = read_stats(in);
+  size_t chunks = in.count(30);
+  for (size_t i = 0; i < chunks && in.ok(); ++i) {
+    OutputChunk chunk;
+    chunk.sequence_number = in.u64();
+    chunk.step = in.u64();
+    chunk.snapshot = in.boolean();
+    chunk.snapshot_complete = in.boolean();
+    chunk.records = static_cast<size_t>(in.u64());
+    chunk.batch = read_batch(in, keys, values);
+    if (in.ok()) saved.queue.push_back(std::move(chunk));
+  }
+  return saved;
+}
+
+}  // namespace
+
+Result<std::vector<StateSection>> Pipeline::save_state() const {
+  if (!failure_.ok()) return failure_;
+  ByteWriter pipeline;
+  pipeline.u64(steps_);
+  pipeline.u64(next_token_);
+  pipeline.u64(first_unstepped_token_);
+  pipeline.u64(completed_below_);
+  pipeline.varint(token_ranges_.size());
+  for (const TokenRange& range : token_ranges_) {
+    pipeline.u64(range.limit);
+    pipeline.u64(range.step);
+  }
+  pipeline.u64(pending_records_);
+  pipeline.varint(input_stats_.size());
+  for (const auto& [table, stats] : input_stats_) {
+    pipeline.bytes(table);
+    pipeline.u64(stats.total_records);
+    pipeline.u64(stats.total_bytes);
+    pipeline.u64(stats.parse_errors);
+  }
+
+  ByteWriter circuit;
+  program_->circuit->save_state(circuit);
+
+  ByteWriter views;
+  views.varint(views_.size());
+  for (const std::unique_ptr<MaterializedView>& view : views_) {
+    views.bytes(view->view().name);
+    view->save_state(views);
+  }
+
+  ByteWriter outputs;
+  outputs.varint(connectors_.size());
+  for (const auto& [name, endpoint] : connectors_) {
+    outputs.bytes(name);
+    outputs.bytes(endpoint->config().view);
+    outputs.bytes(endpoint->config().index);
+    write_endpoint(outputs, endpoint->checkpoint());
+  }
+
+  std::vector<StateSection> sections;
+  sections.push_back({"pipeline", pipeline.take()});
+  sections.push_back({"circuit", circuit.take()});
+  sections.push_back({"views", views.take()});
+  sections.push_back({"outputs", outputs.take()});
+  sections.push_back({"host", host_state_});
+  return sections;
+}
+
+Status Pipeline::restore_state(const std::vector<StateSection>& sections) {
+  if (steps_ != 0 || next_token_ != 0 || !connectors_.empty()) {
+    return Status(ErrorCode::kInvalidArgument, "a checkpoint can only be restored into a pipeline just created");
+  }
+  std::map<std::string_view, std::string_view> by_name;
+  for (const StateSection& section : sections) by_name[section.name] = section.bytes;
+  for (const char* name : kSectionNames) {
+    if (!by_name.count(name)) return Status(ErrorCode::kCheckpointCorrupt, std::string("section '") + name + "' is missing");
+  }
+
+  ByteReader pipeline(by_name["pipeline"], "section 'pipeline'");
+  steps_ = pipeline.u64();
+  next_token_ = pipeline.u64();
+  first_unstepped_token_ = pipeline.u64();
+  completed_below_ = pipeline.u64();
+  size_t ranges = pipeline.count(16);
+  for (size_t i = 0; i < ranges && pipeline.ok(); ++i) {
+    TokenRange range;
+    range.limit = pipeline.u64();
+    range.step = pipeline.u64();
+    token_ranges_.push_back(range);
+  }
+  pending_records_ = pipeline.u64();
+  size_t tables = pipeline.count(25);
+  for (size_t i = 0; i < tables && pipeline.ok(); ++i) {
+    std::string table(pipeline.bytes());
+    InputStats stats;
+    stats.total_records = pipeline.u64();
+    stats.total_bytes = pipeline.u64();
+    stats.parse_errors = pipeline.u64();
+    if (!pipeline.ok()) break;
+    if (!input_stats_.count(table)) {
+      pipeline.fail("unknown table '" + table + "'");
+      break;
+    }
+    input_stats_[table] = stats;
+  }
+  pipeline.expect_end();
+  if (pipeline.ok() && !(completed_below_ <= first_unstepped_token_ && first_unstepped_token_ <= next_token_)) {
+    pipeline.fail("inconsistent completion tokens");
+  }
+  FRESHET_RETURN_IF_ERROR(pipeline.status());
+
+  FRESHET_RETURN_IF_ERROR(program_->circuit->restore_state(by_name["circuit"]));
+  if (program_->circuit->step_count() != steps_) {
+    return Status(ErrorCode::kCheckpointCorrupt, "the circuit ran " + std::to_string(program_->circuit->step_count()) +
+                                                     " steps, the pipeline " + std::to_string(steps_));
+  }
+
+  ByteReader views(by_name["views"], "section 'views'");
+  size_t view_count = views.count(1);
+  if (views.ok() && view_count != views_.size()) {
+    views.fail("it holds " + std::to_string(view_count) + " views, the program has " + std::to_string(views_.size()));
+  }
+  for (size_t i = 0; i < view_count && views.ok(); ++i) {
+    std::string_view name = views.bytes();
+    if (views.ok() && name != views_[i]->view().name) {
+      views.fail("view " + std::to_string(i) + " is '" + std::string(name) + "', the program's is '" +
+                 views_[i]->view().name + "'");
+    }
+    if (views.ok()) views_[i]->restore_state(views);
+  }
+  views.expect_end();
+  FRESHET_RETURN_IF_ERROR(views.status());
+
+  ByteReader outputs(by_name["outputs"], "section 'outputs'");
+  size_t connectors = outputs.count(3);
+  for (size_t i = 0; i < connectors && outputs.ok(); ++i) {
+    std::string name(outputs.bytes());
+    std::string view_name(outputs.bytes());
+    std::string index_name(outputs.bytes());
+    if (!outputs.ok()) break;
+    const MaterializedView* view = find_view(view_name);
+    std::optional<size_t> index = view && !index_name.empty() ? view->index_ordinal(index_name) : std::nullopt;
+    if (!view || (!index_name.empty() && !index)) {
+      outputs.fail("output '" + name + "' names an unknown view or index");
+      break;
+    }
+    const Schema& row_schema = *view->view().schema;
+    RowCheck keys = index ? rows_of(view->indexes()[*index]->key_schema) : rows_of(view->view().schema);
+    RowCheck values = index ? RowCheck([&row_schema](RowRef row) { return row_fits_schema(row_schema, row); })
+                            : rows_of(empty_schema());
+    EndpointCheckpoint saved = read_endpoint(outputs, keys, values);
+    if (outputs.ok()) restored_connectors_[name] = std::move(saved);
+  }
+  outputs.expect_end();
+  FRESHET_RETURN_IF_ERROR(outputs.status());
+
+  host_state_ = std::string(by_name["host"]);
+  return Status::OK();
+}
+
+}  // namespace freshet
