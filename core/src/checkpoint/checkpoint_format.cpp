@@ -14,10 +14,6 @@ constexpr std::string_view kPrefix = "checkpoint-";
 constexpr std::string_view kManifestSuffix = ".manifest";
 constexpr uint64_t kChecksumSeed = 0x46524553484554ULL;  // "FRESHET"
 
-uint64_t checksum(std::string_view bytes) {
-  return hash_bytes(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), kChecksumSeed);
-}
-
 std::string padded(uint64_t n, int width) {
   char text[32];
   std::snprintf(text, sizeof text, "%0*llu", width, static_cast<unsigned long long>(n));
@@ -29,6 +25,10 @@ Status corrupt(uint64_t sequence_number, const std::string& what) {
 }
 
 }  // namespace
+
+uint64_t checkpoint_checksum(std::string_view bytes) {
+  return hash_bytes(reinterpret_cast<const uint8_t*>(bytes.data()), bytes.size(), kChecksumSeed);
+}
 
 size_t CheckpointImage::total_bytes() const {
   size_t total = manifest.bytes.size();
@@ -59,6 +59,31 @@ bool is_checkpoint_manifest(std::string_view name) {
          name.substr(name.size() - kManifestSuffix.size()) == kManifestSuffix;
 }
 
+std::string encode_manifest(const Manifest& m) {
+  ByteWriter out;
+  out.raw(kMagic);
+  out.u32(m.version);
+  out.u64(m.program_hash);
+  out.u64(m.sequence_number);
+  out.u64(m.step);
+  out.u64(m.payload_bytes);
+  out.varint(m.sections.size());
+  for (const Manifest::Section& s : m.sections) {
+    out.bytes(s.name);
+    out.u64(s.offset);
+    out.u64(s.size);
+    out.u64(s.checksum);
+  }
+  out.varint(m.parts.size());
+  for (const Manifest::Part& p : m.parts) {
+    out.bytes(p.name);
+    out.u64(p.size);
+    out.u64(p.checksum);
+  }
+  out.u64(checkpoint_checksum(out.data()));
+  return out.take();
+}
+
 Result<CheckpointImage> encode_checkpoint(const Pipeline& pipeline, uint64_t sequence_number, size_t max_part_bytes) {
   Result<std::vector<StateSection>> sections = pipeline.save_state();
   if (!sections.ok()) return sections.status();
@@ -66,52 +91,36 @@ Result<CheckpointImage> encode_checkpoint(const Pipeline& pipeline, uint64_t seq
   image.sequence_number = sequence_number;
   image.step = pipeline.step_count();
 
-  ByteWriter manifest;
-  manifest.raw(kMagic);
-  manifest.u32(kCheckpointFormatVersion);
-  manifest.u64(pipeline.program_hash());
-  manifest.u64(sequence_number);
-  manifest.u64(image.step);
-  uint64_t payload = 0;
-  for (const StateSection& section : *sections) payload += section.bytes.size();
-  manifest.u64(payload);
-  manifest.varint(sections->size());
-  uint64_t offset = 0;
+  Manifest manifest;
+  manifest.version = kCheckpointFormatVersion;
+  manifest.program_hash = pipeline.program_hash();
+  manifest.sequence_number = sequence_number;
+  manifest.step = image.step;
   for (const StateSection& section : *sections) {
-    manifest.bytes(section.name);
-    manifest.u64(offset);
-    manifest.u64(section.bytes.size());
-    manifest.u64(checksum(section.bytes));
-    offset += section.bytes.size();
+    manifest.sections.push_back({section.name, manifest.payload_bytes, section.bytes.size(), checkpoint_checksum(section.bytes)});
+    manifest.payload_bytes += section.bytes.size();
   }
 
   // Cut the payload into parts, copying each section's bytes once.
   if (max_part_bytes == 0) max_part_bytes = kMaxCheckpointPartBytes;
   std::string part;
   auto close_part = [&] {
-    image.parts.push_back({checkpoint_part_name(sequence_number, image.parts.size()), std::move(part)});
+    manifest.parts.push_back({checkpoint_part_name(sequence_number, image.parts.size()), part.size(), checkpoint_checksum(part)});
+    image.parts.push_back({manifest.parts.back().name, std::move(part)});
     part = std::string();
   };
   for (const StateSection& section : *sections) {
     std::string_view rest = section.bytes;
     while (!rest.empty()) {
       size_t take = std::min(rest.size(), max_part_bytes - part.size());
-      if (part.empty()) part.reserve(std::min<size_t>(max_part_bytes, payload));
+      if (part.empty()) part.reserve(std::min<uint64_t>(max_part_bytes, manifest.payload_bytes));
       part.append(rest.substr(0, take));
       rest.remove_prefix(take);
       if (part.size() == max_part_bytes) close_part();
     }
   }
   if (!part.empty() || image.parts.empty()) close_part();
-
-  manifest.varint(image.parts.size());
-  for (const NamedBlob& blob : image.parts) {
-    manifest.bytes(blob.name);
-    manifest.u64(blob.bytes.size());
-    manifest.u64(checksum(blob.bytes));
-  }
-  manifest.u64(checksum(manifest.data()));
-  image.manifest = {checkpoint_manifest_name(sequence_number), manifest.take()};
+  image.manifest = {checkpoint_manifest_name(sequence_number), encode_manifest(manifest)};
   return image;
 }
 
@@ -122,7 +131,7 @@ Result<Manifest> decode_manifest(std::string_view bytes) {
   }
   std::string_view body = bytes.substr(0, bytes.size() - 8);
   ByteReader trailer(bytes.substr(bytes.size() - 8), "manifest checksum");
-  if (trailer.u64() != checksum(body)) return Status(ErrorCode::kCheckpointCorrupt, "manifest checksum mismatch");
+  if (trailer.u64() != checkpoint_checksum(body)) return Status(ErrorCode::kCheckpointCorrupt, "manifest checksum mismatch");
   in = ByteReader(body.substr(kMagic.size()), "manifest");
   Manifest m;
   m.version = in.u32();
@@ -171,7 +180,7 @@ Result<std::vector<StateSection>> decode_sections(const Manifest& manifest, cons
       return corrupt(manifest.sequence_number, "part '" + expected.name + "' holds " + std::to_string(parts[i].size()) +
                                                    " bytes, the manifest says " + std::to_string(expected.size));
     }
-    if (checksum(parts[i]) != expected.checksum) {
+    if (checkpoint_checksum(parts[i]) != expected.checksum) {
       return corrupt(manifest.sequence_number, "part '" + expected.name + "' checksum mismatch");
     }
     payload += parts[i];
@@ -179,7 +188,7 @@ Result<std::vector<StateSection>> decode_sections(const Manifest& manifest, cons
   std::vector<StateSection> sections;
   for (const Manifest::Section& s : manifest.sections) {
     std::string_view bytes = std::string_view(payload).substr(static_cast<size_t>(s.offset), static_cast<size_t>(s.size));
-    if (checksum(bytes) != s.checksum) return corrupt(manifest.sequence_number, "section '" + s.name + "' checksum mismatch");
+    if (checkpoint_checksum(bytes) != s.checksum) return corrupt(manifest.sequence_number, "section '" + s.name + "' checksum mismatch");
     sections.push_back({s.name, std::string(bytes)});
   }
   return sections;

@@ -7,6 +7,20 @@
 
 namespace freshet {
 
+namespace {
+
+uint64_t fingerprint_of(const EndpointConfig& config, const Sink* sink) {
+  // Length-prefixed fields, so ("ab","c") and ("a","bc") differ.
+  std::string identity;
+  for (const std::string& field : {config.view, config.index, std::string(config.send_snapshot ? "1" : "0"),
+                                   sink ? sink->describe() : std::string()}) {
+    identity += std::to_string(field.size()) + ":" + field;
+  }
+  return hash_bytes(reinterpret_cast<const uint8_t*>(identity.data()), identity.size());
+}
+
+}  // namespace
+
 size_t record_count(const Batch& batch) {
   size_t records = 0;
   for (size_t i = 0; i < batch.size(); ++i) records += static_cast<size_t>(batch.weight(i) < 0 ? -batch.weight(i) : batch.weight(i));
@@ -20,7 +34,8 @@ OutputEndpoint::OutputEndpoint(std::string name, EndpointConfig config, const Ma
       view_(&view),
       index_(index_ordinal),
       sink_(std::move(sink)),
-      state_(config_.send_snapshot ? SnapshotState::kPending : SnapshotState::kNone) {}
+      state_(config_.send_snapshot ? SnapshotState::kPending : SnapshotState::kNone),
+      fingerprint_(fingerprint_of(config_, sink_.get())) {}
 
 BatchPtr OutputEndpoint::current_delta() const {
   return index_ ? view_->indexes()[*index_]->stream.current() : view_->view().stream.current();
@@ -148,16 +163,6 @@ Status OutputEndpoint::start_reset() {
   reset_in_progress_ = true;
   state_ = SnapshotState::kPending;
   return Status::OK();
-}
-
-uint64_t OutputEndpoint::fingerprint() const {
-  // Length-prefixed fields, so ("ab","c") and ("a","bc") differ.
-  std::string identity;
-  for (const std::string& field : {config_.view, config_.index, std::string(config_.send_snapshot ? "1" : "0"),
-                                   sink_ ? sink_->describe() : std::string()}) {
-    identity += std::to_string(field.size()) + ":" + field;
-  }
-  return hash_bytes(reinterpret_cast<const uint8_t*>(identity.data()), identity.size());
 }
 
 EndpointCheckpoint OutputEndpoint::checkpoint() const {

@@ -70,6 +70,10 @@ bool is_checkpoint_manifest(std::string_view name);
 //! The pipeline's state at this step boundary as checkpoint `sequence_number`.
 Result<CheckpointImage> encode_checkpoint(const Pipeline& pipeline, uint64_t sequence_number,
                                           size_t max_part_bytes = kMaxCheckpointPartBytes);
+//! The checksum of parts, sections and manifests.
+uint64_t checkpoint_checksum(std::string_view bytes);
+//! A manifest's bytes, its checksum last.
+std::string encode_manifest(const Manifest& manifest);
 //! Decodes and verifies a manifest (kCheckpointCorrupt when damaged).
 Result<Manifest> decode_manifest(std::string_view bytes);
 //! Verifies the parts (in the manifest's order) and cuts them into sections.

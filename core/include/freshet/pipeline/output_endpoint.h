@@ -92,9 +92,10 @@ class OutputEndpoint {
   void request_snapshot() { state_ = SnapshotState::kPending; }
 
   //! Identifies what this connector delivers and where: view, index,
-  //! send_snapshot and the sink's describe(). A checkpointed connector whose
-  //! fingerprint differs from its new configuration is a new connector.
-  uint64_t fingerprint() const;
+  //! send_snapshot and the sink's describe() when it was added. A
+  //! checkpointed connector whose fingerprint differs from its new
+  //! configuration is a new connector.
+  uint64_t fingerprint() const { return fingerprint_; }
   EndpointCheckpoint checkpoint() const;
   //! Takes over a checkpointed connector of the same name. With the same
   //! fingerprint everything carries on (a snapshot already sent is not sent
@@ -129,6 +130,7 @@ class OutputEndpoint {
   bool reset_in_progress_ = false;
   uint64_t next_sequence_ = 0;
   EndpointStats stats_;
+  uint64_t fingerprint_;
 };
 
 //! Records in a batch: the sum of |weight|.
