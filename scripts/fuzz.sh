@@ -7,14 +7,18 @@
 # into tests/fuzz/regressions/<target>/ once fixed, so the gtest replays it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target=${1:?usage: fuzz.sh <target> [seconds]   (targets: sql_parser, sql_compiler, json_input)}
+target=${1:?usage: fuzz.sh <target> [seconds]   (targets: sql_parser, sql_compiler, json_input, checkpoint_reader)}
 seconds=${2:-600}
 case $target in
   sql_parser) sources=(core/src/common/*.cpp core/src/types/*.cpp core/src/sql/*.cpp) ;;
   sql_compiler) sources=(core/src/*/*.cpp third_party/simdjson/simdjson.cpp) ;;
   json_input) sources=(core/src/*/*.cpp third_party/simdjson/simdjson.cpp) ;;
-  *) echo "unknown fuzz target '$target' (known: sql_parser, sql_compiler, json_input)" >&2; exit 2 ;;
+  checkpoint_reader) sources=(core/src/*/*.cpp third_party/simdjson/simdjson.cpp) ;;
+  *) echo "unknown fuzz target '$target' (known: sql_parser, sql_compiler, json_input, checkpoint_reader)" >&2; exit 2 ;;
 esac
+# Checkpoint seeds are whole states of a small pipeline: allow them in full.
+max_len=4096
+[ "$target" = checkpoint_reader ] && max_len=16384
 mkdir -p build/fuzz "build/fuzz/corpus/$target" "build/fuzz/artifacts/$target"
 binary="build/fuzz/${target}_fuzzer"
 # simdjson (third_party/, from scripts/bootstrap.sh) is built as CMake builds
@@ -22,5 +26,5 @@ binary="build/fuzz/${target}_fuzzer"
 clang++-14 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -std=c++20 \
   -DSIMDJSON_EXCEPTIONS=0 -Icore/include -Ithird_party/simdjson "tests/fuzz/${target}_fuzzer.cpp" "${sources[@]}" -o "$binary"
 exec "$binary" "build/fuzz/corpus/$target" "tests/fuzz/corpus/$target" \
-  -max_len=4096 -max_total_time="$seconds" -timeout=10 -print_final_stats=1 \
+  -max_len=$max_len -max_total_time="$seconds" -timeout=10 -print_final_stats=1 \
   -artifact_prefix="build/fuzz/artifacts/$target/"

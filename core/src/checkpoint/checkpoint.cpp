@@ -43,12 +43,11 @@ Result<std::unique_ptr<Pipeline>> restore_one(std::string_view sql, CheckpointSt
     }
     parts.push_back(std::move(*bytes));
   }
-  Result<std::vector<StateSection>> sections = decode_sections(*manifest, parts);
-  if (!sections.ok()) return sections.status();
-  parts.clear();
+  Result<SavedState> state = decode_payload(*manifest, std::move(parts));
+  if (!state.ok()) return state.status();
   Result<std::unique_ptr<Pipeline>> pipeline = Pipeline::create(sql);
   if (!pipeline.ok()) return pipeline.status();
-  Status restored = (*pipeline)->restore_state(*sections);
+  Status restored = (*pipeline)->restore_state(*state);
   if (!restored.ok()) {
     return Status(ErrorCode::kCheckpointCorrupt, "checkpoint " + std::to_string(sequence) + ": " + restored.message());
   }

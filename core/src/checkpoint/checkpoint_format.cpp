@@ -85,8 +85,8 @@ std::string encode_manifest(const Manifest& m) {
 }
 
 Result<CheckpointImage> encode_checkpoint(const Pipeline& pipeline, uint64_t sequence_number, size_t max_part_bytes) {
-  Result<std::vector<StateSection>> sections = pipeline.save_state();
-  if (!sections.ok()) return sections.status();
+  Result<SavedState> state = pipeline.save_state();
+  if (!state.ok()) return state.status();
   CheckpointImage image;
   image.sequence_number = sequence_number;
   image.step = pipeline.step_count();
@@ -96,30 +96,21 @@ Result<CheckpointImage> encode_checkpoint(const Pipeline& pipeline, uint64_t seq
   manifest.program_hash = pipeline.program_hash();
   manifest.sequence_number = sequence_number;
   manifest.step = image.step;
-  for (const StateSection& section : *sections) {
-    manifest.sections.push_back({section.name, manifest.payload_bytes, section.bytes.size(), checkpoint_checksum(section.bytes)});
-    manifest.payload_bytes += section.bytes.size();
+  manifest.payload_bytes = state->payload.size();
+  for (const SavedState::Section& section : state->sections) {
+    manifest.sections.push_back({section.name, section.offset, section.size, checkpoint_checksum(state->bytes(section))});
   }
-
-  // Cut the payload into parts, copying each section's bytes once.
+  // Parts: slices of the payload; a payload that fits in one is moved, not copied.
   if (max_part_bytes == 0) max_part_bytes = kMaxCheckpointPartBytes;
-  std::string part;
-  auto close_part = [&] {
-    manifest.parts.push_back({checkpoint_part_name(sequence_number, image.parts.size()), part.size(), checkpoint_checksum(part)});
-    image.parts.push_back({manifest.parts.back().name, std::move(part)});
-    part = std::string();
-  };
-  for (const StateSection& section : *sections) {
-    std::string_view rest = section.bytes;
-    while (!rest.empty()) {
-      size_t take = std::min(rest.size(), max_part_bytes - part.size());
-      if (part.empty()) part.reserve(std::min<uint64_t>(max_part_bytes, manifest.payload_bytes));
-      part.append(rest.substr(0, take));
-      rest.remove_prefix(take);
-      if (part.size() == max_part_bytes) close_part();
-    }
+  std::string_view payload = state->payload;
+  for (size_t offset = 0; offset < payload.size() || image.parts.empty(); offset += max_part_bytes) {
+    std::string name = checkpoint_part_name(sequence_number, image.parts.size());
+    std::string bytes = payload.size() <= max_part_bytes ? std::move(state->payload)
+                                                         : std::string(payload.substr(offset, max_part_bytes));
+    manifest.parts.push_back({name, bytes.size(), checkpoint_checksum(bytes)});
+    image.parts.push_back({std::move(name), std::move(bytes)});
+    if (offset + max_part_bytes >= payload.size()) break;
   }
-  if (!part.empty() || image.parts.empty()) close_part();
   image.manifest = {checkpoint_manifest_name(sequence_number), encode_manifest(manifest)};
   return image;
 }
@@ -167,13 +158,11 @@ Result<Manifest> decode_manifest(std::string_view bytes) {
   return m;
 }
 
-Result<std::vector<StateSection>> decode_sections(const Manifest& manifest, const std::vector<std::string>& parts) {
+Result<SavedState> decode_payload(const Manifest& manifest, std::vector<std::string> parts) {
   if (parts.size() != manifest.parts.size()) {
     return corrupt(manifest.sequence_number, std::to_string(parts.size()) + " parts given, the manifest names " +
                                                  std::to_string(manifest.parts.size()));
   }
-  std::string payload;
-  payload.reserve(static_cast<size_t>(manifest.payload_bytes));
   for (size_t i = 0; i < parts.size(); ++i) {
     const Manifest::Part& expected = manifest.parts[i];
     if (parts[i].size() != expected.size) {
@@ -183,15 +172,24 @@ Result<std::vector<StateSection>> decode_sections(const Manifest& manifest, cons
     if (checkpoint_checksum(parts[i]) != expected.checksum) {
       return corrupt(manifest.sequence_number, "part '" + expected.name + "' checksum mismatch");
     }
-    payload += parts[i];
   }
-  std::vector<StateSection> sections;
+  SavedState state;
+  if (parts.size() == 1) {
+    state.payload = std::move(parts[0]);
+  } else {
+    state.payload.reserve(static_cast<size_t>(manifest.payload_bytes));
+    for (std::string& part : parts) {
+      state.payload += part;
+      part = std::string();  // free as we go: a large state is held about once
+    }
+  }
   for (const Manifest::Section& s : manifest.sections) {
-    std::string_view bytes = std::string_view(payload).substr(static_cast<size_t>(s.offset), static_cast<size_t>(s.size));
-    if (checkpoint_checksum(bytes) != s.checksum) return corrupt(manifest.sequence_number, "section '" + s.name + "' checksum mismatch");
-    sections.push_back({s.name, std::string(bytes)});
+    state.sections.push_back({s.name, static_cast<size_t>(s.offset), static_cast<size_t>(s.size)});
+    if (checkpoint_checksum(state.bytes(state.sections.back())) != s.checksum) {
+      return corrupt(manifest.sequence_number, "section '" + s.name + "' checksum mismatch");
+    }
   }
-  return sections;
+  return state;
 }
 
 }  // namespace freshet

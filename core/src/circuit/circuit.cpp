@@ -42,30 +42,33 @@ size_t Circuit::state_bytes() const {
   return total;
 }
 
-// Each operator's state is length-prefixed and named, so a reader can tell
-// "this is not the circuit that wrote it" from "this state is damaged".
+// Each operator's state is named and length-prefixed, so a reader can tell
+// "this is not the circuit that wrote it" from "this state is damaged". States
+// are written in place (the length patched in after), never copied.
 void Circuit::save_state(ByteWriter& out) const {
   out.u64(step_count_);
   out.varint(operators_.size());
-  ByteWriter state;
   for (const std::unique_ptr<Operator>& op : operators_) {
     out.bytes(op->name());
-    state = ByteWriter();
-    op->save_state(state);
-    out.bytes(state.data());
+    size_t length_at = out.size();
+    out.u64(0);
+    op->save_state(out);
+    out.patch_u64(length_at, out.size() - length_at - 8);
   }
 }
 
 Status Circuit::restore_state(std::string_view bytes) {
   ByteReader in(bytes, "circuit state");
   uint64_t steps = in.u64();
-  size_t count = in.count(2);
+  size_t count = in.count(9);
   if (in.ok() && count != operators_.size()) {
     in.fail("it holds " + std::to_string(count) + " operators, the program has " + std::to_string(operators_.size()));
   }
   for (size_t i = 0; i < count && in.ok(); ++i) {
     std::string_view name = in.bytes();
-    std::string_view state = in.bytes();
+    uint64_t length = in.u64();
+    if (in.ok() && length > in.remaining()) in.fail("operator " + std::to_string(i) + "'s state runs past the end");
+    std::string_view state = in.raw(static_cast<size_t>(length));
     if (!in.ok()) break;
     if (name != operators_[i]->name()) {
       in.fail("operator " + std::to_string(i) + " is '" + std::string(name) + "', the program has '" +

@@ -99,61 +99,68 @@ EndpointCheckpoint read_endpoint(ByteReader& in, const RowCheck& keys, const Row
 
 }  // namespace
 
-Result<std::vector<StateSection>> Pipeline::save_state() const {
+Result<SavedState> Pipeline::save_state() const {
   if (!failure_.ok()) return failure_;
-  ByteWriter pipeline;
-  pipeline.u64(steps_);
-  pipeline.u64(next_token_);
-  pipeline.u64(first_unstepped_token_);
-  pipeline.u64(completed_below_);
-  pipeline.varint(token_ranges_.size());
-  for (const TokenRange& range : token_ranges_) {
-    pipeline.u64(range.limit);
-    pipeline.u64(range.step);
-  }
-  pipeline.u64(pending_records_);
-  pipeline.varint(input_stats_.size());
-  for (const auto& [table, stats] : input_stats_) {
-    pipeline.bytes(table);
-    pipeline.u64(stats.total_records);
-    pipeline.u64(stats.total_bytes);
-    pipeline.u64(stats.parse_errors);
-  }
-
-  ByteWriter circuit;
-  program_->circuit->save_state(circuit);
-
-  ByteWriter views;
-  views.varint(views_.size());
-  for (const std::unique_ptr<MaterializedView>& view : views_) {
-    views.bytes(view->view().name);
-    view->save_state(views);
-  }
-
-  ByteWriter outputs;
-  outputs.varint(connectors_.size());
-  for (const auto& [name, endpoint] : connectors_) {
-    outputs.bytes(name);
-    outputs.bytes(endpoint->config().view);
-    outputs.bytes(endpoint->config().index);
-    write_endpoint(outputs, endpoint->checkpoint());
-  }
-
-  std::vector<StateSection> sections;
-  sections.push_back({"pipeline", pipeline.take()});
-  sections.push_back({"circuit", circuit.take()});
-  sections.push_back({"views", views.take()});
-  sections.push_back({"outputs", outputs.take()});
-  sections.push_back({"host", host_state_});
-  return sections;
+  SavedState state;
+  ByteWriter out;
+  out.reserve(memory_bytes() + 4096);  // about the size of the state: one allocation
+  auto section = [&](const char* name, auto&& write) {
+    size_t offset = out.size();
+    write();
+    state.sections.push_back({name, offset, out.size() - offset});
+  };
+  section("pipeline", [&] {
+    out.u64(steps_);
+    out.u64(next_token_);
+    out.u64(first_unstepped_token_);
+    out.u64(completed_below_);
+    out.varint(token_ranges_.size());
+    for (const TokenRange& range : token_ranges_) {
+      out.u64(range.limit);
+      out.u64(range.step);
+    }
+    out.u64(pending_records_);
+    out.varint(input_stats_.size());
+    for (const auto& [table, stats] : input_stats_) {
+      out.bytes(table);
+      out.u64(stats.total_records);
+      out.u64(stats.total_bytes);
+      out.u64(stats.parse_errors);
+    }
+  });
+  section("circuit", [&] { program_->circuit->save_state(out); });
+  section("views", [&] {
+    out.varint(views_.size());
+    for (const std::unique_ptr<MaterializedView>& view : views_) {
+      out.bytes(view->view().name);
+      view->save_state(out);
+    }
+  });
+  section("outputs", [&] {
+    out.varint(connectors_.size());
+    for (const auto& [name, endpoint] : connectors_) {
+      out.bytes(name);
+      out.bytes(endpoint->config().view);
+      out.bytes(endpoint->config().index);
+      write_endpoint(out, endpoint->checkpoint());
+    }
+  });
+  section("host", [&] { out.raw(host_state_); });
+  state.payload = out.take();
+  return state;
 }
 
-Status Pipeline::restore_state(const std::vector<StateSection>& sections) {
+Status Pipeline::restore_state(const SavedState& state) {
   if (steps_ != 0 || next_token_ != 0 || !connectors_.empty()) {
     return Status(ErrorCode::kInvalidArgument, "a checkpoint can only be restored into a pipeline just created");
   }
   std::map<std::string_view, std::string_view> by_name;
-  for (const StateSection& section : sections) by_name[section.name] = section.bytes;
+  for (const SavedState::Section& section : state.sections) {
+    if (section.offset > state.payload.size() || section.size > state.payload.size() - section.offset) {
+      return Status(ErrorCode::kCheckpointCorrupt, "section '" + section.name + "' lies outside the payload");
+    }
+    by_name[section.name] = state.bytes(section);
+  }
   for (const char* name : kSectionNames) {
     if (!by_name.count(name)) return Status(ErrorCode::kCheckpointCorrupt, std::string("section '") + name + "' is missing");
   }

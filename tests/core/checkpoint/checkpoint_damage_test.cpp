@@ -97,7 +97,7 @@ TEST(CheckpointDamageTest, AFlippedByteInEverySectionIsDetected) {
         f->storage.blobs()[checkpoint_manifest_name(1)] = encode_manifest(forged);
       }
       expect_fell_back(*f, "section " + section.name + (forge_part_checksums ? " (part checksums forged)" : ""));
-      Result<std::vector<StateSection>> sections = decode_sections(
+      Result<SavedState> sections = decode_payload(
           manifest_of(f->storage, 1), [&] {
             std::vector<std::string> parts;
             for (const Manifest::Part& p : manifest.parts) parts.push_back(f->storage.blobs()[p.name]);

@@ -76,7 +76,8 @@ uint64_t checkpoint_checksum(std::string_view bytes);
 std::string encode_manifest(const Manifest& manifest);
 //! Decodes and verifies a manifest (kCheckpointCorrupt when damaged).
 Result<Manifest> decode_manifest(std::string_view bytes);
-//! Verifies the parts (in the manifest's order) and cuts them into sections.
-Result<std::vector<StateSection>> decode_sections(const Manifest& manifest, const std::vector<std::string>& parts);
+//! Verifies the parts (in the manifest's order) and every section, and puts
+//! them back together as the saved state (a single part is taken as is).
+Result<SavedState> decode_payload(const Manifest& manifest, std::vector<std::string> parts);
 
 }  // namespace freshet

@@ -37,6 +37,12 @@ class ByteWriter {
   }
   void raw(std::string_view v) { out_.append(v); }
 
+  void reserve(size_t bytes) { out_.reserve(bytes); }
+  //! Overwrites the u64 written at `position` (a length known only later).
+  void patch_u64(size_t position, uint64_t v) {
+    for (size_t i = 0; i < 8; ++i) out_[position + i] = static_cast<char>(v >> (8 * i));
+  }
+
   size_t size() const { return out_.size(); }
   const std::string& data() const { return out_; }
   std::string take() { return std::move(out_); }

@@ -38,10 +38,24 @@ struct InputStats {
   uint64_t parse_errors = 0;
 };
 
-//! One named part of a pipeline's saved state (see checkpoint/).
-struct StateSection {
-  std::string name;
-  std::string bytes;
+//! A pipeline's saved state: named sections back to back in one payload
+//! (one buffer, so a large state is never copied section by section).
+struct SavedState {
+  struct Section {
+    std::string name;
+    size_t offset = 0, size = 0;
+  };
+  std::string payload;
+  std::vector<Section> sections;
+
+  std::string_view bytes(const Section& section) const {
+    return std::string_view(payload).substr(section.offset, section.size);
+  }
+  //! Appends a section (tests and fuzzers build states by hand).
+  void add(std::string name, std::string_view bytes) {
+    sections.push_back({std::move(name), payload.size(), bytes.size()});
+    payload.append(bytes);
+  }
 };
 
 //! What stats() says about checkpoints: the last one written, the one this
@@ -129,12 +143,12 @@ class Pipeline {
   //! step count, completion tokens, input statistics, connectors (snapshot
   //! state, statistics, unaccepted chunks) and the host's bytes. Egress
   //! streams are connections, not state: they are not kept.
-  Result<std::vector<StateSection>> save_state() const;
+  Result<SavedState> save_state() const;
   //! Restores what save_state wrote, into a pipeline just created from the
   //! same program, before any ingest or step. Connectors come back when the
   //! host adds them again (add_connector); one never added again is dropped.
   //! On failure (kCheckpointCorrupt) the pipeline is half restored: discard it.
-  Status restore_state(const std::vector<StateSection>& sections);
+  Status restore_state(const SavedState& state);
   //! Bytes of the host's own, kept in checkpoints (the JS layer's token epochs).
   void set_host_state(std::string bytes) { host_state_ = std::move(bytes); }
   const std::string& host_state() const { return host_state_; }
