@@ -68,7 +68,7 @@ Input make_input(size_t orders) {
     std::string chunk = "[";
     for (size_t i = begin; i < std::min(orders, begin + kLoadChunk); ++i) {
       chunk += (i > begin ? "," : "") + std::string("{\"insert\":{\"id\":") + std::to_string(i) + ",\"customer\":" +
-               std::to_string(i * 7919 % kCustomers) + ",\"amount\":" + std::to_string(i % 100000) + ".5}}";
+               std::to_string(static_cast<uint64_t>(i) * 7919 % kCustomers) + ",\"amount\":" + std::to_string(i % 100000) + ".5}}";
     }
     input.order_chunks.push_back(chunk + "]");
   }
@@ -107,6 +107,12 @@ void run(size_t orders) {
   for (const auto& [name, bytes] : memory.blobs()) copy.replace(0, bytes.size(), bytes);
   double copy_ms = ms_since(start);
 
+  freshet::SavedState state = must(pipeline->save_state(), "save_state");
+  std::string sections;
+  for (const auto& section : state.sections) {
+    sections += " " + section.name + " " + std::to_string(section.size / 1024) + " KiB";
+  }
+
   size_t parts = 0;
   for (const auto& [name, bytes] : memory.blobs()) parts += freshet::is_checkpoint_manifest(name) ? 0 : 1;
   std::printf("%8zu orders | checkpoint %7.1f ms  restore %7.1f ms  (rebuild from input %8.1f ms: restore is %.1fx faster)\n",
@@ -116,6 +122,7 @@ void run(size_t orders) {
   std::printf("         size %.1f MiB in %zu part(s) = %.2fx the raw data (%.1f MiB); engine memory %.1f MiB\n",
               info.bytes / double(1 << 20), parts, info.bytes / double(input.raw_bytes),
               input.raw_bytes / double(1 << 20), pipeline->memory_bytes() / double(1 << 20));
+  std::printf("         sections:%s\n", sections.c_str());
 #ifndef __EMSCRIPTEN__
   std::string directory = std::filesystem::temp_directory_path().string() + "/freshet-checkpoint-bench";
   std::filesystem::remove_all(directory);
