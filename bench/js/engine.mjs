@@ -33,3 +33,11 @@ export class DeltaMirror {
     for (const row of inserts) this.view.set(row.region, { orders: Number(row.orders), total: Number(row.total) });
   }
 }
+
+/** Thrown by create() when the engine cannot be had here (its package is not installed): the runner skips it. */
+export class EngineUnavailable extends Error {}
+
+/** Awaits `value` only when it is a promise, so synchronous APIs stay synchronous in timed code. */
+export function settle(value) {
+  return value !== null && typeof value === 'object' && typeof value.then === 'function' ? value : undefined;
+}
