@@ -39,23 +39,31 @@ async function measure(moduleName, workload, expected) {
 
     log(`${engine.name}: ${workload.changes.length} changes`);
     const nanos = [];
+    const nanosByKind = { insert: [], update: [] };
     let deltas = 0; // keeps each delta observably used
     for (const change of workload.changes) {
       begin = process.hrtime.bigint();
       let delta = engine.apply(change);
       if (settle(delta)) delta = await delta;
-      nanos.push(Number(process.hrtime.bigint() - begin));
+      const elapsed = Number(process.hrtime.bigint() - begin);
+      nanos.push(elapsed);
+      nanosByKind[change.kind].push(elapsed);
       if (delta) deltas += 1;
     }
     const problems = compareResults(expected, await engine.result());
     const memory = memoryDelta(before, memorySnapshot());
-    return { engine: engine.name, module: moduleName, loadMs, ...percentiles(nanos), deltas, memory, ownMemory: engine.memory?.(), problems };
+    const byKind = { insertP50Us: percentiles(nanosByKind.insert).p50Us, updateP50Us: percentiles(nanosByKind.update).p50Us };
+    return { engine: engine.name, module: moduleName, loadMs, ...percentiles(nanos), ...byKind, deltas, memory, ownMemory: engine.memory?.(), problems };
   } finally {
     await engine.close?.();
   }
 }
 
 const sizes = { orders: Number(options.orders), changes: Number(options.changes) };
+if (!(Number.isInteger(sizes.orders) && sizes.orders > 0 && Number.isInteger(sizes.changes) && sizes.changes >= 0)) {
+  log('--orders must be a positive integer and --changes a non-negative one');
+  process.exit(2);
+}
 log(`workload: ${sizes.orders} orders, ${sizes.changes} changes`);
 const workload = makeWorkload(sizes);
 const expected = referenceResult(workload);
