@@ -31,6 +31,9 @@ export async function create() {
     mvp: { mainModule: `${dist}duckdb-mvp.wasm`, mainWorker: `${dist}duckdb-node-mvp.worker.cjs` },
     eh: { mainModule: `${dist}duckdb-eh.wasm`, mainWorker: `${dist}duckdb-node-eh.worker.cjs` },
   };
+  // createDuckDB takes the exceptions ("eh") build where wasm exceptions
+  // exist, as in Node 20; the name says which ran.
+  const bundle = (await duckdb.getPlatformFeatures()).wasmExceptions ? 'eh' : 'mvp';
   const db = await duckdb.createDuckDB(bundles, new duckdb.VoidLogger(), duckdb.NODE_RUNTIME);
   await db.instantiate();
   const connection = db.connect();
@@ -44,7 +47,7 @@ export async function create() {
   const update = connection.prepare('UPDATE orders SET customer = ?, amount = ? WHERE id = ?');
 
   return {
-    name: `duckdb-wasm ${duckdb.PACKAGE_VERSION} (re-query)`,
+    name: `duckdb-wasm ${duckdb.PACKAGE_VERSION} ${bundle} (re-query)`,
     // Bulk load through Arrow, duckdb-wasm's fastest path from JS objects,
     // then one run of the query so the load ends with the view in hand.
     load(customers, orders) {
