@@ -56,7 +56,7 @@ function printJsonIngest(slot) {
 }
 
 export function printReport(report) {
-  console.log(`Node ${report.node}; ${report.orders} orders, ${report.changes} changes; one hrtime pair costs ${report.timerFloorNs} ns (inside every per-change figure)\n`);
+  console.log(`Node ${report.node}; ${report.orders} orders, ${report.changes} changes; one hrtime pair costs ${report.timerFloorNs} ns (inside every per-change figure); load average at start ${report.loadAverage.toFixed(2)} (other work on this machine skews every figure)\n`);
   table(
     ['engine', 'load ms', 'p50 µs', 'p99 µs', 'p50 insert / update µs', 'rss Δ MiB', 'heap Δ MiB', 'external Δ MiB', "engine's own count"],
     report.engines.map((e) => [e.engine, fixed(e.loadMs), fixed(e.p50Us, 2), fixed(e.p99Us, 2), `${fixed(e.insertP50Us, 2)} / ${fixed(e.updateP50Us, 2)}`, fixed(e.memory.rssMiB), fixed(e.memory.heapUsedMiB), fixed(e.memory.externalMiB), ownMemory(e.ownMemory)]),

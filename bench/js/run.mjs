@@ -8,6 +8,7 @@
 //                         [--engines plain_js,db_ivm,duckdb,freshet] [--no-json-ingest] [--json out.json]
 
 import { writeFileSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { EngineUnavailable, settle } from './engine.mjs';
 import { runJsonIngest } from './json_ingest.mjs';
@@ -68,7 +69,7 @@ log(`workload: ${sizes.orders} orders, ${sizes.changes} changes`);
 const workload = makeWorkload(sizes);
 const expected = referenceResult(workload);
 
-const report = { node: process.version, ...sizes, timerFloorNs: timerFloorNanos(), engines: [], skipped: [], failed: [] };
+const report = { node: process.version, ...sizes, loadAverage: loadavg()[0], timerFloorNs: timerFloorNanos(), engines: [], skipped: [], failed: [] };
 for (const moduleName of options.engines.split(',')) {
   try {
     report.engines.push(await measure(moduleName, workload, expected));
