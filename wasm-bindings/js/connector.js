@@ -5,18 +5,21 @@
 // ## Design
 // The core keeps a chunk queued until it is acknowledged and offers the next
 // one only after that, so nothing is lost whatever the sink does:
-//   write resolves  → acknowledge → the core offers the next chunk
-//   write rejects   → counted as an error, retried (backoff 10 ms … 1 s)
-// Writes and resets run on one promise chain per connector, so a sink never
-// sees two calls at once. A reset (or removal) starts a new generation: the
-// chunks of older generations are abandoned (the core dropped them) and
-// never acknowledged.
+//   write returns or resolves → acknowledge → the core offers the next chunk
+//   write throws or rejects   → counted as an error, retried (backoff 10 ms … 1 s)
+// Writes and resets are jobs run in order by one pump per connector, so a
+// sink never sees two calls at once. The pump starts in a microtask (a sink
+// is never called from inside p.step()) and runs synchronous writes back to
+// back, so a fast sink keeps up with a tight loop of steps. A reset (or
+// removal) starts a new generation: jobs of older generations are abandoned
+// (the core dropped those chunks) and never acknowledged.
 
 const FIRST_RETRY_MS = 10;
 const LAST_RETRY_MS = 1000;
 
 export class Connector {
-  #chain = Promise.resolve();
+  #jobs = [];               // { call, generation, then }
+  #pumping = false;
   #generation = 0;
   #stopped = false;
   #wakeRetry = null;        // ends a backoff wait early (reset, removal, close)
@@ -24,7 +27,7 @@ export class Connector {
 
   /**
    * @param {string} name
-   * @param {{ view: string, index?: string, sendSnapshot: boolean }} config
+   * @param {{ view: string, index?: string, sendSnapshot: boolean, shape: object }} config
    * @param {{ write: Function, reset?: Function }} sink
    * @param {(sequenceNumber: number) => void} acknowledge tells the core a chunk is written
    */
@@ -39,57 +42,81 @@ export class Connector {
 
   /** Queues one chunk the core wrote to this connector. */
   deliver(chunk) {
-    const generation = this.#generation;
-    this.#chain = this.#chain.then(() => this.#write(chunk, generation)).catch(this.#noteError);
+    this.#enqueue(() => this.sink.write(chunk), () => {
+      this.acknowledge(chunk.sequenceNumber);
+      if (chunk.snapshotComplete) for (const waiter of this.#resetWaiters.splice(0)) waiter.resolve();
+    });
   }
 
   /** After the core reset the connector: wipes the sink, then resolves once the fresh snapshot is written. */
   reset() {
-    const generation = ++this.#generation;
+    ++this.#generation;
     this.#wakeRetry?.();
     const written = new Promise((resolve, reject) => this.#resetWaiters.push({ resolve, reject }));
-    this.#chain = this.#chain.then(() => this.#retry(() => this.sink.reset(), generation)).catch(this.#noteError);
+    this.#enqueue(() => this.sink.reset(), null);
     return written;
   }
 
-  /** Removal or close: abandons what is in flight; pending resets fail with `error`. */
+  /** Removal or close: abandons what is queued or in flight; pending resets fail with `error`. */
   stop(error) {
     this.#stopped = true;
     ++this.#generation;
+    this.#jobs.length = 0;
     this.#wakeRetry?.();
     for (const waiter of this.#resetWaiters.splice(0)) waiter.reject(error);
   }
 
-  // The chain must never reject, or the chunks after it would be skipped.
-  #noteError = (error) => {
-    ++this.errors;
-    this.lastError = error instanceof Error ? error.message : String(error);
-  };
-
-  async #write(chunk, generation) {
-    if (!(await this.#retry(() => this.sink.write(chunk), generation))) return;
-    this.acknowledge(chunk.sequenceNumber);
-    if (chunk.snapshotComplete) for (const waiter of this.#resetWaiters.splice(0)) waiter.resolve();
+  #enqueue(call, then) {
+    this.#jobs.push({ call, then, generation: this.#generation });
+    if (this.#pumping) return;
+    this.#pumping = true;
+    queueMicrotask(() => this.#pump());
   }
 
-  // Calls `attempt` until it succeeds; false when the generation moved on first.
-  async #retry(attempt, generation) {
-    for (let delay = FIRST_RETRY_MS; ; delay = Math.min(delay * 2, LAST_RETRY_MS)) {
-      if (this.#stopped || generation !== this.#generation) return false;
+  async #pump() {
+    while (this.#jobs.length) {
+      const job = this.#jobs.shift();
+      let done = this.#attempt(job.call, job.generation, FIRST_RETRY_MS);
+      if (typeof done !== 'boolean') done = await done;
       try {
-        await attempt();
-        return !this.#stopped && generation === this.#generation;
+        if (done) job.then?.();  // may queue the next chunk: this loop takes it
       } catch (error) {
         this.#noteError(error);
       }
-      await new Promise((resolve) => {
-        const timer = setTimeout(resolve, delay);
-        this.#wakeRetry = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.#wakeRetry = null;
     }
+    this.#pumping = false;
+  }
+
+  // Calls `call` until it succeeds: true once it did, false when the
+  // generation moved on first; a Promise of that when `call` is async or failed.
+  #attempt(call, generation, delay) {
+    if (this.#stopped || generation !== this.#generation) return false;
+    try {
+      const result = call();
+      if (typeof result?.then !== 'function') return true;
+      return Promise.resolve(result).then(
+        () => !this.#stopped && generation === this.#generation,
+        (error) => this.#retryAfter(error, call, generation, delay));
+    } catch (error) {
+      return this.#retryAfter(error, call, generation, delay);
+    }
+  }
+
+  async #retryAfter(error, call, generation, delay) {
+    this.#noteError(error);
+    await new Promise((resolve) => {
+      const timer = setTimeout(resolve, delay);
+      this.#wakeRetry = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.#wakeRetry = null;
+    return this.#attempt(call, generation, Math.min(delay * 2, LAST_RETRY_MS));
+  }
+
+  #noteError(error) {
+    ++this.errors;
+    this.lastError = error instanceof Error ? error.message : String(error);
   }
 }
