@@ -125,7 +125,10 @@ test('a runtime error stops the pipeline: the step and later calls fail with it'
   let code;
   assert.throws(() => p.step(), (error) => ((code = error.code), error instanceof FreshetError));
   assert.throws(() => p.step(), { code });
+  assert.throws(() => p.insert('t', [{ x: 1 }]), { code });
   assert.deepEqual(p.stats().failure.code, code);
+  p.addOutput('o', { view: 'v', sink: new MapSink() });
+  await assert.rejects(p.resetOutput('o'), { code });
   p.close();
 });
 
@@ -135,4 +138,18 @@ test('the error codes mirror the core', () => {
                       'CHECKPOINT_CORRUPT', 'STORAGE_ERROR', 'CLOSED']) {
     assert.ok(ERROR_CODES.includes(code), code);
   }
+});
+
+test('arguments of the wrong type: INVALID_ARGUMENT, never a bare Embind error', async () => {
+  const p = await Pipeline.create({ sql: ORDERS_SQL });
+  const calls = [
+    () => p.ingest(undefined, '[]'), () => p.ingest('orders', 42), () => p.ingest('orders', '[]', { format: 'xml' }),
+    () => p.ingest('orders', '[]', { updateFormat: 'upsert' }), () => p.ingest('orders', [{}], { format: 'csv' }),
+    () => p.snapshot(7), () => p.egress(null), () => p.egress('by_region', { onLag: 'wait' }),
+    () => p.egress('by_region', { maxQueuedChunks: 0 }), () => p.lookup({}, ['x']),
+    () => p.addOutput('o', { view: 1, sink: new MapSink() }), () => p.addOutput(1, { view: 'by_region', sink: new MapSink() }),
+    () => p.removeOutput(undefined),
+  ];
+  for (const call of calls) assert.throws(call, { code: 'INVALID_ARGUMENT' }, String(call));
+  p.close();
 });

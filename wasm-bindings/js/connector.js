@@ -66,6 +66,11 @@ export class Connector {
     for (const waiter of this.#resetWaiters.splice(0)) waiter.reject(error);
   }
 
+  /** A failed pipeline steps no more: resets waiting for a snapshot fail with `error`. */
+  abandonResets(error) {
+    for (const waiter of this.#resetWaiters.splice(0)) waiter.reject(error);
+  }
+
   #enqueue(call, then) {
     this.#jobs.push({ call, then, generation: this.#generation });
     if (this.#pumping) return;

@@ -51,3 +51,9 @@ export function unwrap(reply) {
 export function invalidArgument(message) {
   return new FreshetError('INVALID_ARGUMENT', message);
 }
+
+/** Throws INVALID_ARGUMENT unless `value` is a string (Embind would throw a bare BindingError). */
+export function requireString(value, what) {
+  if (typeof value !== 'string') throw invalidArgument(`${what} must be a string, not ${value === null ? 'null' : typeof value}`);
+  return value;
+}

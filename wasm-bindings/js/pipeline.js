@@ -15,7 +15,7 @@ import { toChunk } from './chunks.js';
 import { Connector } from './connector.js';
 import { EgressStream } from './egress.js';
 import { loadEngineModule } from './engine_loader.js';
-import { FreshetError, invalidArgument, unwrap } from './errors.js';
+import { FreshetError, invalidArgument, requireString, unwrap } from './errors.js';
 import { Program } from './program.js';
 import { toStats } from './stats.js';
 import { parseJson, parseRows, stringifyJson } from './values.js';
@@ -134,6 +134,7 @@ export class Pipeline {
     this.#failure = error;
     this.#stepped.reject(error);
     for (const waiter of this.#completionWaiters.splice(0)) waiter.reject(error);
+    for (const connector of this.#connectors.values()) connector.abandonResets(error);
     return error;
   }
 
@@ -145,7 +146,10 @@ export class Pipeline {
    */
   ingest(table, data, options = {}) {
     const engine = this.#open();
+    requireString(table, 'the table');
     const { format = 'json', updateFormat = 'insert_delete' } = options;
+    requireString(format, 'format');
+    requireString(updateFormat, 'updateFormat');
     let { array = true } = options;
     let payload;
     if (typeof data === 'string' || data instanceof Uint8Array) {
@@ -208,6 +212,8 @@ export class Pipeline {
   egress(view, options = {}) {
     const engine = this.#open();
     const { sendSnapshot = false, index = '', maxQueuedChunks = 1000, onLag = 'block' } = options;
+    requireString(view, 'the view');
+    requireString(index, 'index');
     if (!LAG_POLICIES.has(onLag)) throw invalidArgument(`onLag is 'block', 'coalesce' or 'drop', not '${onLag}'`);
     if (!(Number.isInteger(maxQueuedChunks) && maxQueuedChunks > 0)) {
       throw invalidArgument('maxQueuedChunks is a positive integer');
@@ -232,7 +238,9 @@ export class Pipeline {
   addOutput(name, config) {
     const engine = this.#open();
     const { view, index = '', sendSnapshot = false, sink } = config ?? {};
-    if (typeof name !== 'string') throw invalidArgument('an output needs a name (a string)');
+    requireString(name, "an output's name");
+    requireString(view, `output '${name}': view`);
+    requireString(index, `output '${name}': index`);
     if (typeof sink?.write !== 'function') throw invalidArgument(`output '${name}' needs a sink with write(chunk)`);
     const description = typeof sink.describe === 'function' ? JSON.stringify(sink.describe()) ?? '{}' : '{}';
     unwrap(engine.addOutput(name, view, index, !!sendSnapshot, typeof sink.reset === 'function', description));
@@ -244,7 +252,7 @@ export class Pipeline {
   }
 
   removeOutput(name) {
-    unwrap(this.#open().removeOutput(name));
+    unwrap(this.#open().removeOutput(requireString(name, "an output's name")));
     this.#connectors.get(name).stop(new FreshetError('UNKNOWN_OUTPUT', `output '${name}' was removed`));
     this.#connectors.delete(name);
     this.#checkCompletions();
@@ -256,7 +264,8 @@ export class Pipeline {
    * of the view into it; resolves once that snapshot is written.
    */
   async resetOutput(name) {
-    unwrap(this.#open().resetOutput(name));
+    unwrap(this.#open().resetOutput(requireString(name, "an output's name")));
+    if (this.#failure) throw this.#failure;  // no step will deliver the snapshot
     const written = this.#connectors.get(name).reset();
     this.#stepper.wake(true);
     await written;
@@ -284,7 +293,7 @@ export class Pipeline {
 
   /** The current rows of a materialized view. */
   snapshot(view) {
-    const reply = unwrap(this.#open().snapshot(view));
+    const reply = unwrap(this.#open().snapshot(requireString(view, 'the view')));
     return parseRows(reply.text, this.#program.view(view).columns);
   }
 
@@ -294,7 +303,7 @@ export class Pipeline {
    */
   lookup(index, key) {
     const engine = this.#open();
-    const found = this.#program.index(index);
+    const found = this.#program.index(requireString(index, 'the index'));
     const names = found.key.map((column) => column.name);
     let keyObject;
     if (Array.isArray(key) || typeof key !== 'object' || key === null) {
