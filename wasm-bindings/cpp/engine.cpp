@@ -18,9 +18,9 @@ std::string columns_json(const Schema& schema) {
   std::string json = "[";
   for (size_t i = 0; i < schema.size(); ++i) {
     if (i) json += ',';
-    json += "{\"name\":" + json_string(schema.column(i).name) + ",\"type\":" +
-            json_string(type_name(schema.type(i).id)) + ",\"nullable\":" +
-            (schema.type(i).nullable ? "true" : "false") + "}";
+    json += "{\"name\":" + json_string(schema.column(i).name) +
+            ",\"type\":" + json_string(type_name(schema.type(i).id)) +
+            ",\"nullable\":" + (schema.type(i).nullable ? "true" : "false") + "}";
   }
   return json + "]";
 }
@@ -71,8 +71,8 @@ Reply Engine::describe_program() const {
   for (size_t t = 0; t < program.tables.size(); ++t) {
     const sql::CompiledTable& table = program.tables[t];
     if (t) json += ',';
-    json += "{\"name\":" + json_string(table.name) + ",\"columns\":" + columns_json(*table.schema) +
-            ",\"primary_key\":[";
+    json +=
+        "{\"name\":" + json_string(table.name) + ",\"columns\":" + columns_json(*table.schema) + ",\"primary_key\":[";
     for (size_t i = 0; i < table.primary_key.size(); ++i) {
       if (i) json += ',';
       json += json_string(table.schema->column(table.primary_key[i]).name);
@@ -83,8 +83,9 @@ Reply Engine::describe_program() const {
   for (size_t v = 0; v < program.views.size(); ++v) {
     const sql::CompiledView& view = program.views[v];
     if (v) json += ',';
-    json += "{\"name\":" + json_string(view.name) + ",\"materialized\":" +
-            (is_materialized(program, view) ? "true" : "false") + ",\"columns\":" + columns_json(*view.schema) + "}";
+    json += "{\"name\":" + json_string(view.name) +
+            ",\"materialized\":" + (is_materialized(program, view) ? "true" : "false") +
+            ",\"columns\":" + columns_json(*view.schema) + "}";
   }
   json += "],\"indexes\":[";
   for (size_t i = 0; i < program.indexes.size(); ++i) {
@@ -108,8 +109,8 @@ Reply Engine::ingest(const std::string& table, const std::string& data, const st
   if (update_format == "raw") {
     options.json.update_format = format::UpdateFormat::kRaw;
   } else if (update_format != "insert_delete") {
-    return Reply::error(Status(ErrorCode::kInvalidArgument,
-                               "unknown update format '" + update_format + "' (insert_delete or raw)"));
+    return Reply::error(
+        Status(ErrorCode::kInvalidArgument, "unknown update format '" + update_format + "' (insert_delete or raw)"));
   }
   options.json.array = array;
   Result<uint64_t> token = pipeline_->ingest(table, data, options);
@@ -168,15 +169,15 @@ Reply Engine::lookup(const std::string& index_name, const std::string& key_json)
   return Reply::ok(json + "]");
 }
 
-Reply Engine::add_output(const std::string& name, const std::string& view, const std::string& index,
-                         bool send_snapshot, bool resettable, const std::string& description) {
+Reply Engine::add_output(const std::string& name, const std::string& view, const std::string& index, bool send_snapshot,
+                         bool resettable, const std::string& description) {
   if (!pipeline_) return closed_reply();
   EndpointConfig config;
   config.view = view;
   config.index = index;
   config.send_snapshot = send_snapshot;
-  Status added = pipeline_->add_connector(
-      name, std::move(config), std::make_shared<JsSink>(name, resettable, description, outbox_));
+  Status added = pipeline_->add_connector(name, std::move(config),
+                                          std::make_shared<JsSink>(name, resettable, description, outbox_));
   return added.ok() ? Reply::ok() : Reply::error(added);
 }
 
@@ -226,7 +227,8 @@ Reply Engine::open_egress(const std::string& view, const std::string& index, boo
   } else if (on_lag == "drop") {
     config.on_lag = LagPolicy::kDrop;
   } else if (on_lag != "block") {
-    return Reply::error(Status(ErrorCode::kInvalidArgument, "unknown onLag '" + on_lag + "' (block, coalesce or drop)"));
+    return Reply::error(
+        Status(ErrorCode::kInvalidArgument, "unknown onLag '" + on_lag + "' (block, coalesce or drop)"));
   }
   Result<uint64_t> id = pipeline_->open_egress(std::move(config));
   if (!id.ok()) return Reply::error(id.status());

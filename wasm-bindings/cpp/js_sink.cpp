@@ -14,8 +14,8 @@ std::string encode_chunk(const std::string& output, const OutputChunk& chunk, co
   json.reserve(records_json.size() + 160);
   json += "{\"output\":";
   format::append_json_string(output, &json);
-  json += ",\"sequence_number\":" + std::to_string(chunk.sequence_number) +
-          ",\"step\":" + std::to_string(chunk.step) + ",\"snapshot\":" + (chunk.snapshot ? "true" : "false") +
+  json += ",\"sequence_number\":" + std::to_string(chunk.sequence_number) + ",\"step\":" + std::to_string(chunk.step) +
+          ",\"snapshot\":" + (chunk.snapshot ? "true" : "false") +
           ",\"snapshot_complete\":" + (chunk.snapshot_complete ? "true" : "false") + ",\"records\":";
   json += records_json;
   json += '}';
