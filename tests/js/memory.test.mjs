@@ -3,6 +3,8 @@
 // closing the pipeline leaves no live Embind handle behind.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 
 import { MapSink, Pipeline } from 'freshet';
 
@@ -53,6 +55,7 @@ test('create and close many pipelines: no Embind handle or heap growth is left b
   const { loadEngineModule } = await import('../../wasm-bindings/js/engine_loader.js');
   const module = await loadEngineModule();
   const handles = module.count_emval_handles();
+  const engines = module.liveEngines();
   const heap = module.wasmMemoryBytes();
   for (let i = 0; i < 200; ++i) {
     const p = await Pipeline.create({ sql: ORDERS_SQL });
@@ -65,5 +68,21 @@ test('create and close many pipelines: no Embind handle or heap growth is left b
   }
   await assert.rejects(Pipeline.create({ sql: 'CREATE TABLE' }), { code: 'SQL_ERROR' });  // the failed engine is freed
   assert.equal(module.count_emval_handles(), handles);
+  assert.equal(module.liveEngines(), engines);
   assert.equal(module.wasmMemoryBytes(), heap);
+});
+
+test('a pipeline dropped without close() frees its engine once collected', async () => {
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc');
+  const { loadEngineModule } = await import('../../wasm-bindings/js/engine_loader.js');
+  const module = await loadEngineModule();
+  const before = module.liveEngines();
+  for (let i = 0; i < 20; ++i) await Pipeline.create({ sql: ORDERS_SQL });
+  assert.equal(module.liveEngines(), before + 20);
+  for (let i = 0; i < 20 && module.liveEngines() > before; ++i) {
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  assert.equal(module.liveEngines(), before);
 });

@@ -16,6 +16,7 @@ double wasm_memory_bytes() { return static_cast<double>(__builtin_wasm_memory_si
 
 EMSCRIPTEN_BINDINGS(freshet) {
   emscripten::function("wasmMemoryBytes", &wasm_memory_bytes);
+  emscripten::function("liveEngines", &Engine::live_engines);
 
   emscripten::value_object<Reply>("Reply")
       .field("code", &Reply::code)

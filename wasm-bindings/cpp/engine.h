@@ -20,6 +20,13 @@ namespace freshet::wasm {
 
 class Engine {
  public:
+  Engine() { ++live_engines_; }
+  ~Engine() { --live_engines_; }
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+  //! Engines not yet deleted: JS must delete() every one (tests check it).
+  static int live_engines() { return live_engines_; }
+
   //! Compiles `sql` and starts an empty pipeline (SQL_ERROR names line and column).
   Reply open(const std::string& sql);
   //! Tables, views (columns, types, materialized) and indexes (view, key
@@ -66,6 +73,7 @@ class Engine {
  private:
   Reply closed_reply() const;
 
+  static inline int live_engines_ = 0;
   std::unique_ptr<Pipeline> pipeline_;
   std::shared_ptr<Outbox> outbox_ = std::make_shared<Outbox>();
 };
