@@ -24,8 +24,11 @@ const CREATE_OPTIONS = new Set(['sql', 'outputs']);
 const LAG_POLICIES = new Set(['block', 'coalesce', 'drop']);
 const constructing = Symbol('Pipeline.create');
 // A pipeline dropped without close() still frees its engine once collected
-// (Embind only finalizes smart-pointer handles by itself).
-const forgottenEngines = new FinalizationRegistry((engine) => engine.delete());
+// (Embind only finalizes smart-pointer handles by itself). Hosts without
+// FinalizationRegistry rely on close() alone.
+const forgottenEngines = typeof FinalizationRegistry === 'function'
+  ? new FinalizationRegistry((engine) => engine.delete())
+  : null;
 
 // A promise that may settle with nobody listening (no unhandled rejection).
 function signal() {
@@ -80,7 +83,7 @@ export class Pipeline {
     if (token !== constructing) throw invalidArgument('use Pipeline.create()');
     this.#module = module;
     this.#engine = engine;
-    forgottenEngines.register(this, engine, this);
+    forgottenEngines?.register(this, engine, this);
     this.#program = new Program(unwrap(engine.describeProgram()).text);
   }
 
@@ -348,7 +351,7 @@ export class Pipeline {
     this.#connectors.clear();
     for (const waiter of this.#completionWaiters.splice(0)) waiter.reject(error);
     this.#stepped.reject(error);
-    forgottenEngines.unregister(this);
+    forgottenEngines?.unregister(this);
     engine.delete();
   }
 
