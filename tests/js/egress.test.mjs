@@ -214,3 +214,12 @@ test("onLag 'drop': the oldest chunks go; the gap shows in sequence numbers and 
   changes.close();
   p.close();
 });
+
+test('close() ends every next() waiting at that moment', async () => {
+  const p = await Pipeline.create({ sql: ORDERS_SQL });
+  const changes = p.egress('by_region');
+  const waiting = [changes.next(), changes.next()];
+  changes.close();
+  assert.deepEqual(await Promise.all(waiting), [{ done: true, value: undefined }, { done: true, value: undefined }]);
+  p.close();
+});

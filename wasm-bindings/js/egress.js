@@ -14,7 +14,7 @@ export class EgressStream {
   #shape;
   #hooks;
   #closed = false;
-  #wakeOnClose = null;
+  #waiting = new Set();     // wakes next() calls waiting for a step, when close() runs
 
   /**
    * @param {number} id the engine's egress id
@@ -47,11 +47,17 @@ export class EgressStream {
         this.#hooks.taken();
         return { done: false, value: parseChunk(reply.text, this.#shape) };
       }
-      await new Promise((resolve, reject) => {
-        this.#wakeOnClose = resolve;
+      let wake;
+      const woken = new Promise((resolve, reject) => {
+        wake = resolve;
         this.#hooks.nextStep().then(resolve, reject);
       });
-      this.#wakeOnClose = null;
+      this.#waiting.add(wake);
+      try {
+        await woken;
+      } finally {
+        this.#waiting.delete(wake);
+      }
     }
   }
 
@@ -64,7 +70,7 @@ export class EgressStream {
   close() {
     if (this.#closed) return;
     this.#closed = true;
-    this.#wakeOnClose?.();
+    for (const wake of this.#waiting) wake();
     let engine = null;
     try {
       engine = this.#hooks.engine();
