@@ -1,5 +1,5 @@
 // Memory stays flat over a long run: 100,000 steps with an egress consumer
-// and a connector attached; the wasm heap does not grow after warm-up, and
+// and a connector attached; the wasm heap (and the JS heap) do not grow after warm-up, and
 // closing the pipeline leaves no live Embind handle behind.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -9,6 +9,14 @@ import vm from 'node:vm';
 import { MapSink, Pipeline } from 'freshet';
 
 import { ORDERS_SQL, bag } from './support.mjs';
+
+v8.setFlagsFromString('--expose-gc');
+const gc = vm.runInNewContext('gc');
+
+function jsHeapUsed() {
+  gc();
+  return process.memoryUsage().heapUsed;
+}
 
 const STEPS = 100_000;
 const WARM_UP = 5_000;
@@ -24,22 +32,30 @@ test(`the wasm heap stays flat over ${STEPS} steps with an egress consumer`, asy
   let chunks = 0;
   let heapAfterWarmUp = 0;
   let stateAfterWarmUp = 0;
+  let jsHeapAfterWarmUp = 0;
   for (let i = 0; i < STEPS; ++i) {
     // Odd steps delete the order the step before inserted: every step changes the view.
     const id = Math.floor(i / 2) % KEYS;
     if (i % 2) p.delete('orders', { id });
     else p.insert('orders', { id, customer: id % 10, amount: 1 + (i % 100) });
+    // Half of the time the consumer is already waiting when the step runs.
+    const next = i % 2 ? changes.next() : null;
     p.step();
-    // The view changes at every step, so exactly one chunk waits.
-    const { value } = await changes.next();
+    // The view changes at every step, so exactly one chunk comes.
+    const { value } = await (next ?? changes.next());
     chunks += value.inserts.length + value.deletes.length > 0 ? 1 : 0;
     if (i === WARM_UP) {
       heapAfterWarmUp = p.stats().wasmMemoryBytes;
       stateAfterWarmUp = p.stats().memoryBytes;
+      jsHeapAfterWarmUp = jsHeapUsed();
     }
   }
   const stats = p.stats();
-  console.log(`wasm heap ${heapAfterWarmUp} → ${stats.wasmMemoryBytes} bytes; engine state ${stateAfterWarmUp} → ${stats.memoryBytes} bytes`);
+  const jsHeap = jsHeapUsed();
+  console.log(`wasm heap ${heapAfterWarmUp} → ${stats.wasmMemoryBytes} bytes; engine state ${stateAfterWarmUp} → ` +
+              `${stats.memoryBytes} bytes; JS heap ${jsHeapAfterWarmUp} → ${jsHeap} bytes`);
+  // 20 bytes kept per step would be 2 MB: JS keeps nothing per step either.
+  assert.ok(jsHeap < jsHeapAfterWarmUp + 2_000_000, 'the JS heap grew');
   assert.equal(chunks, STEPS);
   assert.equal(stats.outputs.mirror.queuedChunks, 0);  // the connector kept up
   assert.deepEqual(bag(mirror.rows()), bag(p.snapshot('by_region')));
@@ -73,8 +89,6 @@ test('create and close many pipelines: no Embind handle or heap growth is left b
 });
 
 test('a pipeline dropped without close() frees its engine once collected', async () => {
-  v8.setFlagsFromString('--expose-gc');
-  const gc = vm.runInNewContext('gc');
   const { loadEngineModule } = await import('../../wasm-bindings/js/engine_loader.js');
   const module = await loadEngineModule();
   const before = module.liveEngines();
