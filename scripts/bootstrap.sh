@@ -82,3 +82,10 @@ SRC
   cp "$work"/simdjson-*/singleheader/simdjson.{h,cpp} "$simdjson_dir/"
   rm -rf "$work"
 fi
+
+# npm devDependencies (exact versions in package-lock.json), installed again
+# only when node_modules is missing or older than the lockfile.
+if [[ ! -f node_modules/.package-lock.json || package-lock.json -nt node_modules/.package-lock.json ]]; then
+  echo "bootstrap: npm ci"
+  npm ci --no-audit --no-fund --loglevel=error
+fi

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # npm test: installs what is missing, builds, and runs every test:
-# the C++ suite natively, then the same suite compiled to wasm under node.
+# the C++ suite natively, then the same suite compiled to wasm under node,
+# then the npm package (wasm engine + JS API) and its JS tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
@@ -10,9 +11,14 @@ bash scripts/build.sh native
 ./build/native/tests/freshet_tests --gtest_brief=1
 
 echo "== the core under native clang 14 (the fuzzers' compiler)"
-printf '%s\n' core/src/*/*.cpp | xargs -P "$(nproc)" -n 8 \
+printf '%s\n' core/src/*/*.cpp wasm-bindings/cpp/engine.cpp wasm-bindings/cpp/js_sink.cpp | xargs -P "$(nproc)" -n 8 \
   clang++-14 -std=c++20 -fsyntax-only -Wall -Wextra -Werror -Wno-unused-parameter -Icore/include
 
 echo "== wasm build and tests (Emscripten, under node)"
 bash scripts/build.sh wasm freshet_tests
 node build/wasm/tests/freshet_tests.js --gtest_brief=1
+
+echo "== the npm package: build, type declarations, JS tests (node:test)"
+bash scripts/build-package.sh
+node_modules/.bin/tsc -p tests/js/types
+node --test tests/js/

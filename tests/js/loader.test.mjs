@@ -1,0 +1,57 @@
+// The loader paths other than Node's, each in a fresh process (the engine
+// loads once per realm): the browser entry (fetch + instantiateStreaming, or
+// bytes when the server sends the wrong MIME type) with a fetch that serves
+// the package's files, and the workerd entry with the .wasm imported as a
+// compiled WebAssembly.Module, as wrangler's CompiledWasm rule does.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+
+// Runs `program` (an ES module) in a child process; the last line printed is its JSON result.
+function run(program, nodeOptions = []) {
+  const output = execFileSync(process.execPath, [...nodeOptions, '--input-type=module', '-e', program],
+                              { cwd: here, encoding: 'utf8' });
+  return JSON.parse(output.trim().split('\n').pop());
+}
+
+const USE = `
+  const p = await Pipeline.create({ sql: 'CREATE TABLE t (x INT); CREATE MATERIALIZED VIEW v AS SELECT COUNT(*) AS n FROM t;' });
+  p.insert('t', [{ x: 1 }, { x: 2 }]);
+  p.step();
+  const rows = p.snapshot('v');
+  p.close();`;
+
+function browserProgram(contentType) {
+  return `
+    import { readFileSync } from 'node:fs';
+    import { fileURLToPath } from 'node:url';
+    const fetched = [];
+    globalThis.fetch = async (url) => {
+      fetched.push(String(url));
+      return new Response(readFileSync(fileURLToPath(url)), { headers: { 'content-type': '${contentType}' } });
+    };
+    const { Pipeline } = await import('../../wasm-bindings/js/browser.js');
+    ${USE}
+    console.log(JSON.stringify({ rows, fetched }));`;
+}
+
+test('browser entry: fetch + instantiateStreaming', () => {
+  const { rows, fetched } = run(browserProgram('application/wasm'));
+  assert.deepEqual(rows, [{ n: 2 }]);
+  assert.equal(fetched.length, 1);
+  assert.match(fetched[0], /^file:.*\/wasm-bindings\/js\/engine\/freshet_engine\.wasm$/);
+});
+
+test('browser entry: a server without application/wasm falls back to compiling the bytes', () => {
+  const { rows, fetched } = run(browserProgram('text/plain'));
+  assert.deepEqual(rows, [{ n: 2 }]);
+  assert.equal(fetched.length, 2);
+});
+
+test('workerd entry: the engine arrives as an imported WebAssembly.Module', () => {
+  const program = `import { Pipeline } from 'freshet'; ${USE} console.log(JSON.stringify(rows));`;
+  assert.deepEqual(run(program, ['--import', './compiled_wasm_hooks.mjs', '--conditions=workerd']), [{ n: 2 }]);
+});

@@ -1,0 +1,43 @@
+// The package as users get it: `npm pack` makes a tarball that installs into
+// an empty folder (no network: it has no dependencies) and runs there.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+const PROGRAM = `
+import { Pipeline, MapSink } from 'freshet';
+const sink = new MapSink();
+const p = await Pipeline.create({
+  sql: 'CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY, n INT); CREATE MATERIALIZED VIEW total AS SELECT SUM(n) AS s FROM t;',
+  outputs: { out: { view: 'total', sendSnapshot: true, sink } },
+});
+await p.waitForCompletion(p.insert('t', [{ id: 1, n: 20 }, { id: 2, n: 22 }]));
+console.log(JSON.stringify({ snapshot: p.snapshot('total'), mirror: sink.rows() }));
+p.close();
+`;
+
+test('npm pack → npm install ./freshet-*.tgz in an empty folder → a program runs', () => {
+  const work = mkdtempSync(join(tmpdir(), 'freshet-pack-'));
+  try {
+    const npm = (args, cwd) => execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'],
+                                            { cwd, encoding: 'utf8', env: { ...process.env, npm_config_offline: 'true' } });
+    npm(['pack', '--pack-destination', work], root);
+    const [tarball] = readdirSync(work).filter((name) => /^freshet-.*\.tgz$/.test(name));
+    assert.ok(tarball, 'npm pack made no tarball');
+    const app = join(work, 'app');
+    execFileSync('mkdir', [app]);
+    writeFileSync(join(app, 'package.json'), '{ "name": "app", "private": true, "type": "module" }\n');
+    npm(['install', join(work, tarball)], app);
+    writeFileSync(join(app, 'main.mjs'), PROGRAM);
+    const output = JSON.parse(execFileSync('node', ['main.mjs'], { cwd: app, encoding: 'utf8' }));
+    assert.deepEqual(output, { snapshot: [{ s: 42 }], mirror: [{ s: 42 }] });
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+});

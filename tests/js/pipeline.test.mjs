@@ -1,0 +1,189 @@
+// Pipeline: create, stepping (explicit, automatic, paused), every input
+// shape, completion tokens, queries and values.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { Pipeline } from 'freshet';
+
+import { ORDERS_SQL, bag, tick } from './support.mjs';
+
+test('step() runs one step and reports it', async () => {
+  const p = await Pipeline.create({ sql: ORDERS_SQL });
+  p.pause();
+  p.insert('customers', [{ id: 1, region: 'north' }]);
+  p.insert('orders', [{ id: 1, customer: 1, amount: 5 }, { id: 2, customer: 1, amount: 7 }]);
+  const result = p.step();
+  assert.equal(result.step, 0);
+  assert.equal(result.inputRecords, 3);
+  assert.equal(typeof result.durationMs, 'number');
+  assert.deepEqual(p.snapshot('by_region'), [{ region: 'north', orders: 2, total: 12 }]);
+  assert.equal(p.step().step, 1);
+  assert.equal(p.stats().step, 2);
+  p.close();
+});
+
+test('automatic steps coalesce the ingests of one turn into one step', async () => {
+  const p = await Pipeline.create({ sql: ORDERS_SQL });
+  assert.equal(p.state, 'running');
+  for (let i = 0; i < 50; ++i) p.insert('orders', [{ id: i, customer: 1, amount: i }]);
+  await tick(5);
+  assert.equal(p.stats().step, 1);
+  assert.equal(p.stats().inputs.orders.totalRecords, 50);
+  p.close();
+});
+
+test('pause() stops automatic steps and start() resumes them', async () => {
+  const p = await Pipeline.create({ sql: ORDERS_SQL });
+  p.pause();
+  assert.equal(p.state, 'paused');
+  assert.equal(p.stats().state, 'paused');
+  p.insert('customers', [{ id: 1, region: 'north' }]);
+  await tick(5);
+  assert.equal(p.stats().step, 0);
+  p.start();
+  assert.equal(p.state, 'running');
+  await tick(5);
+  assert.equal(p.stats().step, 1);
+  p.close();
+});
+
+test('a snapshot requested while paused is delivered by a forced step, with the pending input', async () => {
+  const p = await Pipeline.create({ sql: ORDERS_SQL });
+  p.pause();
+  p.insert('customers', [{ id: 1, region: 'north' }]);
+  p.insert('orders', [{ id: 1, customer: 1, amount: 3 }]);
+  const changes = p.egress('by_region', { sendSnapshot: true });
+  const { value } = await changes.next();
+  assert.equal(value.snapshot, true);
+  assert.deepEqual(value.inserts, [{ region: 'north', orders: 1, total: 3 }]);
+  assert.equal(p.state, 'paused');
+  changes.close();
+  p.close();
+});
+
+test('ingest takes JSON text, bytes, arrays, newline-delimited JSON, raw records and CSV', async () => {
+  const p = await Pipeline.create({ sql: ORDERS_SQL });
+  p.pause();
+  p.ingest('customers', '[{"insert": {"id": 1, "region": "a"}}]');
+  p.ingest('customers', new TextEncoder().encode('[{"insert": {"id": 2, "region": "b"}}]'));
+  p.ingest('customers', new TextEncoder().encode('[{"insert": {"id": 3, "region": "c"}}]').buffer);
+  p.ingest('customers', [{ insert: { id: 4, region: 'd' } }]);
+  p.ingest('customers', '{"insert": {"id": 5, "region": "e"}}\n{"insert": {"id": 6, "region": "f"}}\n', { array: false });
+  p.ingest('customers', '[{"id": 7, "region": "g"}]', { updateFormat: 'raw' });
+  p.ingest('customers', '8,h\n9,"i, j"\n', { format: 'csv' });
+  p.ingest('customers', Buffer.from('10,k\n'), { format: 'csv' });
+  p.ingest('orders', [{ id: 1, customer: 9, amount: 1 }, { id: 2, customer: 10, amount: 2 }], { updateFormat: 'raw' });
+  p.step();
+  assert.deepEqual(bag(p.snapshot('by_region')),
+                   bag([{ region: 'i, j', orders: 1, total: 1 }, { region: 'k', orders: 1, total: 2 }]));
+  assert.equal(p.stats().inputs.customers.totalRecords, 10);
+  p.close();
+});
+
+test('insert() and delete(): by key for a table with a PRIMARY KEY, inserting a key again replaces the row', async () => {
+  const p = await Pipeline.create({ sql: ORDERS_SQL });
+  p.pause();
+  p.insert('customers', { id: 1, region: 'north' });
+  p.insert('orders', [{ id: 1, customer: 1, amount: 10 }, { id: 2, customer: 1, amount: 20 }]);
+  p.step();
+  p.insert('orders', { id: 1, customer: 1, amount: 15 });
+  p.delete('orders', { id: 2 });
+  p.step();
+  assert.deepEqual(p.snapshot('by_region'), [{ region: 'north', orders: 1, total: 15 }]);
+  p.close();
+});
+
+test('delete() of a whole row removes one copy from a table without a key', async () => {
+  const p = await Pipeline.create({
+    sql: 'CREATE TABLE t (x INT, y VARCHAR); CREATE MATERIALIZED VIEW v AS SELECT * FROM t;',
+  });
+  p.pause();
+  p.insert('t', [{ x: 1, y: 'a' }, { x: 1, y: 'a' }, { x: 2, y: 'b' }]);
+  p.step();
+  assert.equal(p.snapshot('v').length, 3);
+  p.delete('t', { x: 1, y: 'a' });
+  p.step();
+  assert.deepEqual(bag(p.snapshot('v')), bag([{ x: 1, y: 'a' }, { x: 2, y: 'b' }]));
+  p.close();
+});
+
+test('completion tokens: inprogress until the step ran and every connector took the output', async () => {
+  const p = await Pipeline.create({ sql: ORDERS_SQL });
+  p.pause();
+  let release;
+  const gate = new Promise((resolve) => (release = resolve));
+  p.addOutput('slow', { view: 'by_region', sink: { write: () => gate } });
+  p.insert('customers', { id: 1, region: 'north' });
+  const token = p.insert('orders', { id: 1, customer: 1, amount: 1 });
+  assert.equal(typeof token, 'string');
+  assert.equal(p.completionStatus(token), 'inprogress');
+  p.step();
+  await tick(5);
+  assert.equal(p.completionStatus(token), 'inprogress');
+  const done = p.waitForCompletion(token);
+  release();
+  await done;
+  assert.equal(p.completionStatus(token), 'complete');
+  p.close();
+});
+
+test('waitForCompletion resolves after an automatic step with an egress stream attached', async () => {
+  const p = await Pipeline.create({ sql: ORDERS_SQL });
+  const changes = p.egress('by_region');
+  const token = p.insert('customers', { id: 1, region: 'north' });
+  await p.waitForCompletion(token);
+  assert.equal(p.completionStatus(token), 'complete');
+  changes.close();
+  p.close();
+});
+
+test('snapshot() and lookup() by object, array or single value', async () => {
+  const p = await Pipeline.create({
+    sql: `${ORDERS_SQL} CREATE MATERIALIZED VIEW pairs AS SELECT customer, id, amount FROM orders;
+          CREATE INDEX pairs_idx ON pairs(customer, id);`,
+  });
+  p.pause();
+  p.insert('customers', [{ id: 1, region: 'north' }, { id: 2, region: 'south' }]);
+  p.insert('orders', [{ id: 1, customer: 1, amount: 1 }, { id: 2, customer: 2, amount: 2 }]);
+  p.step();
+  assert.deepEqual(p.lookup('by_region_idx', { region: 'south' }), [{ region: 'south', orders: 1, total: 2 }]);
+  assert.deepEqual(p.lookup('by_region_idx', ['north']), [{ region: 'north', orders: 1, total: 1 }]);
+  assert.deepEqual(p.lookup('by_region_idx', 'north'), [{ region: 'north', orders: 1, total: 1 }]);
+  assert.deepEqual(p.lookup('by_region_idx', 'east'), []);
+  assert.deepEqual(p.lookup('pairs_idx', [2, 2]), [{ customer: 2, id: 2, amount: 2 }]);
+  assert.deepEqual(p.lookup('pairs_idx', { id: 1, customer: 1 }), [{ customer: 1, id: 1, amount: 1 }]);
+  assert.throws(() => p.lookup('pairs_idx', [1]), { code: 'INVALID_ARGUMENT' });
+  assert.throws(() => p.lookup('pairs_idx', { id: 1 }), { code: 'INVALID_ARGUMENT' });
+  p.close();
+});
+
+test('values: BIGINT beyond 2^53 as BigInt, DATE and TIMESTAMP strings, DECIMAL, BOOLEAN, NULL', async () => {
+  const p = await Pipeline.create({
+    sql: `CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY, big BIGINT, d DATE, ts TIMESTAMP, price DECIMAL(10, 2),
+                         ok BOOLEAN, note VARCHAR, x DOUBLE);
+          CREATE MATERIALIZED VIEW v AS SELECT * FROM t;
+          CREATE INDEX v_big ON v(big);`,
+  });
+  p.pause();
+  const huge = 2n ** 62n + 1n;
+  p.insert('t', [
+    { id: 1, big: huge, d: '2024-02-29', ts: '2024-02-29 13:45:01.250', price: 12.5, ok: true, note: null, x: 1e16 },
+    { id: 2, big: -huge, d: '1970-01-01', ts: '1970-01-01 00:00:00', price: 0, ok: false, note: '\u0000zero', x: 0.5 },
+    { id: 3, big: 42, d: null, ts: null, price: null, ok: null, note: '12345678901234567890', x: null },
+  ]);
+  p.step();
+  const rows = new Map(p.snapshot('v').map((row) => [row.id, row]));
+  assert.equal(rows.get(1).big, huge);
+  assert.equal(rows.get(1).d, '2024-02-29');
+  assert.equal(rows.get(1).ts, '2024-02-29 13:45:01.250');
+  assert.equal(rows.get(1).price, 12.5);
+  assert.equal(rows.get(1).ok, true);
+  assert.equal(rows.get(1).note, null);
+  assert.equal(rows.get(1).x, 1e16);   // a DOUBLE stays a number however many digits it prints
+  assert.equal(rows.get(2).big, -huge);
+  assert.equal(rows.get(2).note, '\u0000zero');
+  assert.equal(rows.get(3).big, 42);    // inside ±(2^53 − 1): a number
+  assert.equal(rows.get(3).note, '12345678901234567890');
+  assert.deepEqual(p.lookup('v_big', huge).map((row) => row.id), [1]);
+  p.close();
+});

@@ -1,0 +1,50 @@
+// Shared by the JS tests: the API.md sample program and small helpers.
+
+export const ORDERS_SQL = `
+CREATE TABLE orders (id BIGINT NOT NULL PRIMARY KEY, customer BIGINT, amount DOUBLE);
+CREATE TABLE customers (id BIGINT NOT NULL, region VARCHAR, PRIMARY KEY (id));
+CREATE MATERIALIZED VIEW by_region AS
+  SELECT c.region, COUNT(*) AS orders, SUM(o.amount) AS total
+  FROM orders o JOIN customers c ON o.customer = c.id
+  GROUP BY c.region;
+CREATE VIEW big AS SELECT * FROM orders WHERE amount > 100;
+CREATE INDEX by_region_idx ON by_region(region);
+`;
+
+/** Resolves after pending timers of this turn ran (the auto-step timer among them). */
+export function tick(ms = 0) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Waits until `condition()` holds, checking every few milliseconds. */
+export async function until(condition, timeoutMs = 5000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await tick(2);
+  }
+}
+
+/** A multiset of rows, as a sorted list of their JSON texts (BigInts written out). */
+export function bag(rows) {
+  return rows.map((row) => JSON.stringify(row, (k, v) => (typeof v === 'bigint' ? `${v}n` : v))).sort();
+}
+
+/** A deterministic random generator (mulberry32), so failures replay. */
+export function random(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** The seed of a randomised test: FRESHET_SEED, or a fresh one (printed). */
+export function seed(name) {
+  const value = process.env.FRESHET_SEED ? Number(process.env.FRESHET_SEED) : Math.floor(Math.random() * 2 ** 31);
+  console.log(`[ seed ] ${name}: FRESHET_SEED=${value}`);
+  return value;
+}

@@ -1,0 +1,46 @@
+// Type-checked, never run: the public API used the way API.md shows it.
+import { FreshetError, MapSink, Pipeline, callbackSink, type Chunk, type Row } from 'freshet';
+
+export async function usage(sql: string): Promise<void> {
+  const p = await Pipeline.create({
+    sql,
+    outputs: { dash: { view: 'by_region', sendSnapshot: true, sink: new MapSink() } },
+  });
+  const token: string = p.ingest('orders', '[{"insert": {"id": 1}}]', { format: 'json', updateFormat: 'insert_delete' });
+  p.insert('orders', [{ id: 1, customer: 2n, amount: 3.5 }]);
+  p.delete('orders', { id: 1 });
+  const status: 'complete' | 'inprogress' = p.completionStatus(token);
+  await p.waitForCompletion(token);
+  const { step, inputRecords, durationMs } = p.step();
+  p.pause();
+  p.start();
+  const state: 'running' | 'paused' | 'closed' = p.state;
+
+  const changes = p.egress('by_region', { sendSnapshot: true, maxQueuedChunks: 10, onLag: 'coalesce' });
+  for await (const chunk of changes) {
+    const inserted: Row[] = chunk.inserts;
+    if (chunk.snapshotComplete) break;
+    void inserted;
+  }
+  const keyed = p.egress('by_region', { index: 'by_region_idx' });
+  const next = await keyed.next();
+  if (!next.done) for (const { key, row } of next.value.upserts) void [key, row];
+  keyed.close();
+
+  p.addOutput('log', { view: 'by_region', sink: callbackSink(async (chunk: Chunk) => void chunk) });
+  await p.resetOutput('dash');
+  p.removeOutput('log');
+  const rows: Row[] = p.snapshot('by_region');
+  p.lookup('by_region_idx', { region: 'north' });
+  p.lookup('by_region_idx', ['north']);
+  const stats = p.stats();
+  const sent: boolean = stats.outputs.dash.snapshotSent;
+  const total: number = stats.inputs.orders.totalRecords;
+  p.close();
+  try {
+    p.step();
+  } catch (error) {
+    if (error instanceof FreshetError && error.code === 'CLOSED') void error.details;
+  }
+  void [status, step, inputRecords, durationMs, state, rows, sent, total];
+}

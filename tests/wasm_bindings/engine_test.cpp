@@ -1,0 +1,137 @@
+// The wasm facade (wasm-bindings/cpp/engine.h), natively: every call answers
+// with a Reply (never throws), rows cross as JSON text, connectors' writes
+// wait in the outbox until JS acknowledges them, snapshots are one chunk.
+#include "engine.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace freshet::wasm {
+namespace {
+
+constexpr const char* kSql = R"sql(
+CREATE TABLE orders (id BIGINT NOT NULL PRIMARY KEY, customer BIGINT, amount DOUBLE);
+CREATE MATERIALIZED VIEW totals AS SELECT customer, SUM(amount) AS total FROM orders GROUP BY customer;
+CREATE INDEX totals_idx ON totals(customer);
+CREATE VIEW big AS SELECT * FROM orders WHERE amount > 100;
+)sql";
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+TEST(WasmEngine, CallsBeforeOpenOrAfterAFailedOpenAreClosed) {
+  Engine engine;
+  EXPECT_EQ(engine.step().code, "CLOSED");
+  EXPECT_EQ(engine.snapshot("totals").code, "CLOSED");
+  Reply opened = engine.open("CREATE TABLE t (x INT,");
+  EXPECT_EQ(opened.code, "SQL_ERROR");
+  EXPECT_TRUE(contains(opened.message, "line 1, column")) << opened.message;
+  EXPECT_EQ(engine.ingest("t", "[]", "json", "insert_delete", true).code, "CLOSED");
+  EXPECT_FALSE(engine.needs_step());
+}
+
+TEST(WasmEngine, CountsLiveEngines) {
+  int before = Engine::live_engines();
+  {
+    Engine a, b;
+    EXPECT_EQ(Engine::live_engines(), before + 2);
+  }
+  EXPECT_EQ(Engine::live_engines(), before);
+}
+
+TEST(WasmEngine, IngestStepSnapshotLookup) {
+  Engine engine;
+  ASSERT_EQ(engine.open(kSql).code, "");
+  Reply described = engine.describe_program();
+  EXPECT_TRUE(contains(described.text, R"("name":"totals","materialized":true)")) << described.text;
+  EXPECT_TRUE(contains(described.text, R"("name":"big","materialized":false)")) << described.text;
+  EXPECT_TRUE(contains(described.text, R"("primary_key":["id"])")) << described.text;
+
+  Reply token = engine.ingest("orders", R"([{"id":1,"customer":7,"amount":2.5},{"id":2,"customer":7,"amount":1}])",
+                              "json", "raw", true);
+  ASSERT_EQ(token.code, "");
+  EXPECT_EQ(token.number, 0);
+  EXPECT_TRUE(engine.needs_step());
+  EXPECT_EQ(engine.ingest("orders", "1,8,4\n", "csv", "insert_delete", true).number, 1);
+  Reply stepped = engine.step();
+  EXPECT_EQ(stepped.text, R"({"step":0,"input_records":3})");
+  EXPECT_EQ(engine.snapshot("totals").text, R"([{"customer":7,"total":1},{"customer":8,"total":4}])");
+  EXPECT_EQ(engine.lookup("totals_idx", R"({"customer":8})").text, R"([{"customer":8,"total":4}])");
+  EXPECT_EQ(engine.lookup("totals_idx", R"({"customer":"x"})").code, "PARSE_ERROR");
+  EXPECT_EQ(engine.completion_status(1).number, 1);
+  EXPECT_EQ(engine.completion_status(2).code, "UNKNOWN_TOKEN");
+  EXPECT_EQ(engine.completion_status(0.5).code, "UNKNOWN_TOKEN");
+}
+
+TEST(WasmEngine, ErrorsComeBackAsCodes) {
+  Engine engine;
+  ASSERT_EQ(engine.open(kSql).code, "");
+  EXPECT_EQ(engine.ingest("nope", "[]", "json", "raw", true).code, "UNKNOWN_TABLE");
+  EXPECT_EQ(engine.ingest("orders", "[]", "xml", "raw", true).code, "INVALID_ARGUMENT");
+  EXPECT_EQ(engine.ingest("orders", "[]", "json", "upsert", true).code, "INVALID_ARGUMENT");
+  Reply bad =
+      engine.ingest("orders", R"([{"insert":{"id":1}},{"insert":{"id":"two"}}])", "json", "insert_delete", true);
+  EXPECT_EQ(bad.code, "PARSE_ERROR");
+  EXPECT_TRUE(contains(bad.message, "record 1")) << bad.message;
+  EXPECT_EQ(engine.snapshot("big").code, "NOT_MATERIALIZED");
+  EXPECT_EQ(engine.snapshot("nope").code, "UNKNOWN_VIEW");
+  EXPECT_EQ(engine.lookup("nope", "{}").code, "UNKNOWN_INDEX");
+  EXPECT_EQ(engine.open_egress("totals", "", false, 10, "wait").code, "INVALID_ARGUMENT");
+  EXPECT_EQ(engine.add_output("o", "totals", "", false, false, "{}").code, "");
+  EXPECT_EQ(engine.add_output("o", "totals", "", false, false, "{}").code, "DUPLICATE_OUTPUT");
+  EXPECT_EQ(engine.reset_output("o").code, "NOT_RESETTABLE");
+  EXPECT_EQ(engine.remove_output("p").code, "UNKNOWN_OUTPUT");
+}
+
+TEST(WasmEngine, ConnectorWritesWaitForAcknowledgement) {
+  Engine engine;
+  ASSERT_EQ(engine.open(kSql).code, "");
+  ASSERT_EQ(engine.add_output("dash", "totals", "totals_idx", true, true, R"({"type":"MapSink"})").code, "");
+  EXPECT_EQ(engine.take_writes(), "");
+  Reply token = engine.ingest("orders", R"([{"id":1,"customer":7,"amount":2}])", "json", "raw", true);
+  engine.step();
+  std::string writes = engine.take_writes();
+  EXPECT_EQ(writes, R"([{"output":"dash","sequence_number":0,"step":0,"snapshot":true,"snapshot_complete":true,)"
+                    R"("records":[{"upsert":{"key":{"customer":7},"row":{"customer":7,"total":2}}}]}])");
+  EXPECT_EQ(engine.completion_status(token.number).number, 0);  // written, not yet acknowledged
+  engine.ingest("orders", R"([{"id":1,"customer":7,"amount":3}])", "json", "raw", true);
+  engine.step();
+  EXPECT_EQ(engine.take_writes(), "");  // one write in flight per connector
+  EXPECT_EQ(engine.acknowledge("dash", 0).code, "");
+  EXPECT_EQ(engine.completion_status(token.number).number, 1);
+  EXPECT_TRUE(contains(engine.take_writes(), R"("sequence_number":1,"step":1,"snapshot":false)"));
+  EXPECT_EQ(engine.acknowledge("dash", 0).code, "INVALID_ARGUMENT");
+  EXPECT_EQ(engine.acknowledge("dash", 1).code, "");
+  // A reset drops what was queued and replays a snapshot at the next step.
+  EXPECT_EQ(engine.reset_output("dash").code, "");
+  EXPECT_TRUE(engine.needs_step());
+  engine.step();
+  EXPECT_TRUE(
+      contains(engine.take_writes(), R"("sequence_number":2,"step":2,"snapshot":true,"snapshot_complete":true)"));
+  EXPECT_TRUE(contains(engine.stats(), R"("resets":1)"));
+}
+
+TEST(WasmEngine, EgressSnapshotIsOneChunkHoweverLarge) {
+  Engine engine;
+  ASSERT_EQ(engine.open(kSql).code, "");
+  std::string rows = "[";
+  for (int i = 0; i < 25000; ++i) {
+    rows += (i ? "," : "") + std::string(R"({"id":)") + std::to_string(i) + R"(,"customer":)" + std::to_string(i) +
+            R"(,"amount":1})";
+  }
+  ASSERT_EQ(engine.ingest("orders", rows + "]", "json", "raw", true).code, "");
+  engine.step();
+  Reply id = engine.open_egress("totals", "", true, 1000, "block");
+  ASSERT_EQ(id.code, "");
+  EXPECT_EQ(engine.next_chunk(id.number).text, "");  // the snapshot comes at the next step
+  engine.step();
+  Reply chunk = engine.next_chunk(id.number);
+  EXPECT_TRUE(
+      contains(chunk.text, R"("output":"","sequence_number":0,"step":1,"snapshot":true,"snapshot_complete":true)"));
+  EXPECT_EQ(engine.next_chunk(id.number).text, "");
+  EXPECT_EQ(engine.close_egress(id.number).code, "");
+  EXPECT_EQ(engine.next_chunk(id.number).code, "UNKNOWN_OUTPUT");
+}
+
+}  // namespace
+}  // namespace freshet::wasm

@@ -1,0 +1,48 @@
+// The Embind glue: the only file that knows about Emscripten. It exposes the
+// Engine class and the Reply value object to JS, nothing else.
+#include <emscripten/bind.h>
+
+#include "engine.h"
+
+using freshet::wasm::Engine;
+using freshet::wasm::Reply;
+
+namespace {
+
+// The wasm memory's size: it only grows, so a leak shows as growth over time.
+double wasm_memory_bytes() { return static_cast<double>(__builtin_wasm_memory_size(0)) * 65536; }
+
+}  // namespace
+
+EMSCRIPTEN_BINDINGS(freshet) {
+  emscripten::function("wasmMemoryBytes", &wasm_memory_bytes);
+  emscripten::function("liveEngines", &Engine::live_engines);
+
+  emscripten::value_object<Reply>("Reply")
+      .field("code", &Reply::code)
+      .field("message", &Reply::message)
+      .field("text", &Reply::text)
+      .field("number", &Reply::number);
+
+  emscripten::class_<Engine>("Engine")
+      .constructor<>()
+      .function("open", &Engine::open)
+      .function("describeProgram", &Engine::describe_program)
+      .function("ingest", &Engine::ingest)
+      .function("step", &Engine::step)
+      .function("needsStep", &Engine::needs_step)
+      .function("canAutoStep", &Engine::can_auto_step)
+      .function("setPaused", &Engine::set_paused)
+      .function("snapshot", &Engine::snapshot)
+      .function("lookup", &Engine::lookup)
+      .function("addOutput", &Engine::add_output)
+      .function("removeOutput", &Engine::remove_output)
+      .function("acknowledge", &Engine::acknowledge)
+      .function("resetOutput", &Engine::reset_output)
+      .function("takeWrites", &Engine::take_writes)
+      .function("openEgress", &Engine::open_egress)
+      .function("closeEgress", &Engine::close_egress)
+      .function("nextChunk", &Engine::next_chunk)
+      .function("completionStatus", &Engine::completion_status)
+      .function("stats", &Engine::stats);
+}

@@ -1,0 +1,265 @@
+#include "engine.h"
+
+#include <limits>
+
+#include "freshet/format/json_output.h"
+
+namespace freshet::wasm {
+namespace {
+
+std::string json_string(std::string_view text) {
+  std::string out;
+  format::append_json_string(text, &out);
+  return out;
+}
+
+// [{"name":"id","type":"BIGINT NOT NULL"},...]
+std::string columns_json(const Schema& schema) {
+  std::string json = "[";
+  for (size_t i = 0; i < schema.size(); ++i) {
+    if (i) json += ',';
+    json += "{\"name\":" + json_string(schema.column(i).name) +
+            ",\"type\":" + json_string(type_name(schema.type(i).id)) +
+            ",\"nullable\":" + (schema.type(i).nullable ? "true" : "false") + "}";
+  }
+  return json + "]";
+}
+
+// Rows of a Z-set whose rows are its keys, each repeated by its weight.
+std::string rows_json(const Batch& batch, const Schema& schema) {
+  format::JsonRowEncoder encoder(schema);
+  std::string json = "[";
+  bool first = true;
+  for (size_t k = 0; k < batch.key_count(); ++k) {
+    for (Weight w = batch.weight(batch.values_begin(k)); w > 0; --w) {
+      if (!first) json += ',';
+      first = false;
+      encoder.append_row(batch.key(k), &json);
+    }
+  }
+  return json + "]";
+}
+
+// As MaterializedView decides: declared MATERIALIZED, or indexed (the index's
+// trace holds the rows anyway).
+bool is_materialized(const sql::CompiledProgram& program, const sql::CompiledView& view) {
+  if (view.materialized) return true;
+  for (const sql::CompiledIndex& index : program.indexes) {
+    if (index.view == view.name) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+Reply Engine::closed_reply() const { return Reply::error(Status(ErrorCode::kClosed, "the pipeline is not open")); }
+
+Reply Engine::open(const std::string& sql) {
+  if (pipeline_) return Reply::error(Status(ErrorCode::kInvalidArgument, "the engine already runs a pipeline"));
+  Result<std::unique_ptr<Pipeline>> pipeline = Pipeline::create(sql);
+  if (!pipeline.ok()) return Reply::error(pipeline.status());
+  pipeline_ = std::move(*pipeline);
+  // API.md: a snapshot reaches JS as one chunk, however large the view.
+  pipeline_->set_snapshot_chunk_records(std::numeric_limits<size_t>::max());
+  return Reply::ok();
+}
+
+Reply Engine::describe_program() const {
+  if (!pipeline_) return closed_reply();
+  const sql::CompiledProgram& program = pipeline_->program();
+  std::string json = "{\"tables\":[";
+  for (size_t t = 0; t < program.tables.size(); ++t) {
+    const sql::CompiledTable& table = program.tables[t];
+    if (t) json += ',';
+    json +=
+        "{\"name\":" + json_string(table.name) + ",\"columns\":" + columns_json(*table.schema) + ",\"primary_key\":[";
+    for (size_t i = 0; i < table.primary_key.size(); ++i) {
+      if (i) json += ',';
+      json += json_string(table.schema->column(table.primary_key[i]).name);
+    }
+    json += "]}";
+  }
+  json += "],\"views\":[";
+  for (size_t v = 0; v < program.views.size(); ++v) {
+    const sql::CompiledView& view = program.views[v];
+    if (v) json += ',';
+    json += "{\"name\":" + json_string(view.name) +
+            ",\"materialized\":" + (is_materialized(program, view) ? "true" : "false") +
+            ",\"columns\":" + columns_json(*view.schema) + "}";
+  }
+  json += "],\"indexes\":[";
+  for (size_t i = 0; i < program.indexes.size(); ++i) {
+    const sql::CompiledIndex& index = program.indexes[i];
+    if (i) json += ',';
+    json += "{\"name\":" + json_string(index.name) + ",\"view\":" + json_string(index.view) +
+            ",\"key\":" + columns_json(*index.key_schema) + "}";
+  }
+  return Reply::ok(json + "]}");
+}
+
+Reply Engine::ingest(const std::string& table, const std::string& data, const std::string& format,
+                     const std::string& update_format, bool array) {
+  if (!pipeline_) return closed_reply();
+  IngestOptions options;
+  if (format == "csv") {
+    options.csv = true;
+  } else if (format != "json") {
+    return Reply::error(Status(ErrorCode::kInvalidArgument, "unknown format '" + format + "' (json or csv)"));
+  }
+  if (update_format == "raw") {
+    options.json.update_format = format::UpdateFormat::kRaw;
+  } else if (update_format != "insert_delete") {
+    return Reply::error(
+        Status(ErrorCode::kInvalidArgument, "unknown update format '" + update_format + "' (insert_delete or raw)"));
+  }
+  options.json.array = array;
+  Result<uint64_t> token = pipeline_->ingest(table, data, options);
+  if (!token.ok()) return Reply::error(token.status());
+  return Reply::number_only(static_cast<double>(*token));
+}
+
+Reply Engine::step() {
+  if (!pipeline_) return closed_reply();
+  Result<StepResult> result = pipeline_->step();
+  if (!result.ok()) return Reply::error(result.status());
+  return Reply::ok("{\"step\":" + std::to_string(result->step) +
+                   ",\"input_records\":" + std::to_string(result->input_records) + "}");
+}
+
+bool Engine::needs_step() const { return pipeline_ && pipeline_->needs_step(); }
+bool Engine::can_auto_step() const { return pipeline_ && pipeline_->can_auto_step(); }
+
+void Engine::set_paused(bool paused) {
+  if (!pipeline_) return;
+  if (paused) {
+    pipeline_->pause();
+  } else {
+    pipeline_->resume();
+  }
+}
+
+Reply Engine::snapshot(const std::string& view) const {
+  if (!pipeline_) return closed_reply();
+  Result<BatchPtr> rows = pipeline_->snapshot(view);
+  if (!rows.ok()) return Reply::error(rows.status());
+  return Reply::ok(rows_json(**rows, *pipeline_->program().find_view(view)->schema));
+}
+
+Reply Engine::lookup(const std::string& index_name, const std::string& key_json) const {
+  if (!pipeline_) return closed_reply();
+  Result<SchemaPtr> key_schema = pipeline_->index_key_schema(index_name);
+  if (!key_schema.ok()) return Reply::error(key_schema.status());
+  // The key is read like one raw record of a table whose columns are the key's.
+  format::InputOptions options;
+  options.update_format = format::UpdateFormat::kRaw;
+  options.array = false;
+  Result<std::vector<format::ParsedUpdate>> key =
+      format::parse_json(key_json, format::TableShape{key_schema->get(), {}}, options);
+  if (!key.ok()) return Reply::error(Status(key.status().code(), "lookup key: " + key.status().message()));
+  if (key->size() != 1) return Reply::error(Status(ErrorCode::kInvalidArgument, "lookup takes exactly one key"));
+  Result<std::vector<std::string>> rows = pipeline_->lookup(index_name, RowRef((*key)[0].row));
+  if (!rows.ok()) return Reply::error(rows.status());
+  const sql::CompiledProgram& program = pipeline_->program();
+  format::JsonRowEncoder encoder(*program.find_view(program.find_index(index_name)->view)->schema);
+  std::string json = "[";
+  for (size_t i = 0; i < rows->size(); ++i) {
+    if (i) json += ',';
+    encoder.append_row(RowRef((*rows)[i]), &json);
+  }
+  return Reply::ok(json + "]");
+}
+
+Reply Engine::add_output(const std::string& name, const std::string& view, const std::string& index, bool send_snapshot,
+                         bool resettable, const std::string& description) {
+  if (!pipeline_) return closed_reply();
+  EndpointConfig config;
+  config.view = view;
+  config.index = index;
+  config.send_snapshot = send_snapshot;
+  Status added = pipeline_->add_connector(name, std::move(config),
+                                          std::make_shared<JsSink>(name, resettable, description, outbox_));
+  return added.ok() ? Reply::ok() : Reply::error(added);
+}
+
+Reply Engine::remove_output(const std::string& name) {
+  if (!pipeline_) return closed_reply();
+  Status removed = pipeline_->remove_connector(name);
+  return removed.ok() ? Reply::ok() : Reply::error(removed);
+}
+
+Reply Engine::acknowledge(const std::string& name, double sequence_number) {
+  if (!pipeline_) return closed_reply();
+  Status acknowledged = pipeline_->acknowledge(name, static_cast<uint64_t>(sequence_number));
+  return acknowledged.ok() ? Reply::ok() : Reply::error(acknowledged);
+}
+
+Reply Engine::reset_output(const std::string& name) {
+  if (!pipeline_) return closed_reply();
+  Status reset = pipeline_->reset_output(name);
+  return reset.ok() ? Reply::ok() : Reply::error(reset);
+}
+
+std::string Engine::take_writes() {
+  if (outbox_->empty()) return {};
+  size_t bytes = 2;
+  for (const std::string& write : *outbox_) bytes += write.size() + 1;
+  std::string json;
+  json.reserve(bytes);
+  json += '[';
+  for (size_t i = 0; i < outbox_->size(); ++i) {
+    if (i) json += ',';
+    json += (*outbox_)[i];
+  }
+  outbox_->clear();
+  return json + "]";
+}
+
+Reply Engine::open_egress(const std::string& view, const std::string& index, bool send_snapshot,
+                          double max_queued_chunks, const std::string& on_lag) {
+  if (!pipeline_) return closed_reply();
+  EndpointConfig config;
+  config.view = view;
+  config.index = index;
+  config.send_snapshot = send_snapshot;
+  config.max_queued_chunks = max_queued_chunks < 1 ? 1 : static_cast<size_t>(max_queued_chunks);
+  if (on_lag == "coalesce") {
+    config.on_lag = LagPolicy::kCoalesce;
+  } else if (on_lag == "drop") {
+    config.on_lag = LagPolicy::kDrop;
+  } else if (on_lag != "block") {
+    return Reply::error(
+        Status(ErrorCode::kInvalidArgument, "unknown onLag '" + on_lag + "' (block, coalesce or drop)"));
+  }
+  Result<uint64_t> id = pipeline_->open_egress(std::move(config));
+  if (!id.ok()) return Reply::error(id.status());
+  return Reply::number_only(static_cast<double>(*id));
+}
+
+Reply Engine::close_egress(double id) {
+  if (!pipeline_) return closed_reply();
+  Status closed = pipeline_->close_egress(static_cast<uint64_t>(id));
+  return closed.ok() ? Reply::ok() : Reply::error(closed);
+}
+
+Reply Engine::next_chunk(double id) {
+  if (!pipeline_) return closed_reply();
+  Result<std::optional<OutputChunk>> chunk = pipeline_->next_chunk(static_cast<uint64_t>(id));
+  if (!chunk.ok()) return Reply::error(chunk.status());
+  if (!*chunk) return Reply::ok();
+  const OutputEndpoint* endpoint = pipeline_->egress(static_cast<uint64_t>(id));
+  return Reply::ok(encode_chunk({}, **chunk, endpoint->encode(**chunk)));
+}
+
+Reply Engine::completion_status(double token) const {
+  if (!pipeline_) return closed_reply();
+  if (!(token >= 0) || token != static_cast<double>(static_cast<uint64_t>(token))) {
+    return Reply::error(Status(ErrorCode::kUnknownToken, "unknown completion token"));
+  }
+  Result<bool> complete = pipeline_->completion_status(static_cast<uint64_t>(token));
+  if (!complete.ok()) return Reply::error(complete.status());
+  return Reply::number_only(*complete ? 1 : 0);
+}
+
+std::string Engine::stats() const { return pipeline_ ? pipeline_->stats_json() : "{}"; }
+
+}  // namespace freshet::wasm

@@ -1,0 +1,81 @@
+// Engine: the narrow facade over one core Pipeline that JS drives through
+// Embind (bindings.cpp). Every call returns a value — a Reply, a bool or a
+// JSON text — never throws, and moves rows in bulk: JSON text (or bytes) in,
+// JSON text encoded by the core out, one call per ingest, step or chunk and
+// never one per row.
+//
+// It holds no policy: when to step, retries, lag and lifetimes are the JS
+// layer's job (wasm-bindings/js/). Output connectors are JsSinks whose writes
+// JS collects with take_writes() and confirms with acknowledge().
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "freshet/pipeline/pipeline.h"
+#include "js_sink.h"
+#include "reply.h"
+
+namespace freshet::wasm {
+
+class Engine {
+ public:
+  Engine() { ++live_engines_; }
+  ~Engine() { --live_engines_; }
+  Engine(const Engine&) = delete;
+  Engine& operator=(const Engine&) = delete;
+  //! Engines not yet deleted: JS must delete() every one (tests check it).
+  static int live_engines() { return live_engines_; }
+
+  //! Compiles `sql` and starts an empty pipeline (SQL_ERROR names line and column).
+  Reply open(const std::string& sql);
+  //! Tables, views (columns, types, materialized) and indexes (view, key
+  //! columns) as JSON: what JS needs to shape rows and keys without asking again.
+  Reply describe_program() const;
+
+  //! Parses and buffers `data`; number = the completion token.
+  //! format: "json" | "csv"; update_format: "insert_delete" | "raw".
+  Reply ingest(const std::string& table, const std::string& data, const std::string& format,
+               const std::string& update_format, bool array);
+  //! text = {"step":n,"input_records":m}.
+  Reply step();
+  bool needs_step() const;
+  bool can_auto_step() const;
+  void set_paused(bool paused);
+
+  //! text = the rows of a materialized view, a JSON array of objects.
+  Reply snapshot(const std::string& view) const;
+  //! `key_json` is one JSON object with the index's key columns; text = the rows.
+  Reply lookup(const std::string& index, const std::string& key_json) const;
+
+  Reply add_output(const std::string& name, const std::string& view, const std::string& index, bool send_snapshot,
+                   bool resettable, const std::string& description);
+  Reply remove_output(const std::string& name);
+  Reply acknowledge(const std::string& name, double sequence_number);
+  Reply reset_output(const std::string& name);
+  //! The chunks connectors wrote since the last call, as a JSON array of
+  //! {"output", "sequence_number", "step", "snapshot", "snapshot_complete",
+  //! "records"}; "" when there are none.
+  std::string take_writes();
+
+  //! number = the stream's id. on_lag: "block" | "coalesce" | "drop".
+  Reply open_egress(const std::string& view, const std::string& index, bool send_snapshot, double max_queued_chunks,
+                    const std::string& on_lag);
+  Reply close_egress(double id);
+  //! text = the next queued chunk (shaped as in take_writes, "output" empty), "" when none.
+  Reply next_chunk(double id);
+
+  //! number = 1 when the token is complete, 0 while in progress.
+  Reply completion_status(double token) const;
+  //! The core's stats object, snake_case JSON.
+  std::string stats() const;
+
+ private:
+  Reply closed_reply() const;
+
+  static inline int live_engines_ = 0;
+  std::unique_ptr<Pipeline> pipeline_;
+  std::shared_ptr<Outbox> outbox_ = std::make_shared<Outbox>();
+};
+
+}  // namespace freshet::wasm

@@ -1,0 +1,54 @@
+// JsSink: a connector's Sink whose destination lives in JS (a MapSink, an
+// IndexedDB store, a callback). The core writes synchronously during a step,
+// but a JS sink is asynchronous and may fail, so a write only queues the
+// chunk in an outbox and answers kPending:
+//
+//   core step ─► JsSink::write ─► outbox ─► Engine::take_writes ─► JS sink.write()
+//                                                   resolved ─► Engine::acknowledge
+//                                                   rejected ─► JS retries the same chunk
+//
+// The core keeps the chunk queued until it is acknowledged and writes one
+// chunk at a time per connector, so a sink that is slow or throws delays its
+// connector but never loses or reorders a chunk.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "freshet/pipeline/output_chunk.h"
+
+namespace freshet::wasm {
+
+//! Chunks written by the core and not yet picked up by JS, each already
+//! encoded as one JSON object (see Engine::take_writes for its shape).
+using Outbox = std::vector<std::string>;
+
+class JsSink final : public Sink {
+ public:
+  JsSink(std::string output, bool resettable, std::string description, std::shared_ptr<Outbox> outbox)
+      : output_(std::move(output)),
+        resettable_(resettable),
+        description_(std::move(description)),
+        outbox_(std::move(outbox)) {}
+
+  Result<SinkWrite> write(const OutputChunk& chunk, const std::string& json) override;
+  bool resettable() const override { return resettable_; }
+  //! The JS side wipes the destination itself, asynchronously, before it
+  //! writes the snapshot that follows (its writes to one sink are serial).
+  Status reset() override { return Status::OK(); }
+  std::string describe() const override { return description_; }
+
+ private:
+  std::string output_;
+  bool resettable_;
+  std::string description_;
+  std::shared_ptr<Outbox> outbox_;
+};
+
+//! A chunk as the JSON object JS reads: its header fields and `records`, the
+//! core's encoding of its rows (insert_delete, or upsert/delete through an
+//! index). `output` names the connector; empty for an egress chunk.
+std::string encode_chunk(const std::string& output, const OutputChunk& chunk, const std::string& records_json);
+
+}  // namespace freshet::wasm

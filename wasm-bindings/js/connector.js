@@ -1,0 +1,127 @@
+// Connector: the JS half of an output connector — it hands the chunks the
+// core wrote (through the facade's JsSink) to the user's sink, one at a time
+// and in order, and tells the core once each is written.
+//
+// ## Design
+// The core keeps a chunk queued until it is acknowledged and offers the next
+// one only after that, so nothing is lost whatever the sink does:
+//   write returns or resolves → acknowledge → the core offers the next chunk
+//   write throws or rejects   → counted as an error, retried (backoff 10 ms … 1 s)
+// Writes and resets are jobs run in order by one pump per connector, so a
+// sink never sees two calls at once. The pump starts in a microtask (a sink
+// is never called from inside p.step()) and runs synchronous writes back to
+// back, so a fast sink keeps up with a tight loop of steps. A reset (or
+// removal) starts a new generation: jobs of older generations are abandoned
+// (the core dropped those chunks) and never acknowledged.
+
+const FIRST_RETRY_MS = 10;
+const LAST_RETRY_MS = 1000;
+
+export class Connector {
+  #jobs = [];               // { call, generation, then }
+  #pumping = false;
+  #generation = 0;
+  #stopped = false;
+  #wakeRetry = null;        // ends a backoff wait early (reset, removal, close)
+  #resetWaiters = [];       // resolved once the snapshot after a reset is written
+
+  /**
+   * @param {string} name
+   * @param {{ view: string, index?: string, sendSnapshot: boolean, shape: object }} config
+   * @param {{ write: Function, reset?: Function }} sink
+   * @param {(sequenceNumber: number) => void} acknowledge tells the core a chunk is written
+   */
+  constructor(name, config, sink, acknowledge) {
+    this.name = name;
+    this.config = config;
+    this.sink = sink;
+    this.acknowledge = acknowledge;
+    this.errors = 0;
+    this.lastError = null;
+  }
+
+  /** Queues one chunk the core wrote to this connector. */
+  deliver(chunk) {
+    this.#enqueue(() => this.sink.write(chunk), () => {
+      this.acknowledge(chunk.sequenceNumber);
+      if (chunk.snapshotComplete) for (const waiter of this.#resetWaiters.splice(0)) waiter.resolve();
+    });
+  }
+
+  /** After the core reset the connector: wipes the sink, then resolves once the fresh snapshot is written. */
+  reset() {
+    ++this.#generation;
+    this.#wakeRetry?.();
+    const written = new Promise((resolve, reject) => this.#resetWaiters.push({ resolve, reject }));
+    this.#enqueue(() => this.sink.reset(), null);
+    return written;
+  }
+
+  /** Removal or close: abandons what is queued or in flight; pending resets fail with `error`. */
+  stop(error) {
+    this.#stopped = true;
+    ++this.#generation;
+    this.#jobs.length = 0;
+    this.#wakeRetry?.();
+    for (const waiter of this.#resetWaiters.splice(0)) waiter.reject(error);
+  }
+
+  /** A failed pipeline steps no more: resets waiting for a snapshot fail with `error`. */
+  abandonResets(error) {
+    for (const waiter of this.#resetWaiters.splice(0)) waiter.reject(error);
+  }
+
+  #enqueue(call, then) {
+    this.#jobs.push({ call, then, generation: this.#generation });
+    if (this.#pumping) return;
+    this.#pumping = true;
+    queueMicrotask(() => this.#pump());
+  }
+
+  async #pump() {
+    while (this.#jobs.length) {
+      const job = this.#jobs.shift();
+      let done = this.#attempt(job.call, job.generation, FIRST_RETRY_MS);
+      if (typeof done !== 'boolean') done = await done;
+      try {
+        if (done) job.then?.();  // may queue the next chunk: this loop takes it
+      } catch (error) {
+        this.#noteError(error);
+      }
+    }
+    this.#pumping = false;
+  }
+
+  // Calls `call` until it succeeds: true once it did, false when the
+  // generation moved on first; a Promise of that when `call` is async or failed.
+  #attempt(call, generation, delay) {
+    if (this.#stopped || generation !== this.#generation) return false;
+    try {
+      const result = call();
+      if (typeof result?.then !== 'function') return true;
+      return Promise.resolve(result).then(
+        () => !this.#stopped && generation === this.#generation,
+        (error) => this.#retryAfter(error, call, generation, delay));
+    } catch (error) {
+      return this.#retryAfter(error, call, generation, delay);
+    }
+  }
+
+  async #retryAfter(error, call, generation, delay) {
+    this.#noteError(error);
+    await new Promise((resolve) => {
+      const timer = setTimeout(resolve, delay);
+      this.#wakeRetry = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.#wakeRetry = null;
+    return this.#attempt(call, generation, Math.min(delay * 2, LAST_RETRY_MS));
+  }
+
+  #noteError(error) {
+    ++this.errors;
+    this.lastError = error instanceof Error ? error.message : String(error);
+  }
+}

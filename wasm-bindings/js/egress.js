@@ -1,0 +1,83 @@
+// EgressStream: the async iterator p.egress() returns — one consumer of a
+// view's changes, pulling chunks the core queued for it.
+//
+// Chunks stay in the core's queue until next() takes them, one per call, so
+// the endpoint's lag policy (block, coalesce, drop; maxQueuedChunks) sees how
+// far behind this consumer really is. close(), return() (a `break` out of
+// `for await`) and p.close() release the core's endpoint.
+
+import { FreshetError } from './errors.js';
+import { parseChunk } from './chunks.js';
+
+export class EgressStream {
+  #id;
+  #shape;
+  #hooks;
+  #closed = false;
+  #waiting = new Set();     // wakes next() calls waiting for a step, when close() runs
+
+  /**
+   * @param {number} id the engine's egress id
+   * @param {import('./chunks.js').ChunkShape} shape
+   * @param {{ engine: () => any, nextStep: () => Promise<void>, taken: () => void }} hooks
+   *   engine() returns the open engine (throws CLOSED after p.close()),
+   *   nextStep() settles after the next step, taken() runs after a chunk left the queue
+   */
+  constructor(id, shape, hooks) {
+    this.#id = id;
+    this.#shape = shape;
+    this.#hooks = hooks;
+  }
+
+  /** The egress id, as p.stats().egress names this stream. */
+  get id() {
+    return this.#id;
+  }
+
+  [Symbol.asyncIterator]() {
+    return this;
+  }
+
+  async next() {
+    for (;;) {
+      if (this.#closed) return { done: true, value: undefined };
+      const reply = this.#hooks.engine().nextChunk(this.#id);
+      if (reply.code) throw new FreshetError(reply.code, reply.message);
+      if (reply.text) {
+        this.#hooks.taken();
+        return { done: false, value: parseChunk(reply.text, this.#shape) };
+      }
+      let wake;
+      const woken = new Promise((resolve, reject) => {
+        wake = resolve;
+        this.#hooks.nextStep().then(resolve, reject);
+      });
+      this.#waiting.add(wake);
+      try {
+        await woken;
+      } finally {
+        this.#waiting.delete(wake);
+      }
+    }
+  }
+
+  async return() {
+    this.close();
+    return { done: true, value: undefined };
+  }
+
+  /** Stops the stream and frees its queue; later next() calls are done. Idempotent. */
+  close() {
+    if (this.#closed) return;
+    this.#closed = true;
+    for (const wake of this.#waiting) wake();
+    let engine = null;
+    try {
+      engine = this.#hooks.engine();
+    } catch {
+      return;  // the pipeline closed first and freed every stream
+    }
+    engine.closeEgress(this.#id);
+    this.#hooks.taken();  // a blocked pipeline may step again
+  }
+}

@@ -1,0 +1,176 @@
+// Types of the npm package `freshet` (API.md §2). The same declarations
+// serve every entry point (node, browser, workerd).
+
+/** A SQL value in JS: BIGINT outside ±(2^53 − 1) is a bigint; DATE and TIMESTAMP are strings. */
+export type SqlValue = boolean | number | bigint | string | null;
+/** A row: an object keyed by column name. */
+export type Row = Record<string, SqlValue>;
+
+export type ErrorCode =
+  | 'INVALID_ARGUMENT' | 'SQL_ERROR' | 'PARSE_ERROR' | 'TYPE_ERROR' | 'UNKNOWN_TABLE' | 'UNKNOWN_VIEW'
+  | 'UNKNOWN_INDEX' | 'UNKNOWN_OUTPUT' | 'DUPLICATE_OUTPUT' | 'UNKNOWN_TOKEN' | 'NOT_MATERIALIZED'
+  | 'NOT_RESETTABLE' | 'PROGRAM_MISMATCH' | 'CHECKPOINT_CORRUPT' | 'STORAGE_ERROR' | 'CLOSED' | 'OVERFLOW'
+  | 'INTERNAL';
+
+export const ERROR_CODES: readonly ErrorCode[];
+
+/** Every error the package throws. */
+export class FreshetError extends Error {
+  constructor(code: ErrorCode, message: string);
+  readonly name: 'FreshetError';
+  readonly code: ErrorCode;
+  /** Where the problem is, when the message names it (SQL: line and column; input: table, record, column). */
+  readonly details: { line?: number; column?: number | string; table?: string; record?: number };
+}
+
+/** A chunk of a view's changes: its snapshot, or one step's delta. */
+export interface RowChunk {
+  sequenceNumber: number;
+  step: number;
+  snapshot: boolean;
+  snapshotComplete: boolean;
+  inserts: Row[];
+  deletes: Row[];
+}
+
+/** A chunk of changes through an index: upserts and deletes by key. */
+export interface KeyedChunk {
+  sequenceNumber: number;
+  step: number;
+  snapshot: boolean;
+  snapshotComplete: boolean;
+  upserts: { key: Row; row: Row }[];
+  deletes: { key: Row }[];
+}
+
+export type Chunk = RowChunk | KeyedChunk;
+
+/** Where a connector writes. write() may return a Promise; a throw or rejection is retried. */
+export interface Sink {
+  write(chunk: Chunk): unknown;
+  /** Wipes the destination (resetOutput, and a changed connector on resume). */
+  reset?(): unknown;
+  /** A JSON-able description, part of the connector's identity in a checkpoint. */
+  describe?(): unknown;
+}
+
+export interface OutputConfig {
+  view: string;
+  index?: string;
+  sendSnapshot?: boolean;
+  sink: Sink;
+}
+
+export interface CreateOptions {
+  sql: string;
+  outputs?: Record<string, OutputConfig>;
+}
+
+export interface IngestOptions {
+  format?: 'json' | 'csv';
+  updateFormat?: 'insert_delete' | 'raw';
+  /** JSON text: one array of records (true, the default) or newline-delimited records. */
+  array?: boolean;
+}
+
+export interface EgressOptions {
+  sendSnapshot?: boolean;
+  index?: string;
+  maxQueuedChunks?: number;
+  onLag?: 'block' | 'coalesce' | 'drop';
+}
+
+export interface StepResult {
+  step: number;
+  inputRecords: number;
+  durationMs: number;
+}
+
+export interface EndpointStats {
+  view: string;
+  transmittedRecords: number;
+  transmittedBatches: number;
+  queuedRecords: number;
+  queuedChunks: number;
+  snapshotSent: boolean;
+  snapshotRecords: number;
+  snapshotTotal: number;
+  resets: number;
+  resetInProgress: boolean;
+  errors: number;
+  lastError: string | null;
+  droppedChunks: number;
+}
+
+export interface Stats {
+  step: number;
+  state: 'running' | 'paused';
+  /** Bytes held by the engine's state (traces, operator state, queues). */
+  memoryBytes: number;
+  /** The size of the wasm memory (it only grows). */
+  wasmMemoryBytes: number;
+  /** Null until checkpoints are configured. */
+  checkpoint: null | Record<string, unknown>;
+  inputs: Record<string, { totalRecords: number; totalBytes: number; parseErrors: number }>;
+  outputs: Record<string, EndpointStats>;
+  /** Egress streams by id (EgressStream.id). */
+  egress: Record<string, EndpointStats>;
+  /** The error that stopped the pipeline (a failed step), if one did. */
+  failure: { code: ErrorCode; message: string } | null;
+}
+
+/** One consumer of a view's changes; `for await` it, then close() or break. */
+export interface EgressStream<C extends Chunk = Chunk> extends AsyncIterableIterator<C> {
+  readonly id: number;
+  next(): Promise<IteratorResult<C, undefined>>;
+  return(): Promise<IteratorResult<C, undefined>>;
+  close(): void;
+}
+
+export type IngestData = string | Uint8Array | ArrayBuffer | ArrayBufferView | object[];
+
+export class Pipeline {
+  private constructor();
+  static create(options: CreateOptions): Promise<Pipeline>;
+
+  /** 'closed' after close(). */
+  readonly state: 'running' | 'paused' | 'closed';
+  start(): void;
+  pause(): void;
+  step(): StepResult;
+
+  /** Returns a completion token. */
+  ingest(table: string, data: IngestData, options?: IngestOptions): string;
+  insert(table: string, rows: Row | Row[]): string;
+  delete(table: string, rowsOrKeys: Row | Row[]): string;
+  completionStatus(token: string): 'complete' | 'inprogress';
+  waitForCompletion(token: string): Promise<void>;
+
+  egress(view: string, options: EgressOptions & { index: string }): EgressStream<KeyedChunk>;
+  egress(view: string, options?: EgressOptions): EgressStream<RowChunk>;
+
+  addOutput(name: string, config: OutputConfig): void;
+  removeOutput(name: string): void;
+  resetOutput(name: string): Promise<void>;
+
+  snapshot(view: string): Row[];
+  lookup(index: string, key: Row | SqlValue[] | SqlValue): Row[];
+
+  stats(): Stats;
+  close(): void;
+}
+
+/** An in-memory mirror of a view: rows with multiplicities, or rows by index key. */
+export class MapSink implements Sink {
+  write(chunk: Chunk): void;
+  reset(): void;
+  describe(): { type: 'MapSink' };
+  readonly size: number;
+  get(key: Row): Row | undefined;
+  rows(): Row[];
+}
+
+export function callbackSink(
+  write: (chunk: Chunk) => unknown,
+  options?: { reset?: () => unknown; description?: unknown },
+): Sink;

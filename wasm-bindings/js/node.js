@@ -1,0 +1,11 @@
+// The package for Node (>= 20): the engine's bytes are read from disk.
+import { readFile } from 'node:fs/promises';
+
+import { setWasmSource } from './engine_loader.js';
+
+setWasmSource(async (imports) => {
+  const bytes = await readFile(new URL('./engine/freshet_engine.wasm', import.meta.url));
+  return (await WebAssembly.instantiate(bytes, imports)).instance;
+});
+
+export * from './index.js';

@@ -1,0 +1,372 @@
+// Pipeline: the package's main class (API.md §2) — one compiled program
+// running in one wasm Engine (../cpp/engine.h), driven from JS's event loop.
+//
+// ## Design
+// The engine never waits; this class decides when things happen:
+//   ingest ──► engine buffers ──► AutoStepper.wake() ──► one step per turn
+//   step ────► connectors' writes (Connector, async) ──► acknowledge
+//         └──► egress streams wake up and pull their chunks (EgressStream)
+//         └──► completion waiters re-check their tokens
+// Engine calls return Replies ({code, message, text, number}); a code
+// becomes a FreshetError. Rows cross in bulk as JSON text both ways.
+
+import { AutoStepper } from './auto_step.js';
+import { toChunk } from './chunks.js';
+import { Connector } from './connector.js';
+import { EgressStream } from './egress.js';
+import { loadEngineModule } from './engine_loader.js';
+import { FreshetError, invalidArgument, requireString, unwrap } from './errors.js';
+import { Program } from './program.js';
+import { toStats } from './stats.js';
+import { parseJson, parseRows, stringifyJson } from './values.js';
+
+const CREATE_OPTIONS = new Set(['sql', 'outputs']);
+const LAG_POLICIES = new Set(['block', 'coalesce', 'drop']);
+const constructing = Symbol('Pipeline.create');
+// A pipeline dropped without close() still frees its engine once collected
+// (Embind only finalizes smart-pointer handles by itself). Hosts without
+// FinalizationRegistry rely on close() alone.
+const forgottenEngines = typeof FinalizationRegistry === 'function'
+  ? new FinalizationRegistry((engine) => engine.delete())
+  : null;
+
+// A promise that may settle with nobody listening (no unhandled rejection).
+function signal() {
+  let resolve, reject;
+  const promise = new Promise((res, rej) => ((resolve = res), (reject = rej)));
+  promise.catch(() => {});
+  return { promise, resolve, reject };
+}
+
+export class Pipeline {
+  #module;
+  #engine;
+  #program;
+  #state = 'running';
+  #failure = null;                  // the error that stopped the pipeline (a failed step)
+  #stepper = new AutoStepper((forced) => this.#autoStep(forced));
+  #stepped = signal();              // settles after the next step, for egress streams
+  #connectors = new Map();          // name → Connector
+  #completionWaiters = [];          // { token, resolve, reject }
+
+  /**
+   * Compiles `sql` and starts the pipeline (running).
+   * @param {{ sql: string, outputs?: Record<string, object> }} options
+   */
+  static async create(options) {
+    if (typeof options?.sql !== 'string') throw invalidArgument('Pipeline.create needs { sql: string }');
+    for (const key of Object.keys(options)) {
+      if (!CREATE_OPTIONS.has(key)) throw invalidArgument(`Pipeline.create: unsupported option '${key}'`);
+    }
+    const module = await loadEngineModule();
+    const engine = new module.Engine();
+    const opened = engine.open(options.sql);
+    if (opened.code) {
+      engine.delete();
+      throw new FreshetError(opened.code, opened.message);
+    }
+    // Storages plug in here: restore the newest checkpoint into the engine
+    // before any output is configured, so that connectors can be matched
+    // against the checkpointed ones.
+    const pipeline = new Pipeline(constructing, module, engine);
+    try {
+      for (const [name, config] of Object.entries(options.outputs ?? {})) pipeline.addOutput(name, config);
+    } catch (error) {
+      pipeline.close();
+      throw error;
+    }
+    return pipeline;
+  }
+
+  /** @private use Pipeline.create() */
+  constructor(token, module, engine) {
+    if (token !== constructing) throw invalidArgument('use Pipeline.create()');
+    this.#module = module;
+    this.#engine = engine;
+    forgottenEngines?.register(this, engine, this);
+    this.#program = new Program(unwrap(engine.describeProgram()).text);
+  }
+
+  // ------------------------------------------------------------- stepping
+
+  /** 'running' | 'paused' ('closed' after close()). */
+  get state() {
+    return this.#engine ? this.#state : 'closed';
+  }
+
+  /** Steps automatically soon after input arrives (the default). */
+  start() {
+    this.#open().setPaused(false);
+    this.#state = 'running';
+    this.#stepper.wake();
+  }
+
+  /** Stops automatic steps; explicit step() and forced snapshot steps still run. */
+  pause() {
+    this.#open().setPaused(true);
+    this.#state = 'paused';
+  }
+
+  /** Runs one step now. @returns {{ step: number, inputRecords: number, durationMs: number }} */
+  step() {
+    const engine = this.#open();
+    const started = performance.now();
+    const reply = engine.step();
+    if (reply.code) throw this.#fail(new FreshetError(reply.code, reply.message));
+    const result = JSON.parse(reply.text);
+    const durationMs = performance.now() - started;
+    this.#afterStep();
+    return { step: result.step, inputRecords: result.input_records, durationMs };
+  }
+
+  #autoStep(forced) {
+    if (!this.#engine || this.#failure || !this.#engine.needsStep()) return;
+    if (!forced && (this.#state === 'paused' || !this.#engine.canAutoStep())) return;
+    try {
+      this.step();
+    } catch {
+      // #fail() recorded it: waiters, egress streams and stats() report it.
+    }
+  }
+
+  #afterStep() {
+    this.#deliverWrites();
+    const stepped = this.#stepped;
+    this.#stepped = signal();
+    stepped.resolve();
+    this.#checkCompletions();
+  }
+
+  #fail(error) {
+    this.#failure = error;
+    this.#stepped.reject(error);
+    for (const waiter of this.#completionWaiters.splice(0)) waiter.reject(error);
+    for (const connector of this.#connectors.values()) connector.abandonResets(error);
+    return error;
+  }
+
+  // ---------------------------------------------------------------- input
+
+  /**
+   * Parses `data` inside wasm and buffers it for the next step.
+   * @returns {string} a completion token
+   */
+  ingest(table, data, options = {}) {
+    const engine = this.#open();
+    requireString(table, 'the table');
+    const { format = 'json', updateFormat = 'insert_delete' } = options;
+    requireString(format, 'format');
+    requireString(updateFormat, 'updateFormat');
+    let { array = true } = options;
+    let payload;
+    if (typeof data === 'string' || data instanceof Uint8Array) {
+      payload = data;
+    } else if (data instanceof ArrayBuffer) {
+      payload = new Uint8Array(data);
+    } else if (ArrayBuffer.isView(data)) {
+      payload = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+    } else if (Array.isArray(data)) {
+      if (format !== 'json') throw invalidArgument(`an array of objects is JSON input, not ${format}`);
+      payload = stringifyJson(data);
+      array = true;
+    } else {
+      throw invalidArgument('ingest takes JSON or CSV text, bytes, or an array of objects');
+    }
+    const reply = unwrap(engine.ingest(table, payload, format, updateFormat, array !== false));
+    this.#stepper.wake();
+    return String(reply.number);
+  }
+
+  /** Inserts rows (objects keyed by column name). */
+  insert(table, rows) {
+    return this.ingest(table, Array.isArray(rows) ? rows : [rows], { updateFormat: 'raw' });
+  }
+
+  /** Deletes rows, or for a table with a PRIMARY KEY, rows by key ({ id: 1 }). */
+  delete(table, rowsOrKeys) {
+    const rows = Array.isArray(rowsOrKeys) ? rowsOrKeys : [rowsOrKeys];
+    return this.ingest(table, rows.map((row) => ({ delete: row })));
+  }
+
+  /** @returns {'complete' | 'inprogress'} */
+  completionStatus(token) {
+    return unwrap(this.#open().completionStatus(tokenNumber(token))).number ? 'complete' : 'inprogress';
+  }
+
+  /** Resolves once completionStatus(token) is 'complete'. */
+  async waitForCompletion(token) {
+    if (this.completionStatus(token) === 'complete') return;
+    if (this.#failure) throw this.#failure;
+    await new Promise((resolve, reject) => this.#completionWaiters.push({ token: tokenNumber(token), resolve, reject }));
+  }
+
+  #checkCompletions() {
+    if (!this.#completionWaiters.length) return;
+    this.#completionWaiters = this.#completionWaiters.filter((waiter) => {
+      const complete = this.#engine.completionStatus(waiter.token).number === 1;
+      if (complete) waiter.resolve();
+      return !complete;
+    });
+  }
+
+  // ------------------------------------------------------- pull: egress
+
+  /**
+   * An async iterator over a view's changes (one consumer).
+   * @param {string} view
+   * @param {{ sendSnapshot?: boolean, index?: string, maxQueuedChunks?: number, onLag?: 'block' | 'coalesce' | 'drop' }} [options]
+   */
+  egress(view, options = {}) {
+    const engine = this.#open();
+    const { sendSnapshot = false, index = '', maxQueuedChunks = 1000, onLag = 'block' } = options;
+    requireString(view, 'the view');
+    requireString(index, 'index');
+    if (!LAG_POLICIES.has(onLag)) throw invalidArgument(`onLag is 'block', 'coalesce' or 'drop', not '${onLag}'`);
+    if (!(Number.isInteger(maxQueuedChunks) && maxQueuedChunks > 0)) {
+      throw invalidArgument('maxQueuedChunks is a positive integer');
+    }
+    const id = unwrap(engine.openEgress(view, index, !!sendSnapshot, maxQueuedChunks, onLag)).number;
+    const stream = new EgressStream(id, this.#program.shape(view, index), {
+      engine: () => this.#open(),
+      nextStep: () => this.#stepped.promise,
+      taken: () => this.#stepper.wake(),
+    });
+    if (sendSnapshot) this.#stepper.wake(true);
+    return stream;
+  }
+
+  // ---------------------------------------------------- push: connectors
+
+  /**
+   * Adds a named output connector writing a view's changes to `sink`.
+   * @param {string} name
+   * @param {{ view: string, index?: string, sendSnapshot?: boolean, sink: { write(chunk: object): unknown, reset?(): unknown, describe?(): unknown } }} config
+   */
+  addOutput(name, config) {
+    const engine = this.#open();
+    const { view, index = '', sendSnapshot = false, sink } = config ?? {};
+    requireString(name, "an output's name");
+    requireString(view, `output '${name}': view`);
+    requireString(index, `output '${name}': index`);
+    if (typeof sink?.write !== 'function') throw invalidArgument(`output '${name}' needs a sink with write(chunk)`);
+    const description = typeof sink.describe === 'function' ? JSON.stringify(sink.describe()) ?? '{}' : '{}';
+    unwrap(engine.addOutput(name, view, index, !!sendSnapshot, typeof sink.reset === 'function', description));
+    const shape = this.#program.shape(view, index);
+    const connector = new Connector(name, { view, index, sendSnapshot: !!sendSnapshot, shape }, sink,
+                                    (sequenceNumber) => this.#acknowledge(connector, sequenceNumber));
+    this.#connectors.set(name, connector);
+    if (sendSnapshot) this.#stepper.wake(true);
+  }
+
+  removeOutput(name) {
+    unwrap(this.#open().removeOutput(requireString(name, "an output's name")));
+    this.#connectors.get(name).stop(new FreshetError('UNKNOWN_OUTPUT', `output '${name}' was removed`));
+    this.#connectors.delete(name);
+    this.#checkCompletions();
+    this.#stepper.wake();
+  }
+
+  /**
+   * Wipes the output's destination (sink.reset()) and writes a fresh snapshot
+   * of the view into it; resolves once that snapshot is written.
+   */
+  async resetOutput(name) {
+    unwrap(this.#open().resetOutput(requireString(name, "an output's name")));
+    if (this.#failure) throw this.#failure;  // no step will deliver the snapshot
+    const written = this.#connectors.get(name).reset();
+    this.#stepper.wake(true);
+    await written;
+  }
+
+  #deliverWrites() {
+    const text = this.#engine.takeWrites();
+    if (!text) return;
+    const { value: writes, tagged } = parseJson(text);
+    for (const write of writes) {
+      const connector = this.#connectors.get(write.output);
+      connector?.deliver(toChunk(write, connector.config.shape, tagged));
+    }
+  }
+
+  #acknowledge(connector, sequenceNumber) {
+    if (!this.#engine || this.#connectors.get(connector.name) !== connector) return;
+    unwrap(this.#engine.acknowledge(connector.name, sequenceNumber));
+    this.#deliverWrites();  // the core offers the connector's next chunk
+    this.#checkCompletions();
+    this.#stepper.wake();   // a connector with a full queue may have held steps back
+  }
+
+  // -------------------------------------------------------------- queries
+
+  /** The current rows of a materialized view. */
+  snapshot(view) {
+    const reply = unwrap(this.#open().snapshot(requireString(view, 'the view')));
+    return parseRows(reply.text, this.#program.view(view).columns);
+  }
+
+  /**
+   * The rows of an index for one key: an object of the key's columns, an
+   * array of their values in index order, or the value of a one-column key.
+   */
+  lookup(index, key) {
+    const engine = this.#open();
+    const found = this.#program.index(requireString(index, 'the index'));
+    const names = found.key.map((column) => column.name);
+    let keyObject;
+    if (Array.isArray(key) || typeof key !== 'object' || key === null) {
+      const values = Array.isArray(key) ? key : [key];
+      if (values.length !== names.length) {
+        throw invalidArgument(`index '${index}' has ${names.length} key column(s) (${names.join(', ')}), got ${values.length} value(s)`);
+      }
+      keyObject = Object.fromEntries(names.map((name, i) => [name, values[i]]));
+    } else {
+      const missing = names.filter((name) => !(name in key));
+      if (missing.length) throw invalidArgument(`lookup key for index '${index}' misses ${missing.join(', ')}`);
+      keyObject = key;
+    }
+    const reply = unwrap(engine.lookup(index, stringifyJson(keyObject)));
+    return parseRows(reply.text, this.#program.view(found.view).columns);
+  }
+
+  // --------------------------------------------------- status and lifetime
+
+  stats() {
+    const stats = toStats(this.#open().stats(), {
+      state: this.#state,
+      connectors: this.#connectors,
+      wasmMemoryBytes: this.#module.wasmMemoryBytes(),
+    });
+    stats.failure = this.#failure && { code: this.#failure.code, message: this.#failure.message };
+    return stats;
+  }
+
+  /** Frees the engine; any later use fails with CLOSED. Idempotent. */
+  close() {
+    if (!this.#engine) return;
+    const engine = this.#engine;
+    this.#engine = null;
+    this.#stepper.stop();
+    const error = closedError();
+    for (const connector of this.#connectors.values()) connector.stop(error);
+    this.#connectors.clear();
+    for (const waiter of this.#completionWaiters.splice(0)) waiter.reject(error);
+    this.#stepped.reject(error);
+    forgottenEngines?.unregister(this);
+    engine.delete();
+  }
+
+  #open() {
+    if (!this.#engine) throw closedError();
+    return this.#engine;
+  }
+}
+
+function closedError() {
+  return new FreshetError('CLOSED', 'the pipeline is closed');
+}
+
+function tokenNumber(token) {
+  const text = String(token);
+  if (!/^\d{1,15}$/.test(text)) throw new FreshetError('UNKNOWN_TOKEN', `unknown completion token '${text}'`);
+  return Number(text);
+}

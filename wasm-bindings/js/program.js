@@ -1,0 +1,38 @@
+// Program: what JS knows of a compiled program (tables, views, indexes and
+// their columns), read once from the engine. It shapes rows (which columns
+// are BIGINT or DOUBLE) and lookup keys without another call into wasm.
+
+import { FreshetError } from './errors.js';
+
+export class Program {
+  /** @param {string} descriptionJson Engine.describeProgram()'s text */
+  constructor(descriptionJson) {
+    const { tables, views, indexes } = JSON.parse(descriptionJson);
+    this.tables = new Map(tables.map((table) => [table.name, table]));
+    this.views = new Map(views.map((view) => [view.name, view]));
+    this.indexes = new Map(indexes.map((index) => [index.name, index]));
+  }
+
+  view(name) {
+    const view = this.views.get(name);
+    if (!view) throw new FreshetError('UNKNOWN_VIEW', `unknown view '${name}'`);
+    return view;
+  }
+
+  index(name) {
+    const index = this.indexes.get(name);
+    if (!index) throw new FreshetError('UNKNOWN_INDEX', `unknown index '${name}'`);
+    return index;
+  }
+
+  /** The chunk shape (chunks.js) of an endpoint on `view`, through `index` if given. */
+  shape(view, index) {
+    const columns = this.view(view).columns;
+    if (!index) return { columns, keyColumns: null };
+    const found = this.indexes.get(index);
+    if (!found || found.view !== view) {
+      throw new FreshetError('UNKNOWN_INDEX', `view '${view}' has no index '${index}'`);
+    }
+    return { columns, keyColumns: found.key };
+  }
+}

@@ -1,0 +1,47 @@
+// p.stats(): the core's stats object (snake_case JSON) in API.md's camelCase
+// shape, plus what only JS knows: the step loop's state and the errors of
+// sinks (a failed JS write is retried by JS, so the core never counts it).
+
+function endpointStats(core, connector) {
+  return {
+    view: core.view,
+    transmittedRecords: core.transmitted_records,
+    transmittedBatches: core.transmitted_batches,
+    queuedRecords: core.queued_records,
+    queuedChunks: core.queued_chunks,
+    snapshotSent: core.snapshot_sent,
+    snapshotRecords: core.snapshot_records,
+    snapshotTotal: core.snapshot_total,
+    resets: core.resets,
+    resetInProgress: core.reset_in_progress,
+    errors: core.errors + (connector?.errors ?? 0),
+    lastError: connector?.lastError ?? core.last_error,
+    droppedChunks: core.dropped_chunks,
+  };
+}
+
+/**
+ * @param {string} coreJson Engine.stats()
+ * @param {{ state: string, connectors: Map<string, import('./connector.js').Connector>, wasmMemoryBytes: number }} js
+ */
+export function toStats(coreJson, js) {
+  const core = JSON.parse(coreJson);
+  const inputs = {};
+  for (const [table, s] of Object.entries(core.inputs)) {
+    inputs[table] = { totalRecords: s.total_records, totalBytes: s.total_bytes, parseErrors: s.parse_errors };
+  }
+  const outputs = {};
+  for (const [name, s] of Object.entries(core.outputs)) outputs[name] = endpointStats(s, js.connectors.get(name));
+  const egress = {};
+  for (const [id, s] of Object.entries(core.egress)) egress[id] = endpointStats(s, null);
+  return {
+    step: core.step,
+    state: js.state,
+    memoryBytes: core.memory_bytes,
+    wasmMemoryBytes: js.wasmMemoryBytes,
+    checkpoint: null,  // no storage yet: checkpoints arrive with storages
+    inputs,
+    outputs,
+    egress,
+  };
+}
