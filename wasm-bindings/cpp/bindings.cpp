@@ -9,6 +9,12 @@ using freshet::wasm::Reply;
 
 namespace {
 
+// A view of a prepared checkpoint blob in wasm memory (JS copies it at once).
+emscripten::val checkpoint_blob(const Engine& engine, double index) {
+  std::string_view blob = engine.checkpoint_blob(static_cast<size_t>(index));
+  return emscripten::val(emscripten::typed_memory_view(blob.size(), reinterpret_cast<const uint8_t*>(blob.data())));
+}
+
 // The wasm memory's size: it only grows, so a leak shows as growth over time.
 double wasm_memory_bytes() { return static_cast<double>(__builtin_wasm_memory_size(0)) * 65536; }
 
@@ -44,5 +50,15 @@ EMSCRIPTEN_BINDINGS(freshet) {
       .function("closeEgress", &Engine::close_egress)
       .function("nextChunk", &Engine::next_chunk)
       .function("completionStatus", &Engine::completion_status)
-      .function("stats", &Engine::stats);
+      .function("stats", &Engine::stats)
+      .function("checkpointPrepare", &Engine::checkpoint_prepare)
+      .function("checkpointBlob", &checkpoint_blob)
+      .function("checkpointRelease", &Engine::checkpoint_release)
+      .function("checkpointReadManifest", &Engine::checkpoint_read_manifest)
+      .function("restoreAddPart", &Engine::restore_add_part)
+      .function("restoreFinish", &Engine::restore_finish)
+      .function("setHostState", &Engine::set_host_state)
+      .function("hostState", &Engine::host_state)
+      .class_function("checkpointBlobsToPrune", &Engine::checkpoint_blobs_to_prune)
+      .class_function("nextCheckpointSequence", &Engine::next_checkpoint_sequence);
 }

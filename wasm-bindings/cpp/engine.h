@@ -10,8 +10,12 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
+#include "freshet/checkpoint/checkpoint_format.h"
 #include "freshet/pipeline/pipeline.h"
 #include "js_sink.h"
 #include "reply.h"
@@ -70,12 +74,41 @@ class Engine {
   //! The core's stats object, snake_case JSON.
   std::string stats() const;
 
+  // ------------------------------------------- checkpoints (engine_checkpoint.cpp)
+  // JS owns the storage and runs the protocol of freshet/checkpoint/checkpoint.h.
+  //! Encodes the state as checkpoint `sequence_number`; text = {"sequence_number",
+  //! "step","bytes","blobs":[part names..., the manifest's name last]}.
+  Reply checkpoint_prepare(double sequence_number, double max_part_bytes);
+  //! Blob `index` of the prepared checkpoint (in the order of "blobs"); valid
+  //! until checkpoint_release(): JS copies it out at once.
+  std::string_view checkpoint_blob(size_t index) const;
+  void checkpoint_release();
+  //! Reads a manifest for restoring; text = {"sequence_number","step",
+  //! "program_matches","parts":[names]}; CHECKPOINT_CORRUPT when damaged.
+  Reply checkpoint_read_manifest(const std::string& bytes);
+  //! The parts of the manifest read, in its order.
+  void restore_add_part(const std::string& bytes);
+  //! Verifies the parts and restores them into this just opened engine;
+  //! number = the step. After CHECKPOINT_CORRUPT the engine is half restored:
+  //! JS deletes it and opens another.
+  Reply restore_finish();
+  //! The host's bytes kept in checkpoints (JS keeps its token epochs there).
+  void set_host_state(const std::string& bytes);
+  std::string host_state() const;
+  //! Blob names ('\n'-joined) to remove once checkpoint `newest` is stored.
+  static std::string checkpoint_blobs_to_prune(const std::string& names, double newest);
+  //! The next free checkpoint sequence number among these names ('\n'-joined).
+  static double next_checkpoint_sequence(const std::string& names);
+
  private:
   Reply closed_reply() const;
 
   static inline int live_engines_ = 0;
   std::unique_ptr<Pipeline> pipeline_;
   std::shared_ptr<Outbox> outbox_ = std::make_shared<Outbox>();
+  std::optional<CheckpointImage> prepared_;    // the checkpoint JS is storing
+  std::optional<Manifest> restoring_;          // the checkpoint JS is restoring
+  std::vector<std::string> restoring_parts_;
 };
 
 }  // namespace freshet::wasm

@@ -61,9 +61,40 @@ export interface OutputConfig {
   sink: Sink;
 }
 
+/** Where checkpoints go: named blobs (MemoryStorage, IndexedDBStorage, KVStorage, FileStorage, or your own). */
+export interface Storage {
+  put(name: string, bytes: Uint8Array): Promise<void> | void;
+  get(name: string): Promise<Uint8Array | ArrayBuffer | undefined> | Uint8Array | ArrayBuffer | undefined;
+  /** Names starting with `prefix`. */
+  list(prefix: string): Promise<string[]> | string[];
+  delete(name: string): Promise<void> | void;
+}
+
 export interface CreateOptions {
   sql: string;
   outputs?: Record<string, OutputConfig>;
+  /** Resumes from the newest valid checkpoint it holds; checkpoint() writes there. */
+  storage?: Storage;
+  /** A checkpoint of another program: fail with PROGRAM_MISMATCH (default) or start afresh. */
+  onProgramChange?: 'fail' | 'restart';
+}
+
+export interface CheckpointResult {
+  sequenceNumber: number;
+  step: number;
+  /** Bytes written (parts and manifest). */
+  bytes: number;
+}
+
+export interface CheckpointStats {
+  /** The newest checkpoint written or resumed from. */
+  sequenceNumber: number | null;
+  step: number | null;
+  /** The checkpoint this pipeline resumed from. */
+  restoredFrom: number | null;
+  /** Damaged checkpoints skipped when resuming. */
+  skippedDamaged: number[];
+  lastError: string | null;
 }
 
 export interface IngestOptions {
@@ -109,8 +140,7 @@ export interface Stats {
   memoryBytes: number;
   /** The size of the wasm memory (it only grows). */
   wasmMemoryBytes: number;
-  /** Null until checkpoints are configured. */
-  checkpoint: null | Record<string, unknown>;
+  checkpoint: CheckpointStats;
   inputs: Record<string, { totalRecords: number; totalBytes: number; parseErrors: number }>;
   outputs: Record<string, EndpointStats>;
   /** Egress streams by id (EgressStream.id). */
@@ -155,6 +185,9 @@ export class Pipeline {
 
   snapshot(view: string): Row[];
   lookup(index: string, key: Row | SqlValue[] | SqlValue): Row[];
+
+  /** Writes one checkpoint (state, buffered input, connectors) to the storage given to create(). */
+  checkpoint(): Promise<CheckpointResult>;
 
   stats(): Stats;
   close(): void;

@@ -11,6 +11,7 @@
 // becomes a FreshetError. Rows cross in bulk as JSON text both ways.
 
 import { AutoStepper } from './auto_step.js';
+import { emptyStatus, resume, writeCheckpoint } from './checkpoints.js';
 import { toChunk } from './chunks.js';
 import { Connector } from './connector.js';
 import { EgressStream } from './egress.js';
@@ -18,9 +19,11 @@ import { loadEngineModule } from './engine_loader.js';
 import { FreshetError, invalidArgument, requireString, unwrap } from './errors.js';
 import { Program } from './program.js';
 import { toStats } from './stats.js';
+import { TokenBook } from './tokens.js';
 import { parseJson, parseRows, stringifyJson } from './values.js';
 
-const CREATE_OPTIONS = new Set(['sql', 'outputs']);
+const CREATE_OPTIONS = new Set(['sql', 'outputs', 'storage', 'onProgramChange']);
+const STORAGE_METHODS = ['put', 'get', 'list', 'delete'];
 const LAG_POLICIES = new Set(['block', 'coalesce', 'drop']);
 const constructing = Symbol('Pipeline.create');
 // A pipeline dropped without close() still frees its engine once collected
@@ -48,33 +51,54 @@ export class Pipeline {
   #stepped = signal();              // settles after the next step, for egress streams
   #connectors = new Map();          // name → Connector
   #completionWaiters = [];          // { token, resolve, reject }
+  #tokens = new TokenBook();
+  #storage;                         // where checkpoints go (optional)
+  #checkpoint = emptyStatus();      // stats().checkpoint
+  #checkpointing = Promise.resolve();  // checkpoints run one at a time
 
   /**
-   * Compiles `sql` and starts the pipeline (running).
-   * @param {{ sql: string, outputs?: Record<string, object> }} options
+   * Compiles `sql` and starts the pipeline (running). With a `storage` that
+   * holds checkpoints it resumes from the newest valid one.
+   * @param {{ sql: string, outputs?: Record<string, object>, storage?: object, onProgramChange?: 'fail' | 'restart' }} options
    */
   static async create(options) {
     if (typeof options?.sql !== 'string') throw invalidArgument('Pipeline.create needs { sql: string }');
     for (const key of Object.keys(options)) {
       if (!CREATE_OPTIONS.has(key)) throw invalidArgument(`Pipeline.create: unsupported option '${key}'`);
     }
-    const module = await loadEngineModule();
-    const engine = new module.Engine();
-    const opened = engine.open(options.sql);
-    if (opened.code) {
-      engine.delete();
-      throw new FreshetError(opened.code, opened.message);
+    const { storage, onProgramChange = 'fail' } = options;
+    if (storage !== undefined && STORAGE_METHODS.some((method) => typeof storage?.[method] !== 'function')) {
+      throw invalidArgument(`a storage has ${STORAGE_METHODS.join(', ')} (MemoryStorage, IndexedDBStorage, KVStorage, FileStorage)`);
     }
-    // Storages plug in here: restore the newest checkpoint into the engine
-    // before any output is configured, so that connectors can be matched
-    // against the checkpointed ones.
+    if (onProgramChange !== 'fail' && onProgramChange !== 'restart') {
+      throw invalidArgument(`onProgramChange is 'fail' or 'restart', not '${onProgramChange}'`);
+    }
+    const module = await loadEngineModule();
+    const openEngine = () => {
+      const engine = new module.Engine();
+      const opened = engine.open(options.sql);
+      if (opened.code) {
+        engine.delete();
+        throw new FreshetError(opened.code, opened.message);
+      }
+      return engine;
+    };
+    // The checkpoint is restored before any output is configured, so that
+    // connectors are matched against the checkpointed ones as they are added.
+    let engine, status = emptyStatus();
+    if (storage) ({ engine, status } = await resume(openEngine, storage, onProgramChange));
+    else engine = openEngine();
     const pipeline = new Pipeline(constructing, module, engine);
+    pipeline.#storage = storage;
+    pipeline.#checkpoint = status;
+    pipeline.#tokens.restore(engine.hostState());
     try {
       for (const [name, config] of Object.entries(options.outputs ?? {})) pipeline.addOutput(name, config);
     } catch (error) {
       pipeline.close();
       throw error;
     }
+    pipeline.#stepper.wake();  // input a checkpoint buffered is stepped without waiting for more
     return pipeline;
   }
 
@@ -174,7 +198,7 @@ export class Pipeline {
     }
     const reply = unwrap(engine.ingest(table, payload, format, updateFormat, array !== false));
     this.#stepper.wake();
-    return String(reply.number);
+    return this.#tokens.issue(reply.number);
   }
 
   /** Inserts rows (objects keyed by column name). */
@@ -190,14 +214,16 @@ export class Pipeline {
 
   /** @returns {'complete' | 'inprogress'} */
   completionStatus(token) {
-    return unwrap(this.#open().completionStatus(tokenNumber(token))).number ? 'complete' : 'inprogress';
+    const engine = this.#open();
+    return unwrap(engine.completionStatus(this.#tokens.number(token))).number ? 'complete' : 'inprogress';
   }
 
   /** Resolves once completionStatus(token) is 'complete'. */
   async waitForCompletion(token) {
     if (this.completionStatus(token) === 'complete') return;
     if (this.#failure) throw this.#failure;
-    await new Promise((resolve, reject) => this.#completionWaiters.push({ token: tokenNumber(token), resolve, reject }));
+    const number = this.#tokens.number(token);
+    await new Promise((resolve, reject) => this.#completionWaiters.push({ token: number, resolve, reject }));
   }
 
   #checkCompletions() {
@@ -255,6 +281,7 @@ export class Pipeline {
     const connector = new Connector(name, { view, index, sendSnapshot: !!sendSnapshot, shape }, sink,
                                     (sequenceNumber) => this.#acknowledge(connector, sequenceNumber));
     this.#connectors.set(name, connector);
+    this.#deliverWrites();  // a resumed connector's chunks its sink had not yet taken
     if (sendSnapshot) this.#stepper.wake(true);
   }
 
@@ -328,6 +355,31 @@ export class Pipeline {
     return parseRows(reply.text, this.#program.view(found.view).columns);
   }
 
+  // ---------------------------------------------------------- checkpoints
+
+  /**
+   * Writes one checkpoint of the state as of the last step (tables, views,
+   * buffered input, connectors' snapshot state and statistics) to the storage.
+   * @returns {Promise<{ sequenceNumber: number, step: number, bytes: number }>}
+   */
+  checkpoint() {
+    this.#open();
+    if (!this.#storage) return Promise.reject(invalidArgument('checkpoint() needs a storage: Pipeline.create({ sql, storage })'));
+    if (this.#failure) return Promise.reject(this.#failure);
+    const run = this.#checkpointing.then(async () => {
+      const engine = this.#open();
+      try {
+        return await writeCheckpoint(this.#module.Engine, engine, this.#storage, this.#checkpoint,
+                                     () => this.#tokens.save());
+      } catch (error) {
+        this.#checkpoint.lastError = error.message;
+        throw error;
+      }
+    });
+    this.#checkpointing = run.catch(() => {});
+    return run;
+  }
+
   // --------------------------------------------------- status and lifetime
 
   stats() {
@@ -337,6 +389,7 @@ export class Pipeline {
       wasmMemoryBytes: this.#module.wasmMemoryBytes(),
     });
     stats.failure = this.#failure && { code: this.#failure.code, message: this.#failure.message };
+    stats.checkpoint = { ...this.#checkpoint, skippedDamaged: [...this.#checkpoint.skippedDamaged] };
     return stats;
   }
 
@@ -363,10 +416,4 @@ export class Pipeline {
 
 function closedError() {
   return new FreshetError('CLOSED', 'the pipeline is closed');
-}
-
-function tokenNumber(token) {
-  const text = String(token);
-  if (!/^\d{1,15}$/.test(text)) throw new FreshetError('UNKNOWN_TOKEN', `unknown completion token '${text}'`);
-  return Number(text);
 }

@@ -39,7 +39,7 @@ export function toStats(coreJson, js) {
     state: js.state,
     memoryBytes: core.memory_bytes,
     wasmMemoryBytes: js.wasmMemoryBytes,
-    checkpoint: null,  // no storage yet: checkpoints arrive with storages
+    checkpoint: null,  // filled in by Pipeline.stats()
     inputs,
     outputs,
     egress,

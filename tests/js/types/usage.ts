@@ -1,5 +1,5 @@
 // Type-checked, never run: the public API used the way API.md shows it.
-import { FreshetError, MapSink, Pipeline, callbackSink, type Chunk, type Row } from 'freshet';
+import { FreshetError, MapSink, Pipeline, callbackSink, type Chunk, type Row, type Storage } from 'freshet';
 
 export async function usage(sql: string): Promise<void> {
   const p = await Pipeline.create({
@@ -37,6 +37,19 @@ export async function usage(sql: string): Promise<void> {
   const sent: boolean = stats.outputs.dash.snapshotSent;
   const total: number = stats.inputs.orders.totalRecords;
   p.close();
+
+  const blobs = new Map<string, Uint8Array>();
+  const storage: Storage = {
+    put: (name, bytes) => void blobs.set(name, bytes),
+    get: (name) => blobs.get(name),
+    list: (prefix) => [...blobs.keys()].filter((name) => name.startsWith(prefix)),
+    delete: (name) => void blobs.delete(name),
+  };
+  const resumed = await Pipeline.create({ sql, storage, onProgramChange: 'restart' });
+  const { sequenceNumber, bytes } = await resumed.checkpoint();
+  const restoredFrom: number | null = resumed.stats().checkpoint.restoredFrom;
+  const skipped: number[] = resumed.stats().checkpoint.skippedDamaged;
+  void [sequenceNumber, bytes, restoredFrom, skipped];
   try {
     p.step();
   } catch (error) {

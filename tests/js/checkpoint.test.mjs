@@ -1,0 +1,189 @@
+// Checkpoints from JS: resume with nothing lost and nothing sent twice,
+// damaged checkpoints skipped, program changes, tokens across restarts.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { MapSink, Pipeline, callbackSink } from 'freshet';
+
+import { ORDERS_SQL, bag, random, seed, until } from './support.mjs';
+
+// The storage contract over a Map (the package's storages have their own tests).
+class BlobStore {
+  blobs = new Map();
+  failPuts = false;
+  async put(name, bytes) {
+    if (this.failPuts) throw new Error('disk full');
+    this.blobs.set(name, new Uint8Array(bytes));
+  }
+  async get(name) {
+    return this.blobs.get(name);
+  }
+  async list(prefix) {
+    return [...this.blobs.keys()].filter((name) => name.startsWith(prefix)).sort();
+  }
+  async delete(name) {
+    this.blobs.delete(name);
+  }
+}
+
+// A destination that outlives pipelines, counting the snapshots it received.
+function mirror() {
+  const map = new MapSink();
+  const counts = { snapshots: 0, chunks: 0 };
+  const sink = callbackSink((chunk) => {
+    counts.chunks += 1;
+    if (chunk.snapshotComplete) counts.snapshots += 1;
+    map.write(chunk);
+  }, { reset: () => map.reset(), description: 'mirror' });
+  return { sink, map, counts };
+}
+
+async function settle(p, token) {
+  await p.waitForCompletion(token);
+}
+
+test('a resumed pipeline has the same state and does not resend the snapshot', async () => {
+  const storage = new BlobStore();
+  const dest = mirror();
+  const outputs = () => ({ dash: { view: 'by_region', sendSnapshot: true, sink: dest.sink } });
+  let p = await Pipeline.create({ sql: ORDERS_SQL, storage, outputs: outputs() });
+  p.insert('customers', [{ id: 1, region: 'north' }, { id: 2, region: 'south' }]);
+  await settle(p, p.insert('orders', [{ id: 1, customer: 1, amount: 5 }, { id: 2, customer: 2, amount: 7 }]));
+  const written = await p.checkpoint();
+  assert.equal(written.sequenceNumber, 0);
+  assert.ok(written.bytes > 0);
+  const before = p.snapshot('by_region');
+  const step = p.stats().step;
+  p.close();
+
+  for (let restart = 0; restart < 3; ++restart) {
+    p = await Pipeline.create({ sql: ORDERS_SQL, storage, outputs: outputs() });
+    assert.equal(p.stats().step, step + restart);
+    assert.equal(p.stats().checkpoint.restoredFrom, restart);
+    assert.deepEqual(bag(p.snapshot('by_region')), bag(restart === 0 ? before : p.snapshot('by_region')));
+    assert.equal(p.stats().outputs.dash.snapshotSent, true);
+    await settle(p, p.insert('orders', [{ id: 10 + restart, customer: 1, amount: 1 }]));
+    assert.deepEqual(bag(dest.map.rows()), bag(p.snapshot('by_region')));
+    await p.checkpoint();
+    p.close();
+  }
+  assert.equal(dest.counts.snapshots, 1, 'one snapshot across three restarts');
+});
+
+test('snapshot plus deltas equal the view across random restarts', async () => {
+  const next = random(seed('checkpoint oracle'));
+  const storage = new BlobStore();
+  const dest = mirror();
+  const open = () => Pipeline.create({
+    sql: ORDERS_SQL, storage, outputs: { dash: { view: 'by_region', sendSnapshot: true, sink: dest.sink } },
+  });
+  let p = await open();
+  p.insert('customers', [1, 2, 3].map((id) => ({ id, region: `r${id % 2}` })));
+  const orders = new Set();
+  for (let round = 0; round < 60; ++round) {
+    const id = Math.floor(next() * 30);
+    let token;
+    if (orders.has(id) && next() < 0.3) {
+      orders.delete(id);
+      token = p.delete('orders', { id });
+    } else {
+      orders.add(id);
+      token = p.insert('orders', [{ id, customer: 1 + Math.floor(next() * 3), amount: Math.floor(next() * 100) }]);
+    }
+    await settle(p, token);
+    assert.deepEqual(bag(dest.map.rows()), bag(p.snapshot('by_region')), `round ${round}`);
+    if (next() < 0.2) {
+      await p.checkpoint();
+      p.close();
+      p = await open();
+    }
+  }
+  assert.equal(dest.counts.snapshots, 1);
+  p.close();
+});
+
+test('a damaged checkpoint is skipped for the previous one; none valid is CHECKPOINT_CORRUPT', async () => {
+  const storage = new BlobStore();
+  let p = await Pipeline.create({ sql: ORDERS_SQL, storage });
+  await settle(p, p.insert('customers', [{ id: 1, region: 'north' }]));
+  await p.checkpoint();
+  await settle(p, p.insert('customers', [{ id: 2, region: 'south' }]));
+  const second = await p.checkpoint();
+  p.close();
+  const part = [...storage.blobs.keys()].find((name) => name.startsWith(`checkpoint-${String(second.sequenceNumber).padStart(20, '0')}.part`));
+  storage.blobs.get(part)[10] ^= 0xff;
+  p = await Pipeline.create({ sql: ORDERS_SQL, storage });
+  const status = p.stats().checkpoint;
+  assert.equal(status.restoredFrom, 0);
+  assert.deepEqual(status.skippedDamaged, [1]);
+  assert.match(status.lastError, /checksum mismatch/);
+  assert.equal(p.stats().inputs.customers.totalRecords, 1);
+  p.close();
+  storage.blobs.delete('checkpoint-00000000000000000000.part-0000');
+  await assert.rejects(Pipeline.create({ sql: ORDERS_SQL, storage }), { code: 'CHECKPOINT_CORRUPT' });
+});
+
+test('another program is PROGRAM_MISMATCH unless onProgramChange is restart', async () => {
+  const storage = new BlobStore();
+  let p = await Pipeline.create({ sql: ORDERS_SQL, storage });
+  await settle(p, p.insert('customers', [{ id: 1, region: 'north' }]));
+  await p.checkpoint();
+  p.close();
+  const other = `${ORDERS_SQL}\nCREATE MATERIALIZED VIEW everything AS SELECT * FROM orders;`;
+  await assert.rejects(Pipeline.create({ sql: other, storage }), { code: 'PROGRAM_MISMATCH' });
+  p = await Pipeline.create({ sql: `-- comments do not matter\n${ORDERS_SQL}`, storage });
+  assert.equal(p.stats().inputs.customers.totalRecords, 1);
+  p.close();
+  p = await Pipeline.create({ sql: other, storage, onProgramChange: 'restart' });
+  assert.equal(p.stats().step, 0);
+  assert.equal((await p.checkpoint()).sequenceNumber, 1);
+  p.close();
+  await assert.rejects(Pipeline.create({ sql: ORDERS_SQL, storage }), { code: 'PROGRAM_MISMATCH' });
+});
+
+test('tokens from before the checkpoint are answered after a resume; later ones are unknown', async () => {
+  const storage = new BlobStore();
+  const dest = mirror();
+  const outputs = { dash: { view: 'by_region', sink: dest.sink } };
+  let p = await Pipeline.create({ sql: ORDERS_SQL, storage, outputs });
+  p.pause();
+  const stepped = p.insert('customers', [{ id: 1, region: 'north' }]);
+  p.step();
+  const buffered = p.insert('orders', [{ id: 1, customer: 1, amount: 3 }]);  // not stepped yet
+  await p.checkpoint();
+  const lost = p.insert('orders', [{ id: 2, customer: 1, amount: 4 }]);
+  p.close();  // a crash: `lost` never reached a checkpoint
+
+  p = await Pipeline.create({ sql: ORDERS_SQL, storage, outputs });
+  assert.equal(p.completionStatus(stepped), 'complete');
+  await p.waitForCompletion(buffered);  // its input was in the checkpoint and steps now
+  assert.deepEqual(p.snapshot('by_region'), [{ region: 'north', orders: 1, total: 3 }]);
+  assert.throws(() => p.completionStatus(lost), { code: 'UNKNOWN_TOKEN', message: /ingest it again/ });
+  const fresh = p.insert('orders', [{ id: 2, customer: 1, amount: 4 }]);
+  assert.notEqual(fresh, lost);
+  await p.waitForCompletion(fresh);
+  p.close();
+});
+
+test('checkpoint() needs a storage; a storage that fails is STORAGE_ERROR and the previous checkpoint stays', async () => {
+  const plain = await Pipeline.create({ sql: ORDERS_SQL });
+  await assert.rejects(plain.checkpoint(), { code: 'INVALID_ARGUMENT' });
+  plain.close();
+  await assert.rejects(Pipeline.create({ sql: ORDERS_SQL, storage: {} }), { code: 'INVALID_ARGUMENT' });
+
+  const storage = new BlobStore();
+  let p = await Pipeline.create({ sql: ORDERS_SQL, storage });
+  await settle(p, p.insert('customers', [{ id: 1, region: 'north' }]));
+  await p.checkpoint();
+  await settle(p, p.insert('customers', [{ id: 2, region: 'south' }]));
+  storage.failPuts = true;
+  await assert.rejects(p.checkpoint(), { code: 'STORAGE_ERROR', message: /disk full/ });
+  assert.match(p.stats().checkpoint.lastError, /disk full/);
+  p.close();
+  storage.failPuts = false;
+  p = await Pipeline.create({ sql: ORDERS_SQL, storage });
+  assert.equal(p.stats().checkpoint.restoredFrom, 0);
+  assert.equal(p.stats().inputs.customers.totalRecords, 1);
+  await until(() => true);
+  p.close();
+});
