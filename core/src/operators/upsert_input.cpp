@@ -1,6 +1,6 @@
 #include "freshet/operators/upsert_input.h"
 
-#include <map>
+#include <algorithm>
 
 #include "freshet/zset/batch_builder.h"
 #include "freshet/zset/batch_codec.h"
@@ -47,24 +47,29 @@ Status UpsertInputOperator::evaluate() {
     slot_->batch = Batch::empty_batch();
     return Status::OK();
   }
-  // The final state of every key this step touches, operations in order.
-  std::map<std::string, std::optional<std::string>> final_rows;
-  for (Operation& op : pending_) final_rows[op.key] = std::move(op.row);
-  pending_.clear();
+  // The final state of every key this step touches: operations sorted by
+  // key, stably, so the last one of each key is its final state. (A sort of
+  // indices, not a map: no allocation per key, which matters most in wasm.)
+  order_.resize(pending_.size());
+  for (uint32_t i = 0; i < order_.size(); ++i) order_[i] = i;
+  std::stable_sort(order_.begin(), order_.end(), [this](uint32_t a, uint32_t b) { return pending_[a].key < pending_[b].key; });
 
   BatchBuilder delta, index_delta;
-  for (const auto& [key, row] : final_rows) {
-    std::optional<std::string> old = lookup(RowRef(key));
-    if (old == row) continue;
+  for (size_t i = 0; i < order_.size(); ++i) {
+    const Operation& op = pending_[order_[i]];
+    if (i + 1 < order_.size() && pending_[order_[i + 1]].key == op.key) continue;  // a later operation wins
+    std::optional<std::string> old = lookup(RowRef(op.key));
+    if (old == op.row) continue;
     if (old) {
       delta.add_row(RowRef(*old), -1);
-      index_delta.add(RowRef(key), RowRef(*old), -1);
+      index_delta.add(RowRef(op.key), RowRef(*old), -1);
     }
-    if (row) {
-      delta.add_row(RowRef(*row), 1);
-      index_delta.add(RowRef(key), RowRef(*row), 1);
+    if (op.row) {
+      delta.add_row(RowRef(*op.row), 1);
+      index_delta.add(RowRef(op.key), RowRef(*op.row), 1);
     }
   }
+  pending_.clear();
   by_key_.insert(index_delta.finish());
   slot_->batch = delta.finish();
   return Status::OK();

@@ -60,6 +60,7 @@ class UpsertInputOperator : public Operator {
   SchemaPtr key_schema_;
   RowBuilder key_builder_;
   std::vector<Operation> pending_;
+  std::vector<uint32_t> order_;  // scratch: pending_ sorted by key
   Trace by_key_;  // state: key -> current row
 };
 
