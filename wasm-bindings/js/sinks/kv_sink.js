@@ -8,7 +8,9 @@
 //     sequenceNumber }. KV has no transactions, so a chunk that fails halfway
 //     is retried whole by the pipeline; `sequenceNumber` records the last chunk
 //     applied to the entry, and a retried chunk skips the entries it already
-//     changed instead of counting them twice.
+//     changed instead of counting them twice. (So the prefix must be empty,
+//     or reset, when a pipeline starts writing into it afresh: entries left
+//     by an earlier run carry its sequence numbers.)
 // A name longer than KV's 512-byte key limit becomes prefix + '#' + the
 // SHA-256 (hex) of its text ('#' cannot start JSON text, so no clash).
 // Workers allow about 1000 KV operations per invocation: a snapshot of more
