@@ -22,6 +22,7 @@ probes=(
   "/usr/include/sqlite3.h:libsqlite3-dev"
   "/usr/share/keyrings/debian-archive-keyring.gpg:debian-archive-keyring"
   "/usr/bin/dpkg-source:dpkg-dev"
+  "/usr/bin/chromium:chromium"
 )
 missing=()
 for probe in "${probes[@]}"; do

@@ -22,3 +22,4 @@ echo "== the npm package: build, type declarations, JS tests (node:test)"
 bash scripts/build-package.sh
 node_modules/.bin/tsc -p tests/js/types
 node --test tests/js/
+echo "== browser tests (e2e/: Playwright, Debian's Chromium)"; node_modules/.bin/playwright test -c e2e/playwright.config.mjs

@@ -3,3 +3,8 @@ export { Pipeline } from './pipeline.js';
 export { FreshetError, ERROR_CODES } from './errors.js';
 export { MapSink } from './sinks/map_sink.js';
 export { callbackSink } from './sinks/callback_sink.js';
+export { MemoryStorage } from './storages/memory_storage.js';
+export { IndexedDBStorage } from './storages/indexeddb_storage.js';
+export { KVStorage } from './storages/kv_storage.js';
+export { IndexedDBSink } from './sinks/indexeddb_sink.js';
+export { KVSink } from './sinks/kv_sink.js';

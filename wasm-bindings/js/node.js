@@ -9,3 +9,5 @@ setWasmSource(async (imports) => {
 });
 
 export * from './index.js';
+// Node only (uses node:fs): browser and workerd entries never import it.
+export { FileStorage } from './storages/file_storage.js';
