@@ -230,3 +230,60 @@ test('a Pipeline in the browser mirrors a view and its index into IndexedDB, and
   expect(errors).toEqual([]);
   await context.close();
 });
+
+test('a reload resumes from IndexedDB: same state, and the mirror does not get the snapshot again', async () => {
+  const { context, page, errors } = await open(profile);
+  const run = () => page.evaluate(async () => {
+    const { Pipeline, IndexedDBStorage, IndexedDBSink } = t.freshet;
+    const sql = `
+      CREATE TABLE orders (id BIGINT NOT NULL PRIMARY KEY, customer BIGINT, amount DOUBLE);
+      CREATE TABLE customers (id BIGINT NOT NULL, region VARCHAR, PRIMARY KEY (id));
+      CREATE MATERIALIZED VIEW by_region AS
+        SELECT c.region, COUNT(*) AS orders, SUM(o.amount) AS total
+        FROM orders o JOIN customers c ON o.customer = c.id GROUP BY c.region;
+      CREATE INDEX by_region_idx ON by_region(region);`;
+    // The mirror counts the snapshots it is sent in localStorage, which outlives the page.
+    const mirror = new IndexedDBSink({ database: 'dash', store: 'mirror' });
+    const counting = {
+      async write(chunk) {
+        if (chunk.snapshotComplete) localStorage.snapshots = Number(localStorage.snapshots ?? 0) + 1;
+        await mirror.write(chunk);
+      },
+      reset: () => mirror.reset(),
+      describe: () => mirror.describe(),
+    };
+    const p = await Pipeline.create({
+      sql,
+      storage: new IndexedDBStorage('resume'),
+      outputs: { mirror: { view: 'by_region', index: 'by_region_idx', sendSnapshot: true, sink: counting } },
+    });
+    const resumedFrom = p.stats().checkpoint.restoredFrom;
+    const id = 1 + p.stats().inputs.orders.totalRecords;
+    if (resumedFrom === null) await p.waitForCompletion(p.insert('customers', [{ id: 1, region: 'west' }, { id: 2, region: 'east' }]));
+    await p.waitForCompletion(p.insert('orders', [{ id, customer: 1 + (id % 2), amount: 10 * id }]));
+    const checkpoint = await p.checkpoint();
+    const view = p.snapshot('by_region');
+    const dumped = await t.dumpStore('dash', 'mirror');
+    const stats = p.stats();
+    p.close();
+    return { resumedFrom, checkpoint, view, mirror: Object.values(dumped), snapshots: Number(localStorage.snapshots),
+             step: stats.step, sent: stats.outputs.mirror.snapshotSent };
+  });
+  const first = await run();
+  expect(first.resumedFrom).toBe(null);
+  expect(first.snapshots).toBe(1);
+  for (let reload = 0; reload < 2; ++reload) {
+    await page.reload();
+    await page.waitForFunction(() => window.t !== undefined);
+    const again = await run();
+    expect(again.resumedFrom).toBe(first.checkpoint.sequenceNumber + reload);
+    expect(again.sent).toBe(true);
+    expect(again.snapshots).toBe(1);
+    expect(again.step).toBeGreaterThan(first.step);
+    const byRegion = (rows) => [...rows].sort((a, b) => (a.region < b.region ? -1 : 1));
+    expect(byRegion(again.mirror)).toEqual(byRegion(again.view));
+    expect(again.view.reduce((n, row) => n + row.orders, 0)).toBe(2 + reload);
+  }
+  expect(errors).toEqual([]);
+  await context.close();
+});

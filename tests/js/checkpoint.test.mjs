@@ -3,7 +3,11 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { MapSink, Pipeline, callbackSink } from 'freshet';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { FileStorage, MapSink, MemoryStorage, Pipeline, callbackSink } from 'freshet';
 
 import { ORDERS_SQL, bag, random, seed, until } from './support.mjs';
 
@@ -186,4 +190,30 @@ test('checkpoint() needs a storage; a storage that fails is STORAGE_ERROR and th
   assert.equal(p.stats().inputs.customers.totalRecords, 1);
   await until(() => true);
   p.close();
+});
+
+test('MemoryStorage and FileStorage hold checkpoints to resume from', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'freshet-checkpoints-'));
+  try {
+    for (const storage of [new MemoryStorage(), new FileStorage(dir)]) {
+      const dest = mirror();
+      const outputs = { dash: { view: 'by_region', index: 'by_region_idx', sendSnapshot: true, sink: dest.sink } };
+      let p = await Pipeline.create({ sql: ORDERS_SQL, storage, outputs });
+      p.insert('customers', [{ id: 1, region: 'north' }]);
+      await settle(p, p.insert('orders', [{ id: 1, customer: 1, amount: 2 }]));
+      await p.checkpoint();
+      await p.checkpoint();
+      await p.checkpoint();
+      assert.equal((await storage.list('checkpoint-')).filter((name) => name.endsWith('.manifest')).length, 2);
+      p.close();
+      p = await Pipeline.create({ sql: ORDERS_SQL, storage, outputs });
+      assert.equal(p.stats().checkpoint.restoredFrom, 2);
+      await settle(p, p.insert('orders', [{ id: 2, customer: 1, amount: 3 }]));
+      assert.deepEqual(dest.map.get({ region: 'north' }), { region: 'north', orders: 2, total: 5 });
+      assert.equal(dest.counts.snapshots, 1);
+      p.close();
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -207,3 +207,5 @@ export function callbackSink(
   write: (chunk: Chunk) => unknown,
   options?: { reset?: () => unknown; description?: unknown },
 ): Sink;
+
+export * from './storages.js';

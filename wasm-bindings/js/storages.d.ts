@@ -1,6 +1,6 @@
 // Declarations for the storages (checkpoint blob stores) and the persistent
-// sinks. To be folded into index.d.ts; until then this file stands alone and
-// takes Chunk and Sink from it.
+// sinks; index.d.ts re-exports them. FileStorage is exported by the Node
+// entry only.
 import type { Chunk, Row, Sink } from './index.js';
 
 /**

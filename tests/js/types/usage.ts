@@ -57,3 +57,10 @@ export async function usage(sql: string): Promise<void> {
   }
   void [status, step, inputRecords, durationMs, state, rows, sent, total];
 }
+
+export async function storages(): Promise<void> {
+  const { MemoryStorage, IndexedDBStorage } = await import('freshet');
+  const p = await Pipeline.create({ sql: '', storage: new MemoryStorage() });
+  const q = await Pipeline.create({ sql: '', storage: new IndexedDBStorage('dash') });
+  void [p, q];
+}
