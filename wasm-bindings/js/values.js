@@ -7,7 +7,7 @@
 // The core's JSON keeps every digit, but JSON.parse rounds integers beyond
 // 2^53. Parsing stays one JSON.parse of the whole text; only text that might
 // need care takes the slow path:
-//   - a run of 16+ digits (the only way to spell an unsafe integer): each
+//   - an integer part of 16+ digits (the only way to spell an unsafe integer): each
 //     integer literal of 16+ digits becomes a tagged string, then fixRow()
 //     turns it into a BigInt or number by the column's type;
 //   - a "NaN" / "Infinity" string: fixRow() turns it into a number in
@@ -17,7 +17,9 @@
 
 const TAG = '\u0000';
 const ESCAPED_TAG = '\\u0000';  // the tag as JSON text spells it
-const MAYBE_UNSAFE = /\d{16}|"(?:NaN|-?Infinity)"/;
+// An integer part of 16+ digits (a fraction's digits follow a '.', so a
+// double such as 0.30000000000000004 keeps the fast path), or a float word.
+const MAYBE_UNSAFE = /(?<![\d.])\d{16}|"(?:NaN|-?Infinity)"/;
 // A string literal, or an integer literal of 16+ digits (not part of a fraction or an exponent).
 const LITERALS = /"(?:[^"\\]|\\.)*"|(?<![\d.eE+-])-?\d{16,}(?![\d.eE])/g;
 const SAFE_MIN = BigInt(Number.MIN_SAFE_INTEGER);
