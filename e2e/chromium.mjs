@@ -18,8 +18,10 @@ export const browserEnv = {
 
 export const launchOptions = {
   executablePath: process.env.FRESHET_CHROMIUM ?? '/usr/bin/chromium',
+  // --disable-dev-shm-usage: containers and chroots (fresh-machine.sh) may
+  // have no /dev/shm mounted; Chromium then keeps shared memory in TMPDIR.
   args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-    '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
   env: { ...process.env, ...browserEnv },
 };
 
