@@ -217,3 +217,31 @@ test('MemoryStorage and FileStorage hold checkpoints to resume from', async () =
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('an output configured otherwise after a resume is new: its sink is reset, then gets a snapshot', async () => {
+  const storage = new BlobStore();
+  const dest = mirror();
+  let resets = 0;
+  const sink = { write: (chunk) => dest.sink.write(chunk), reset: () => { ++resets; dest.map.reset(); }, describe: () => 'mirror' };
+  let p = await Pipeline.create({ sql: ORDERS_SQL, storage, outputs: { dash: { view: 'by_region', sink } } });
+  p.insert('customers', [{ id: 1, region: 'north' }]);
+  await settle(p, p.insert('orders', [{ id: 1, customer: 1, amount: 2 }]));
+  assert.equal(dest.counts.snapshots, 0);
+  await p.checkpoint();
+  p.close();
+  // send_snapshot false → true: a new connector (one reset, one snapshot).
+  p = await Pipeline.create({ sql: ORDERS_SQL, storage, outputs: { dash: { view: 'by_region', sendSnapshot: true, sink } } });
+  await until(() => dest.counts.snapshots === 1);
+  assert.equal(resets, 1);
+  assert.deepEqual(bag(dest.map.rows()), bag(p.snapshot('by_region')));
+  assert.equal(p.stats().outputs.dash.transmittedBatches, 2, 'statistics carry over');
+  await p.checkpoint();
+  p.close();
+  // The same again: carries on, no reset, no snapshot.
+  p = await Pipeline.create({ sql: ORDERS_SQL, storage, outputs: { dash: { view: 'by_region', sendSnapshot: true, sink } } });
+  await settle(p, p.insert('orders', [{ id: 2, customer: 1, amount: 3 }]));
+  assert.equal(resets, 1);
+  assert.equal(dest.counts.snapshots, 1);
+  assert.deepEqual(bag(dest.map.rows()), bag(p.snapshot('by_region')));
+  p.close();
+});

@@ -176,9 +176,12 @@ Reply Engine::add_output(const std::string& name, const std::string& view, const
   config.view = view;
   config.index = index;
   config.send_snapshot = send_snapshot;
-  Status added = pipeline_->add_connector(name, std::move(config),
-                                          std::make_shared<JsSink>(name, resettable, description, outbox_));
-  return added.ok() ? Reply::ok() : Reply::error(added);
+  auto sink = std::make_shared<JsSink>(name, resettable, description, outbox_);
+  Status added = pipeline_->add_connector(name, std::move(config), sink);
+  if (!added.ok()) return Reply::error(added);
+  // number 1: a checkpointed connector of this name was configured otherwise,
+  // so it starts afresh and JS wipes its destination first.
+  return Reply::number_only(sink->reset_requested() ? 1 : 0);
 }
 
 Reply Engine::remove_output(const std::string& name) {

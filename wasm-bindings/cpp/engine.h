@@ -52,6 +52,8 @@ class Engine {
   //! `key_json` is one JSON object with the index's key columns; text = the rows.
   Reply lookup(const std::string& index, const std::string& key_json) const;
 
+  //! number = 1 when a checkpointed connector of this name had another
+  //! configuration: it starts afresh and JS must wipe its destination first.
   Reply add_output(const std::string& name, const std::string& view, const std::string& index, bool send_snapshot,
                    bool resettable, const std::string& description);
   Reply remove_output(const std::string& name);

@@ -36,12 +36,19 @@ class JsSink final : public Sink {
   bool resettable() const override { return resettable_; }
   //! The JS side wipes the destination itself, asynchronously, before it
   //! writes the snapshot that follows (its writes to one sink are serial).
-  Status reset() override { return Status::OK(); }
+  //! The request is remembered for add_output: a connector that changed since
+  //! the checkpoint is reset by the core as it is added, and JS must know.
+  Status reset() override {
+    reset_requested_ = true;
+    return Status::OK();
+  }
+  bool reset_requested() const { return reset_requested_; }
   std::string describe() const override { return description_; }
 
  private:
   std::string output_;
   bool resettable_;
+  bool reset_requested_ = false;
   std::string description_;
   std::shared_ptr<Outbox> outbox_;
 };

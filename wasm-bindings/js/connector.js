@@ -57,6 +57,11 @@ export class Connector {
     return written;
   }
 
+  /** Wipes the sink before anything queued after this call (a connector that changed since the checkpoint). */
+  wipe() {
+    this.#enqueue(() => this.sink.reset(), null);
+  }
+
   /** Removal or close: abandons what is queued or in flight; pending resets fail with `error`. */
   stop(error) {
     this.#stopped = true;

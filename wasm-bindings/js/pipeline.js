@@ -276,11 +276,14 @@ export class Pipeline {
     requireString(index, `output '${name}': index`);
     if (typeof sink?.write !== 'function') throw invalidArgument(`output '${name}' needs a sink with write(chunk)`);
     const description = typeof sink.describe === 'function' ? JSON.stringify(sink.describe()) ?? '{}' : '{}';
-    unwrap(engine.addOutput(name, view, index, !!sendSnapshot, typeof sink.reset === 'function', description));
+    const added = unwrap(engine.addOutput(name, view, index, !!sendSnapshot, typeof sink.reset === 'function', description));
     const shape = this.#program.shape(view, index);
     const connector = new Connector(name, { view, index, sendSnapshot: !!sendSnapshot, shape }, sink,
                                     (sequenceNumber) => this.#acknowledge(connector, sequenceNumber));
     this.#connectors.set(name, connector);
+    // Configured otherwise than in the checkpoint: a new connector, whose
+    // destination is wiped before anything is written to it.
+    if (added.number === 1) connector.wipe();
     this.#deliverWrites();  // a resumed connector's chunks its sink had not yet taken
     if (sendSnapshot) this.#stepper.wake(true);
   }
