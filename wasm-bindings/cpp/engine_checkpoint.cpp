@@ -22,12 +22,6 @@ std::vector<std::string> split_lines(const std::string& text) {
   return lines;
 }
 
-std::string json_string(std::string_view text) {
-  std::string out;
-  format::append_json_string(text, &out);
-  return out;
-}
-
 }  // namespace
 
 Reply Engine::checkpoint_prepare(double sequence_number, double max_part_bytes) {
@@ -37,8 +31,12 @@ Reply Engine::checkpoint_prepare(double sequence_number, double max_part_bytes) 
   if (!image.ok()) return Reply::error(image.status());
   prepared_ = std::move(*image);
   std::string blobs = "[";
-  for (const NamedBlob& part : prepared_->parts) blobs += json_string(part.name) + ",";
-  blobs += json_string(prepared_->manifest.name) + "]";
+  for (const NamedBlob& part : prepared_->parts) {
+    format::append_json_string(part.name, &blobs);
+    blobs += ',';
+  }
+  format::append_json_string(prepared_->manifest.name, &blobs);
+  blobs += ']';
   return Reply::ok("{\"sequence_number\":" + std::to_string(prepared_->sequence_number) +
                    ",\"step\":" + std::to_string(prepared_->step) + ",\"bytes\":" +
                    std::to_string(prepared_->total_bytes()) + ",\"blobs\":" + blobs + "}");
@@ -57,7 +55,10 @@ Reply Engine::checkpoint_read_manifest(const std::string& bytes) {
   Result<Manifest> manifest = decode_manifest(bytes);
   if (!manifest.ok()) return Reply::error(manifest.status());
   std::string parts = "[";
-  for (const Manifest::Part& part : manifest->parts) parts += (parts.size() > 1 ? "," : "") + json_string(part.name);
+  for (const Manifest::Part& part : manifest->parts) {
+    if (parts.size() > 1) parts += ',';
+    format::append_json_string(part.name, &parts);
+  }
   bool matches = manifest->program_hash == pipeline_->program_hash();
   restoring_ = std::move(*manifest);
   restoring_parts_.clear();

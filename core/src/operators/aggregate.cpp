@@ -77,7 +77,7 @@ class AggregateOperator : public Operator {
       const AggregatePlan& plan = plans_[a];
       RowCheck values = any_row();
       if (plan.ordered()) {
-        values = [schema = plan.value_schema](RowRef entry) { return sorted_row_fits(*schema, entry); };
+        values = sorted_rows_of(plan.value_schema);
       } else if (plan.keeps_trace()) {
         values = rows_of(plan.value_schema);
       }

@@ -43,9 +43,7 @@ class TopKOperator : public Operator {
   size_t state_bytes() const override { return sorted_rows_.memory_bytes(); }
   void save_state(ByteWriter& out) const override { write_trace(out, sorted_rows_); }
   void restore_state(ByteReader& in) override {
-    SchemaPtr rows = input_->value_schema;
-    read_trace(in, rows_of(input_->key_schema), [rows](RowRef entry) { return sorted_row_fits(*rows, entry); },
-               &sorted_rows_);
+    read_trace(in, rows_of(input_->key_schema), sorted_rows_of(input_->value_schema), &sorted_rows_);
   }
   const TopKStats& stats() const { return stats_; }
 

@@ -233,10 +233,8 @@ Status Pipeline::restore_state(const SavedState& state) {
       outputs.fail("output '" + name + "' names an unknown view or index");
       break;
     }
-    const Schema& row_schema = *view->view().schema;
     RowCheck keys = index ? rows_of(view->indexes()[*index]->key_schema) : rows_of(view->view().schema);
-    RowCheck values = index ? RowCheck([&row_schema](RowRef row) { return row_fits_schema(row_schema, row); })
-                            : rows_of(empty_schema());
+    RowCheck values = index ? rows_of(view->view().schema) : rows_of(empty_schema());
     EndpointCheckpoint saved = read_endpoint(outputs, keys, values);
     if (outputs.ok()) restored_connectors_[name] = std::move(saved);
   }

@@ -1,11 +1,16 @@
 #include "freshet/zset/batch_codec.h"
 
+#include "freshet/types/sort_key.h"
 #include "freshet/zset/batch_builder.h"
 
 namespace freshet {
 
 RowCheck rows_of(SchemaPtr schema) {
   return [schema = std::move(schema)](RowRef row) { return row_fits_schema(*schema, row); };
+}
+
+RowCheck sorted_rows_of(SchemaPtr schema) {
+  return [schema = std::move(schema)](RowRef entry) { return sorted_row_fits(*schema, entry); };
 }
 
 RowCheck any_row() {

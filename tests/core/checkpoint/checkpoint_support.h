@@ -8,31 +8,16 @@
 #include <set>
 #include <string>
 
+#include "../../fuzz/checkpoint_reader_harness.h"
 #include "freshet/checkpoint/checkpoint.h"
 #include "pipeline/pipeline_support.h"
 
 namespace freshet::testing {
 
-// Upsert and plain inputs, join, left join, aggregates with accumulators and
-// with value traces (MIN/MAX/COUNT DISTINCT), DISTINCT, top-k, EXCEPT, a view
-// without index, one with two indexes, and one that is not materialized.
-inline const char* kCheckpointProgram = R"(
-CREATE TABLE orders (id BIGINT NOT NULL PRIMARY KEY, customer BIGINT NOT NULL, amount DECIMAL(10,2), note VARCHAR);
-CREATE TABLE customers (id BIGINT NOT NULL PRIMARY KEY, region VARCHAR);
-CREATE TABLE events (kind VARCHAR, n INT);
-CREATE MATERIALIZED VIEW by_region AS
-  SELECT c.region, COUNT(*) AS n, SUM(o.amount) AS total, MIN(o.amount) AS lo, MAX(o.note) AS hi,
-         COUNT(DISTINCT o.customer) AS buyers, AVG(o.amount) AS mean
-  FROM orders o JOIN customers c ON o.customer = c.id GROUP BY c.region;
-CREATE MATERIALIZED VIEW top3 AS SELECT id, amount FROM orders ORDER BY amount DESC LIMIT 3;
-CREATE MATERIALIZED VIEW reach AS
-  SELECT c.id, c.region, o.id AS order_id FROM customers c LEFT JOIN orders o ON o.customer = c.id;
-CREATE INDEX reach_by_id ON reach(id);
-CREATE INDEX reach_by_region ON reach(region);
-CREATE MATERIALIZED VIEW kinds AS SELECT DISTINCT kind FROM events;
-CREATE MATERIALIZED VIEW quiet AS SELECT id FROM customers EXCEPT SELECT customer FROM orders;
-CREATE VIEW counts AS SELECT kind, SUM(n) AS total FROM events GROUP BY kind;
-)";
+// The checkpoint fuzzer's program: every stateful operator (upsert and plain
+// inputs, join, left join, aggregates with accumulators and value traces,
+// DISTINCT, top-k, EXCEPT), a view with two indexes, one not materialized.
+inline const char* kCheckpointProgram = fuzzing::kFuzzProgram;
 
 //! A random ingest for one of the program's tables, keeping `events` (a
 //! table without key) free of deletes of absent rows.

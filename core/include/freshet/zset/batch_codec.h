@@ -23,6 +23,8 @@ namespace freshet {
 using RowCheck = std::function<bool(RowRef)>;
 //! A row of `schema` (row_fits_schema).
 RowCheck rows_of(SchemaPtr schema);
+//! An encode_sorted_row entry holding a row of `schema` (sorted_row_fits).
+RowCheck sorted_rows_of(SchemaPtr schema);
 //! Any bytes (rows that readers treat as opaque).
 RowCheck any_row();
 
