@@ -11,7 +11,7 @@ bash scripts/build.sh native
 ./build/native/tests/freshet_tests --gtest_brief=1
 
 echo "== the core under native clang 14 (the fuzzers' compiler)"
-printf '%s\n' core/src/*/*.cpp wasm-bindings/cpp/engine.cpp wasm-bindings/cpp/js_sink.cpp | xargs -P "$(nproc)" -n 8 \
+printf '%s\n' core/src/*/*.cpp wasm-bindings/cpp/engine*.cpp wasm-bindings/cpp/js_*.cpp | xargs -P "$(nproc)" -n 8 \
   clang++-14 -std=c++20 -fsyntax-only -Wall -Wextra -Werror -Wno-unused-parameter -Icore/include
 
 echo "== wasm build and tests (Emscripten, under node)"

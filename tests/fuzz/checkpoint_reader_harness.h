@@ -68,7 +68,7 @@ inline std::string join_records(const std::vector<std::string>& records) {
 //! A sink that takes everything.
 class AcceptingSink : public Sink {
  public:
-  Result<SinkWrite> write(const OutputChunk&, const std::string&) override { return SinkWrite::kAccepted; }
+  Result<SinkWrite> write(const OutputChunk&, const OutputEndpoint&) override { return SinkWrite::kAccepted; }
 };
 
 //! What happened to one input; `error` is set when the harness saw something

@@ -1,5 +1,6 @@
 // The wasm facade (wasm-bindings/cpp/engine.h), natively: every call answers
-// with a Reply (never throws), rows cross as JSON text, connectors' writes
+// with a Reply, or for the per-change calls a number or text with the failure
+// in last_error() (never throws), rows cross as JSON text, connectors' writes
 // wait in the outbox until JS acknowledges them, snapshots are one chunk.
 #include "engine.h"
 
@@ -21,12 +22,14 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 
 TEST(WasmEngine, CallsBeforeOpenOrAfterAFailedOpenAreClosed) {
   Engine engine;
-  EXPECT_EQ(engine.step().code, "CLOSED");
+  EXPECT_EQ(engine.step(), -1);
+  EXPECT_EQ(engine.last_error().code, "CLOSED");
   EXPECT_EQ(engine.snapshot("totals").code, "CLOSED");
   Reply opened = engine.open("CREATE TABLE t (x INT,");
   EXPECT_EQ(opened.code, "SQL_ERROR");
   EXPECT_TRUE(contains(opened.message, "line 1, column")) << opened.message;
-  EXPECT_EQ(engine.ingest("t", "[]", "json", "insert_delete", true).code, "CLOSED");
+  EXPECT_EQ(engine.ingest("t", "[]", "json", "insert_delete", true), -1);
+  EXPECT_EQ(engine.last_error().code, "CLOSED");
   EXPECT_FALSE(engine.needs_step());
 }
 
@@ -47,14 +50,14 @@ TEST(WasmEngine, IngestStepSnapshotLookup) {
   EXPECT_TRUE(contains(described.text, R"("name":"big","materialized":false)")) << described.text;
   EXPECT_TRUE(contains(described.text, R"("primary_key":["id"])")) << described.text;
 
-  Reply token = engine.ingest("orders", R"([{"id":1,"customer":7,"amount":2.5},{"id":2,"customer":7,"amount":1}])",
-                              "json", "raw", true);
-  ASSERT_EQ(token.code, "");
-  EXPECT_EQ(token.number, 0);
+  double token = engine.ingest("orders", R"([{"id":1,"customer":7,"amount":2.5},{"id":2,"customer":7,"amount":1}])",
+                               "json", "raw", true);
+  EXPECT_EQ(token, 0);
+  EXPECT_EQ(engine.last_error().code, "");
   EXPECT_TRUE(engine.needs_step());
-  EXPECT_EQ(engine.ingest("orders", "1,8,4\n", "csv", "insert_delete", true).number, 1);
-  Reply stepped = engine.step();
-  EXPECT_EQ(stepped.text, R"({"step":0,"input_records":3})");
+  EXPECT_EQ(engine.ingest("orders", "1,8,4\n", "csv", "insert_delete", true), 1);
+  EXPECT_EQ(engine.step(), 0);
+  EXPECT_EQ(engine.last_step_input_records(), 3);
   EXPECT_EQ(engine.snapshot("totals").text, R"([{"customer":7,"total":1},{"customer":8,"total":4}])");
   EXPECT_EQ(engine.lookup("totals_idx", R"({"customer":8})").text, R"([{"customer":8,"total":4}])");
   EXPECT_EQ(engine.lookup("totals_idx", R"({"customer":"x"})").code, "PARSE_ERROR");
@@ -66,11 +69,14 @@ TEST(WasmEngine, IngestStepSnapshotLookup) {
 TEST(WasmEngine, ErrorsComeBackAsCodes) {
   Engine engine;
   ASSERT_EQ(engine.open(kSql).code, "");
-  EXPECT_EQ(engine.ingest("nope", "[]", "json", "raw", true).code, "UNKNOWN_TABLE");
-  EXPECT_EQ(engine.ingest("orders", "[]", "xml", "raw", true).code, "INVALID_ARGUMENT");
-  EXPECT_EQ(engine.ingest("orders", "[]", "json", "upsert", true).code, "INVALID_ARGUMENT");
-  Reply bad =
-      engine.ingest("orders", R"([{"insert":{"id":1}},{"insert":{"id":"two"}}])", "json", "insert_delete", true);
+  auto ingest_error = [&](const char* table, const char* data, const char* format, const char* update_format) {
+    EXPECT_EQ(engine.ingest(table, data, format, update_format, true), -1);
+    return engine.last_error();
+  };
+  EXPECT_EQ(ingest_error("nope", "[]", "json", "raw").code, "UNKNOWN_TABLE");
+  EXPECT_EQ(ingest_error("orders", "[]", "xml", "raw").code, "INVALID_ARGUMENT");
+  EXPECT_EQ(ingest_error("orders", "[]", "json", "upsert").code, "INVALID_ARGUMENT");
+  Reply bad = ingest_error("orders", R"([{"insert":{"id":1}},{"insert":{"id":"two"}}])", "json", "insert_delete");
   EXPECT_EQ(bad.code, "PARSE_ERROR");
   EXPECT_TRUE(contains(bad.message, "record 1")) << bad.message;
   EXPECT_EQ(engine.snapshot("big").code, "NOT_MATERIALIZED");
@@ -88,18 +94,20 @@ TEST(WasmEngine, ConnectorWritesWaitForAcknowledgement) {
   ASSERT_EQ(engine.open(kSql).code, "");
   ASSERT_EQ(engine.add_output("dash", "totals", "totals_idx", true, true, R"({"type":"MapSink"})").code, "");
   EXPECT_EQ(engine.take_writes(), "");
-  Reply token = engine.ingest("orders", R"([{"id":1,"customer":7,"amount":2}])", "json", "raw", true);
+  double token = engine.ingest("orders", R"([{"id":1,"customer":7,"amount":2}])", "json", "raw", true);
   engine.step();
   std::string writes = engine.take_writes();
-  EXPECT_EQ(writes, R"([{"output":"dash","sequence_number":0,"step":0,"snapshot":true,"snapshot_complete":true,)"
-                    R"("records":[{"upsert":{"key":{"customer":7},"row":{"customer":7,"total":2}}}]}])");
-  EXPECT_EQ(engine.completion_status(token.number).number, 0);  // written, not yet acknowledged
+  EXPECT_EQ(writes, R"([{"output":"dash","chunk":{"sequenceNumber":0,"step":0,"snapshot":true,"snapshotComplete":true,)"
+                    R"("upserts":[{"key":{"customer":7},"row":{"customer":7,"total":2}}],"deletes":[]}}])");
+  EXPECT_EQ(engine.completion_status(token).number, 0);  // written, not yet acknowledged
   engine.ingest("orders", R"([{"id":1,"customer":7,"amount":3}])", "json", "raw", true);
   engine.step();
   EXPECT_EQ(engine.take_writes(), "");  // one write in flight per connector
   EXPECT_EQ(engine.acknowledge("dash", 0).code, "");
-  EXPECT_EQ(engine.completion_status(token.number).number, 1);
-  EXPECT_TRUE(contains(engine.take_writes(), R"("sequence_number":1,"step":1,"snapshot":false)"));
+  EXPECT_EQ(engine.completion_status(token).number, 1);
+  EXPECT_EQ(engine.take_writes(), R"([{"output":"dash","chunk":{"sequenceNumber":1,"step":1,"snapshot":false,)"
+                                  R"("snapshotComplete":false,"upserts":[{"key":{"customer":7},"row":{"customer":7,)"
+                                  R"("total":3}}],"deletes":[]}}])");
   EXPECT_EQ(engine.acknowledge("dash", 0).code, "INVALID_ARGUMENT");
   EXPECT_EQ(engine.acknowledge("dash", 1).code, "");
   // A reset drops what was queued and replays a snapshot at the next step.
@@ -107,7 +115,7 @@ TEST(WasmEngine, ConnectorWritesWaitForAcknowledgement) {
   EXPECT_TRUE(engine.needs_step());
   engine.step();
   EXPECT_TRUE(
-      contains(engine.take_writes(), R"("sequence_number":2,"step":2,"snapshot":true,"snapshot_complete":true)"));
+      contains(engine.take_writes(), R"("sequenceNumber":2,"step":2,"snapshot":true,"snapshotComplete":true)"));
   EXPECT_TRUE(contains(engine.stats(), R"("resets":1)"));
 }
 
@@ -119,18 +127,46 @@ TEST(WasmEngine, EgressSnapshotIsOneChunkHoweverLarge) {
     rows += (i ? "," : "") + std::string(R"({"id":)") + std::to_string(i) + R"(,"customer":)" + std::to_string(i) +
             R"(,"amount":1})";
   }
-  ASSERT_EQ(engine.ingest("orders", rows + "]", "json", "raw", true).code, "");
+  ASSERT_EQ(engine.ingest("orders", rows + "]", "json", "raw", true), 0);
   engine.step();
   Reply id = engine.open_egress("totals", "", true, 1000, "block");
   ASSERT_EQ(id.code, "");
-  EXPECT_EQ(engine.next_chunk(id.number).text, "");  // the snapshot comes at the next step
+  EXPECT_EQ(engine.next_chunk(id.number), "");  // the snapshot comes at the next step
+  EXPECT_EQ(engine.last_error().code, "");
   engine.step();
-  Reply chunk = engine.next_chunk(id.number);
-  EXPECT_TRUE(
-      contains(chunk.text, R"("output":"","sequence_number":0,"step":1,"snapshot":true,"snapshot_complete":true)"));
-  EXPECT_EQ(engine.next_chunk(id.number).text, "");
+  std::string chunk = engine.next_chunk(id.number);
+  EXPECT_TRUE(contains(chunk, R"({"sequenceNumber":0,"step":1,"snapshot":true,"snapshotComplete":true,"inserts":[)"))
+      << chunk.substr(0, 100);
+  EXPECT_TRUE(chunk.ends_with(R"(,"total":1}],"deletes":[]})"));
+  size_t rows_in_chunk = 0;
+  for (size_t at = chunk.find("\"customer\":"); at != std::string::npos; at = chunk.find("\"customer\":", at + 1)) {
+    ++rows_in_chunk;
+  }
+  EXPECT_EQ(rows_in_chunk, 25000u);
+  EXPECT_EQ(engine.next_chunk(id.number), "");
   EXPECT_EQ(engine.close_egress(id.number).code, "");
-  EXPECT_EQ(engine.next_chunk(id.number).code, "UNKNOWN_OUTPUT");
+  EXPECT_EQ(engine.next_chunk(id.number), "");
+  EXPECT_EQ(engine.last_error().code, "UNKNOWN_OUTPUT");
+}
+
+TEST(WasmEngine, EgressChunksSplitInsertsFromDeletesOrUpsertsFromKeyDeletes) {
+  Engine engine;
+  ASSERT_EQ(engine.open(kSql).code, "");
+  double rows = engine.open_egress("totals", "", false, 10, "block").number;
+  double keyed = engine.open_egress("totals", "totals_idx", false, 10, "block").number;
+  engine.ingest("orders", R"([{"id":1,"customer":7,"amount":2},{"id":2,"customer":8,"amount":1}])", "json", "raw", true);
+  engine.step();
+  engine.next_chunk(rows);
+  engine.next_chunk(keyed);
+  engine.ingest("orders", R"([{"delete":{"id":2}},{"insert":{"id":1,"customer":7,"amount":5}}])", "json",
+                "insert_delete", true);
+  engine.step();
+  EXPECT_EQ(engine.next_chunk(rows), R"({"sequenceNumber":1,"step":1,"snapshot":false,"snapshotComplete":false,)"
+                                     R"("inserts":[{"customer":7,"total":5}],)"
+                                     R"("deletes":[{"customer":7,"total":2},{"customer":8,"total":1}]})");
+  EXPECT_EQ(engine.next_chunk(keyed), R"({"sequenceNumber":1,"step":1,"snapshot":false,"snapshotComplete":false,)"
+                                      R"("upserts":[{"key":{"customer":7},"row":{"customer":7,"total":5}}],)"
+                                      R"("deletes":[{"key":{"customer":8}}]})");
 }
 
 }  // namespace

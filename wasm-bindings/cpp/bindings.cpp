@@ -36,6 +36,8 @@ EMSCRIPTEN_BINDINGS(freshet) {
       .function("describeProgram", &Engine::describe_program)
       .function("ingest", &Engine::ingest)
       .function("step", &Engine::step)
+      .function("lastStepInputRecords", &Engine::last_step_input_records)
+      .function("lastError", &Engine::last_error)
       .function("needsStep", &Engine::needs_step)
       .function("canAutoStep", &Engine::can_auto_step)
       .function("setPaused", &Engine::set_paused)

@@ -3,6 +3,7 @@
 #include <limits>
 
 #include "freshet/format/json_output.h"
+#include "js_chunk.h"
 
 namespace freshet::wasm {
 namespace {
@@ -52,7 +53,8 @@ bool is_materialized(const sql::CompiledProgram& program, const sql::CompiledVie
 
 }  // namespace
 
-Reply Engine::closed_reply() const { return Reply::error(Status(ErrorCode::kClosed, "the pipeline is not open")); }
+Status Engine::closed_status() { return Status(ErrorCode::kClosed, "the pipeline is not open"); }
+Reply Engine::closed_reply() const { return Reply::error(closed_status()); }
 
 Reply Engine::open(const std::string& sql) {
   if (pipeline_) return Reply::error(Status(ErrorCode::kInvalidArgument, "the engine already runs a pipeline"));
@@ -97,33 +99,35 @@ Reply Engine::describe_program() const {
   return Reply::ok(json + "]}");
 }
 
-Reply Engine::ingest(const std::string& table, const std::string& data, const std::string& format,
-                     const std::string& update_format, bool array) {
-  if (!pipeline_) return closed_reply();
+double Engine::ingest(const std::string& table, const std::string& data, const std::string& format,
+                      const std::string& update_format, bool array) {
+  last_error_ = Reply::ok();
+  if (!pipeline_) return failed(closed_status());
   IngestOptions options;
   if (format == "csv") {
     options.csv = true;
   } else if (format != "json") {
-    return Reply::error(Status(ErrorCode::kInvalidArgument, "unknown format '" + format + "' (json or csv)"));
+    return failed(Status(ErrorCode::kInvalidArgument, "unknown format '" + format + "' (json or csv)"));
   }
   if (update_format == "raw") {
     options.json.update_format = format::UpdateFormat::kRaw;
   } else if (update_format != "insert_delete") {
-    return Reply::error(
+    return failed(
         Status(ErrorCode::kInvalidArgument, "unknown update format '" + update_format + "' (insert_delete or raw)"));
   }
   options.json.array = array;
   Result<uint64_t> token = pipeline_->ingest(table, data, options);
-  if (!token.ok()) return Reply::error(token.status());
-  return Reply::number_only(static_cast<double>(*token));
+  if (!token.ok()) return failed(token.status());
+  return static_cast<double>(*token);
 }
 
-Reply Engine::step() {
-  if (!pipeline_) return closed_reply();
+double Engine::step() {
+  last_error_ = Reply::ok();
+  if (!pipeline_) return failed(closed_status());
   Result<StepResult> result = pipeline_->step();
-  if (!result.ok()) return Reply::error(result.status());
-  return Reply::ok("{\"step\":" + std::to_string(result->step) +
-                   ",\"input_records\":" + std::to_string(result->input_records) + "}");
+  if (!result.ok()) return failed(result.status());
+  last_step_input_records_ = static_cast<double>(result->input_records);
+  return static_cast<double>(result->step);
 }
 
 bool Engine::needs_step() const { return pipeline_ && pipeline_->needs_step(); }
@@ -244,13 +248,21 @@ Reply Engine::close_egress(double id) {
   return closed.ok() ? Reply::ok() : Reply::error(closed);
 }
 
-Reply Engine::next_chunk(double id) {
-  if (!pipeline_) return closed_reply();
+std::string Engine::next_chunk(double id) {
+  last_error_ = Reply::ok();
+  if (!pipeline_) {
+    failed(closed_status());
+    return {};
+  }
   Result<std::optional<OutputChunk>> chunk = pipeline_->next_chunk(static_cast<uint64_t>(id));
-  if (!chunk.ok()) return Reply::error(chunk.status());
-  if (!*chunk) return Reply::ok();
-  const OutputEndpoint* endpoint = pipeline_->egress(static_cast<uint64_t>(id));
-  return Reply::ok(encode_chunk({}, **chunk, endpoint->encode(**chunk)));
+  if (!chunk.ok()) {
+    failed(chunk.status());
+    return {};
+  }
+  if (!*chunk) return {};
+  std::string json;
+  append_js_chunk(*pipeline_->egress(static_cast<uint64_t>(id)), **chunk, &json);
+  return json;
 }
 
 Reply Engine::completion_status(double token) const {

@@ -1,8 +1,13 @@
 // Engine: the narrow facade over one core Pipeline that JS drives through
-// Embind (bindings.cpp). Every call returns a value — a Reply, a bool or a
-// JSON text — never throws, and moves rows in bulk: JSON text (or bytes) in,
-// JSON text encoded by the core out, one call per ingest, step or chunk and
-// never one per row.
+// Embind (bindings.cpp). Every call returns a value — a Reply, a number, a
+// bool or a JSON text — never throws, and moves rows in bulk: JSON text (or
+// bytes) in, JSON text encoded by the core out, one call per ingest, step or
+// chunk and never one per row.
+//
+// The calls made once per change (ingest, step, next_chunk) return a plain
+// number or string and leave a failure in last_error(): Embind turns a Reply
+// into a JS object with three strings, which costs more than the call itself
+// (~0.75 µs), and the per-change budget is a few microseconds.
 //
 // It holds no policy: when to step, retries, lag and lifetimes are the JS
 // layer's job (wasm-bindings/js/). Output connectors are JsSinks whose writes
@@ -37,12 +42,16 @@ class Engine {
   //! columns) as JSON: what JS needs to shape rows and keys without asking again.
   Reply describe_program() const;
 
-  //! Parses and buffers `data`; number = the completion token.
-  //! format: "json" | "csv"; update_format: "insert_delete" | "raw".
-  Reply ingest(const std::string& table, const std::string& data, const std::string& format,
-               const std::string& update_format, bool array);
-  //! text = {"step":n,"input_records":m}.
-  Reply step();
+  //! Parses and buffers `data`; returns the completion token, or -1 with
+  //! last_error() set. format: "json" | "csv"; update_format: "insert_delete" | "raw".
+  double ingest(const std::string& table, const std::string& data, const std::string& format,
+                const std::string& update_format, bool array);
+  //! Runs one step; returns its number, or -1 with last_error() set.
+  double step();
+  //! Input records the last step took.
+  double last_step_input_records() const { return last_step_input_records_; }
+  //! Why the last ingest(), step() or next_chunk() failed (code "" when it did not).
+  Reply last_error() const { return last_error_; }
   bool needs_step() const;
   bool can_auto_step() const;
   void set_paused(bool paused);
@@ -60,16 +69,16 @@ class Engine {
   Reply acknowledge(const std::string& name, double sequence_number);
   Reply reset_output(const std::string& name);
   //! The chunks connectors wrote since the last call, as a JSON array of
-  //! {"output", "sequence_number", "step", "snapshot", "snapshot_complete",
-  //! "records"}; "" when there are none.
+  //! {"output": name, "chunk": js_chunk.h's object}; "" when there are none.
   std::string take_writes();
 
   //! number = the stream's id. on_lag: "block" | "coalesce" | "drop".
   Reply open_egress(const std::string& view, const std::string& index, bool send_snapshot, double max_queued_chunks,
                     const std::string& on_lag);
   Reply close_egress(double id);
-  //! text = the next queued chunk (shaped as in take_writes, "output" empty), "" when none.
-  Reply next_chunk(double id);
+  //! The next queued chunk (js_chunk.h's object); "" when none, or when the
+  //! call failed (then last_error() says why).
+  std::string next_chunk(double id);
 
   //! number = 1 when the token is complete, 0 while in progress.
   Reply completion_status(double token) const;
@@ -103,11 +112,19 @@ class Engine {
   static double next_checkpoint_sequence(const std::string& names);
 
  private:
+  static Status closed_status();
   Reply closed_reply() const;
+  //! Records a hot call's failure for last_error().
+  double failed(const Status& status) {
+    last_error_ = Reply::error(status);
+    return -1;
+  }
 
   static inline int live_engines_ = 0;
   std::unique_ptr<Pipeline> pipeline_;
   std::shared_ptr<Outbox> outbox_ = std::make_shared<Outbox>();
+  Reply last_error_;
+  double last_step_input_records_ = 0;
   std::optional<CheckpointImage> prepared_;    // the checkpoint JS is storing
   std::optional<Manifest> restoring_;          // the checkpoint JS is restoring
   std::vector<std::string> restoring_parts_;

@@ -16,12 +16,12 @@
 #include <string>
 #include <vector>
 
-#include "freshet/pipeline/output_chunk.h"
+#include "freshet/pipeline/output_endpoint.h"
 
 namespace freshet::wasm {
 
 //! Chunks written by the core and not yet picked up by JS, each already
-//! encoded as one JSON object (see Engine::take_writes for its shape).
+//! encoded as one JSON object {"output": name, "chunk": js_chunk.h's object}.
 using Outbox = std::vector<std::string>;
 
 class JsSink final : public Sink {
@@ -32,7 +32,7 @@ class JsSink final : public Sink {
         description_(std::move(description)),
         outbox_(std::move(outbox)) {}
 
-  Result<SinkWrite> write(const OutputChunk& chunk, const std::string& json) override;
+  Result<SinkWrite> write(const OutputChunk& chunk, const OutputEndpoint& from) override;
   bool resettable() const override { return resettable_; }
   //! The JS side wipes the destination itself, asynchronously, before it
   //! writes the snapshot that follows (its writes to one sink are serial).
@@ -52,10 +52,5 @@ class JsSink final : public Sink {
   std::string description_;
   std::shared_ptr<Outbox> outbox_;
 };
-
-//! A chunk as the JSON object JS reads: its header fields and `records`, the
-//! core's encoding of its rows (insert_delete, or upsert/delete through an
-//! index). `output` names the connector; empty for an egress chunk.
-std::string encode_chunk(const std::string& output, const OutputChunk& chunk, const std::string& records_json);
 
 }  // namespace freshet::wasm

@@ -1,9 +1,11 @@
-// Chunks as JS sees them: the facade's chunk objects ({sequence_number,
-// step, snapshot, snapshot_complete, records}, records in Feldera's
-// insert_delete format or upsert/delete through an index) become
+// Chunks as JS sees them. The facade writes each chunk already in its final
+// shape (../cpp/js_chunk.h), so one JSON.parse gives the object consumers get:
 //   { sequenceNumber, step, snapshot, snapshotComplete, inserts, deletes }
 //   { sequenceNumber, step, snapshot, snapshotComplete, upserts: [{key, row}], deletes: [{key}] }
-// A row of weight w arrives as w records already (the core repeats it).
+// (the second through an index). A row of weight w arrives as w rows already.
+// Only text that may hold values JSON.parse cannot read exactly (integers of
+// 16+ digits, "NaN"/"Infinity") takes values.js's slower path, and then its
+// rows are finished here by their columns' types.
 
 import { fixRow, parseJson } from './values.js';
 
@@ -13,43 +15,39 @@ import { fixRow, parseJson } from './values.js';
  * @typedef {{ columns: {name: string, type: string}[], keyColumns: {name: string, type: string}[] | null }} ChunkShape
  */
 
-/** Converts one parsed facade chunk; `tagged` from parseJson. */
-export function toChunk(raw, shape, tagged) {
-  const header = {
-    sequenceNumber: raw.sequence_number,
-    step: raw.step,
-    snapshot: raw.snapshot,
-    snapshotComplete: raw.snapshot_complete,
-  };
-  const deletes = [];
+/** Finishes the rows of a chunk parsed from tagged text, in place. */
+function fixChunk(chunk, shape) {
   if (shape.keyColumns) {
-    const upserts = [];
-    for (const record of raw.records) {
-      if (record.upsert) {
-        const { key, row } = record.upsert;
-        if (tagged) {
-          fixRow(key, shape.keyColumns);
-          fixRow(row, shape.columns);
-        }
-        upserts.push({ key, row });
-      } else {
-        if (tagged) fixRow(record.delete.key, shape.keyColumns);
-        deletes.push({ key: record.delete.key });
-      }
+    for (const { key, row } of chunk.upserts) {
+      fixRow(key, shape.keyColumns);
+      fixRow(row, shape.columns);
     }
-    return { ...header, upserts, deletes };
+    for (const { key } of chunk.deletes) fixRow(key, shape.keyColumns);
+  } else {
+    for (const row of chunk.inserts) fixRow(row, shape.columns);
+    for (const row of chunk.deletes) fixRow(row, shape.columns);
   }
-  const inserts = [];
-  for (const record of raw.records) {
-    const row = record.insert ?? record.delete;
-    if (tagged) fixRow(row, shape.columns);
-    (record.insert ? inserts : deletes).push(row);
-  }
-  return { ...header, inserts, deletes };
+  return chunk;
 }
 
 /** Parses the facade's JSON text of one chunk. */
 export function parseChunk(text, shape) {
   const { value, tagged } = parseJson(text);
-  return toChunk(value, shape, tagged);
+  return tagged ? fixChunk(value, shape) : value;
+}
+
+/**
+ * Parses the facade's connector writes ([{ output, chunk }]); `shapeOf(name)`
+ * gives a connector's shape (undefined for one removed meanwhile).
+ * @returns {{ output: string, chunk: object }[]}
+ */
+export function parseWrites(text, shapeOf) {
+  const { value: writes, tagged } = parseJson(text);
+  if (tagged) {
+    for (const write of writes) {
+      const shape = shapeOf(write.output);
+      if (shape) fixChunk(write.chunk, shape);
+    }
+  }
+  return writes;
 }

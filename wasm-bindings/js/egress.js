@@ -6,7 +6,7 @@
 // far behind this consumer really is. close(), return() (a `break` out of
 // `for await`) and p.close() release the core's endpoint.
 
-import { FreshetError } from './errors.js';
+import { errorOf } from './errors.js';
 import { parseChunk } from './chunks.js';
 
 export class EgressStream {
@@ -41,12 +41,14 @@ export class EgressStream {
   async next() {
     for (;;) {
       if (this.#closed) return { done: true, value: undefined };
-      const reply = this.#hooks.engine().nextChunk(this.#id);
-      if (reply.code) throw new FreshetError(reply.code, reply.message);
-      if (reply.text) {
+      const engine = this.#hooks.engine();
+      const text = engine.nextChunk(this.#id);
+      if (text) {
         this.#hooks.taken();
-        return { done: false, value: parseChunk(reply.text, this.#shape) };
+        return { done: false, value: parseChunk(text, this.#shape) };
       }
+      const failure = engine.lastError();  // "" means no chunk yet, or a failure
+      if (failure.code) throw errorOf(failure);
       let wake;
       const woken = new Promise((resolve, reject) => {
         wake = resolve;

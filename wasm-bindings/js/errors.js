@@ -42,9 +42,14 @@ function detailsOf(message) {
   return details;
 }
 
+/** The FreshetError a failed facade Reply carries (engine.lastError() after a failed per-change call). */
+export function errorOf(reply) {
+  return new FreshetError(reply.code, reply.message);
+}
+
 /** Throws the FreshetError a facade Reply carries; returns the Reply otherwise. */
 export function unwrap(reply) {
-  if (reply.code) throw new FreshetError(reply.code, reply.message);
+  if (reply.code) throw errorOf(reply);
   return reply;
 }
 

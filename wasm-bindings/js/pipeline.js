@@ -8,19 +8,22 @@
 //         └──► egress streams wake up and pull their chunks (EgressStream)
 //         └──► completion waiters re-check their tokens
 // Engine calls return Replies ({code, message, text, number}); a code
-// becomes a FreshetError. Rows cross in bulk as JSON text both ways.
+// becomes a FreshetError. The per-change calls (ingest, step, nextChunk)
+// return a plain number or text instead, and engine.lastError() says why one
+// failed: a Reply costs more to cross Embind than the work of a small change.
+// Rows cross in bulk as JSON text both ways.
 
 import { AutoStepper } from './auto_step.js';
 import { emptyStatus, resume, writeCheckpoint } from './checkpoints.js';
-import { toChunk } from './chunks.js';
+import { parseWrites } from './chunks.js';
 import { Connector } from './connector.js';
 import { EgressStream } from './egress.js';
 import { loadEngineModule } from './engine_loader.js';
-import { FreshetError, invalidArgument, requireString, unwrap } from './errors.js';
+import { FreshetError, errorOf, invalidArgument, requireString, unwrap } from './errors.js';
 import { Program } from './program.js';
 import { toStats } from './stats.js';
 import { TokenBook } from './tokens.js';
-import { parseJson, parseRows, stringifyJson } from './values.js';
+import { parseRows, stringifyJson } from './values.js';
 
 const CREATE_OPTIONS = new Set(['sql', 'outputs', 'storage', 'onProgramChange']);
 const STORAGE_METHODS = ['put', 'get', 'list', 'delete'];
@@ -48,7 +51,7 @@ export class Pipeline {
   #state = 'running';
   #failure = null;                  // the error that stopped the pipeline (a failed step)
   #stepper = new AutoStepper((forced) => this.#autoStep(forced));
-  #stepped = signal();              // settles after the next step, for egress streams
+  #stepped = null;                  // a signal() that settles after the next step, made when awaited
   #connectors = new Map();          // name → Connector
   #completionWaiters = [];          // { token, resolve, reject }
   #tokens = new TokenBook();
@@ -135,12 +138,12 @@ export class Pipeline {
   step() {
     const engine = this.#open();
     const started = performance.now();
-    const reply = engine.step();
-    if (reply.code) throw this.#fail(new FreshetError(reply.code, reply.message));
-    const result = JSON.parse(reply.text);
+    const step = engine.step();
+    if (step < 0) throw this.#fail(errorOf(engine.lastError()));
     const durationMs = performance.now() - started;
+    const inputRecords = engine.lastStepInputRecords();
     this.#afterStep();
-    return { step: result.step, inputRecords: result.input_records, durationMs };
+    return { step, inputRecords, durationMs };
   }
 
   #autoStep(forced) {
@@ -156,14 +159,22 @@ export class Pipeline {
   #afterStep() {
     this.#deliverWrites();
     const stepped = this.#stepped;
-    this.#stepped = signal();
-    stepped.resolve();
+    this.#stepped = null;
+    stepped?.resolve();
     this.#checkCompletions();
+  }
+
+  /** Settles after the next step (rejects when the pipeline fails). */
+  #nextStep() {
+    if (this.#failure) return Promise.reject(this.#failure);
+    this.#stepped ??= signal();
+    return this.#stepped.promise;
   }
 
   #fail(error) {
     this.#failure = error;
-    this.#stepped.reject(error);
+    this.#stepped?.reject(error);
+    this.#stepped = null;
     for (const waiter of this.#completionWaiters.splice(0)) waiter.reject(error);
     for (const connector of this.#connectors.values()) connector.abandonResets(error);
     return error;
@@ -196,9 +207,10 @@ export class Pipeline {
     } else {
       throw invalidArgument('ingest takes JSON or CSV text, bytes, or an array of objects');
     }
-    const reply = unwrap(engine.ingest(table, payload, format, updateFormat, array !== false));
-    this.#stepper.wake();
-    return this.#tokens.issue(reply.number);
+    const token = engine.ingest(table, payload, format, updateFormat, array !== false);
+    if (token < 0) throw errorOf(engine.lastError());
+    if (this.#state === 'running') this.#stepper.wake();  // paused: only step() and snapshots step
+    return this.#tokens.issue(token);
   }
 
   /** Inserts rows (objects keyed by column name). */
@@ -254,8 +266,8 @@ export class Pipeline {
     const id = unwrap(engine.openEgress(view, index, !!sendSnapshot, maxQueuedChunks, onLag)).number;
     const stream = new EgressStream(id, this.#program.shape(view, index), {
       engine: () => this.#open(),
-      nextStep: () => this.#stepped.promise,
-      taken: () => this.#stepper.wake(),
+      nextStep: () => this.#nextStep(),
+      taken: () => this.#state === 'running' && this.#stepper.wake(),  // a full queue may have held steps back
     });
     if (sendSnapshot) this.#stepper.wake(true);
     return stream;
@@ -311,10 +323,8 @@ export class Pipeline {
   #deliverWrites() {
     const text = this.#engine.takeWrites();
     if (!text) return;
-    const { value: writes, tagged } = parseJson(text);
-    for (const write of writes) {
-      const connector = this.#connectors.get(write.output);
-      connector?.deliver(toChunk(write, connector.config.shape, tagged));
+    for (const { output, chunk } of parseWrites(text, (name) => this.#connectors.get(name)?.config.shape)) {
+      this.#connectors.get(output)?.deliver(chunk);
     }
   }
 
@@ -406,7 +416,8 @@ export class Pipeline {
     for (const connector of this.#connectors.values()) connector.stop(error);
     this.#connectors.clear();
     for (const waiter of this.#completionWaiters.splice(0)) waiter.reject(error);
-    this.#stepped.reject(error);
+    this.#stepped?.reject(error);
+    this.#stepped = null;
     forgottenEngines?.unregister(this);
     engine.delete();
   }

@@ -10,13 +10,21 @@
 // Floating point: libc++ 14 has no floating std::to_chars, so the shortest
 // round-trip text is found in two steps. Most values in data are short
 // decimals (12.5, 0.25, 1234.56): when |x| = m / 10^k for an integer m below
-// 2^53 and k <= 9, dividing m by 10^k in IEEE arithmetic is exactly what a
+// 2^53 and k <= 22, dividing m by 10^k in IEEE arithmetic is exactly what a
 // reader's strtod does, so that equality proves the text "m/10^k" reads back
-// as x, with no formatting call. Otherwise snprintf with %.15g, %.16g, then
-// %.17g, the first that strtod reads back as x (15 digits always survive a
-// round trip through a normal double, so a shorter text is never missed;
-// subnormals, with fewer digits, search from 1).
+// as x, with no formatting call; trying k from 1 up finds every text of up to
+// 15 digits (and of 16 below 2^53) in the fewest. The other doubles of that
+// range (sums such as 1309892.8500000041) need 16 or 17 digits: simdjson's
+// to_chars (Grisu2) writes text that always reads back as x, in at most 17
+// digits, so at most one more than the fewest. That replaced, for them, a
+// search with snprintf %.15g, %.16g, %.17g and strtod, which in wasm runs
+// musl's long-double arithmetic (~3 µs a value); the search remains for
+// magnitudes outside [1e-4, 1e15), rare in data, where Grisu2 can be further
+// off (15 digits always survive a round trip through a normal double, so a
+// shorter text is never missed; subnormals, with fewer digits, search from 1).
 #include "freshet/format/json_output.h"
+
+#include <simdjson.h>
 
 #include <algorithm>
 #include <array>
@@ -49,8 +57,14 @@ void append_integer(int64_t value, std::string* out) {
 
 // ---- REAL and DOUBLE ----
 
-constexpr double kPow10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9};
-constexpr int kMaxFastFractionDigits = 9;
+// Powers of ten a double holds exactly (up to 10^22).
+constexpr double kPow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                             1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+// A double's fast path stops at 2^53 anyway (m of at most 16 digits, and
+// |x| >= 1e-4 leaves at most 20 fraction digits); a float's stops at 9, so
+// that float times 10^k stays exact in a double.
+constexpr int kMaxFastFractionDigits = 20;
+constexpr int kMaxFastFractionDigitsReal = 9;
 
 // Appends `digits` with a decimal point `fraction_digits` from the right ("0.05" for 5, 2).
 void append_scaled(bool negative, uint64_t digits, int fraction_digits, std::string* out) {
@@ -113,6 +127,11 @@ void append_double(double value, std::string* out) {
         return;
       }
     }
+    // Not m / 10^k with m below 2^53: the fewest digits are 16 or 17.
+    char buffer[40];
+    char* end = simdjson::internal::to_chars(buffer, buffer + sizeof buffer, value);
+    append_g_text(buffer, static_cast<int>(end - buffer), out);
+    return;
   }
   char buffer[40];
   int length = 0;
@@ -129,7 +148,7 @@ void append_real(float value, std::string* out) {
   if (append_special_or_integral(value, out)) return;
   float magnitude = std::fabs(value);
   if (magnitude >= 1e-4f && magnitude < 1e7f) {
-    for (int k = 1; k <= kMaxFastFractionDigits; ++k) {
+    for (int k = 1; k <= kMaxFastFractionDigitsReal; ++k) {
       // Exact: 24 bits of float times at most 30 bits of 10^k fit a double.
       double scaled = std::round(static_cast<double>(magnitude) * kPow10[k]);
       if (scaled >= 0x1p24) break;
@@ -434,6 +453,19 @@ size_t append_insert_delete(const Batch& batch, const Schema& schema, std::strin
     records += copies;
   }
   return records;
+}
+
+void append_rows_by_sign(const Batch& batch, const JsonRowEncoder& encoder, std::string* positive,
+                         std::string* negative) {
+  for (BatchCursor cursor(batch); cursor.valid(); cursor.next()) {
+    Weight weight = cursor.weight();
+    std::string* out = weight > 0 ? positive : negative;
+    for (uint64_t copies = weight > 0 ? static_cast<uint64_t>(weight) : 0 - static_cast<uint64_t>(weight);
+         copies > 0; --copies) {
+      if (!out->empty()) out->push_back(',');
+      encoder.append_row(cursor.key(), out);
+    }
+  }
 }
 
 }  // namespace freshet::format

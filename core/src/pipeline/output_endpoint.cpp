@@ -34,8 +34,11 @@ OutputEndpoint::OutputEndpoint(std::string name, EndpointConfig config, const Ma
       view_(&view),
       index_(index_ordinal),
       sink_(std::move(sink)),
+      row_encoder_(*view.view().schema),
       state_(config_.send_snapshot ? SnapshotState::kPending : SnapshotState::kNone),
-      fingerprint_(fingerprint_of(config_, sink_.get())) {}
+      fingerprint_(fingerprint_of(config_, sink_.get())) {
+  if (index_) key_encoder_.emplace(*view_->indexes()[*index_]->key_schema);
+}
 
 BatchPtr OutputEndpoint::current_delta() const {
   return index_ ? view_->indexes()[*index_]->stream.current() : view_->view().stream.current();
@@ -124,7 +127,7 @@ void OutputEndpoint::accepted(const OutputChunk& chunk) {
 void OutputEndpoint::deliver() {
   while (sink_ && !awaiting_ack_ && !queue_.empty()) {
     const OutputChunk& chunk = queue_.front();
-    Result<SinkWrite> written = sink_->write(chunk, encode(chunk));
+    Result<SinkWrite> written = sink_->write(chunk, *this);
     if (!written.ok()) {
       ++stats_.errors;
       stats_.last_error = written.status().to_string();
@@ -222,6 +225,37 @@ std::string OutputEndpoint::encode(const OutputChunk& chunk) const {
     }
   }
   return json + "]";
+}
+
+void OutputEndpoint::encode_split(const OutputChunk& chunk, std::string* additions, std::string* removals) const {
+  const Batch& batch = *chunk.batch;
+  if (!index_) {
+    format::append_rows_by_sign(batch, row_encoder_, additions, removals);
+    return;
+  }
+  // As encode(): an upsert per row present after the step, a delete for a key
+  // whose rows all went.
+  for (size_t k = 0; k < batch.key_count(); ++k) {
+    bool any_insert = false;
+    for (size_t v = batch.values_begin(k); v < batch.values_end(k); ++v) {
+      if (batch.weight(v) <= 0) continue;
+      any_insert = true;
+      for (Weight w = 0; w < batch.weight(v); ++w) {
+        if (!additions->empty()) additions->push_back(',');
+        additions->append("{\"key\":");
+        key_encoder_->append_row(batch.key(k), additions);
+        additions->append(",\"row\":");
+        row_encoder_.append_row(batch.value(v), additions);
+        additions->push_back('}');
+      }
+    }
+    if (!any_insert) {
+      if (!removals->empty()) removals->push_back(',');
+      removals->append("{\"key\":");
+      key_encoder_->append_row(batch.key(k), removals);
+      removals->push_back('}');
+    }
+  }
 }
 
 size_t OutputEndpoint::queued_records() const {

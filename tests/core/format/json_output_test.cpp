@@ -146,17 +146,25 @@ size_t significant_digits(std::string_view text) {
 }
 #endif
 
+// Every double reads back exactly. Short decimals (the fast path) come out in
+// the fewest digits; other doubles go through Grisu2, which is shortest for
+// all but a tiny fraction of them and then one digit longer.
 TEST(JsonOutputTest, RandomDoublesRoundTripInTheFewestDigits) {
   std::mt19937_64 random(42);
+  int longer_than_shortest = 0;
   for (int i = 0; i < 100000; ++i) {
     double value;
-    if (i % 2 == 0) {
+    bool short_decimal = i % 3 == 1;
+    if (i % 3 == 0) {
       uint64_t bits = random();
       std::memcpy(&value, &bits, sizeof value);
       if (!std::isfinite(value)) continue;
-    } else {  // short decimals, as data holds: the fast path
+    } else if (short_decimal) {
       value = static_cast<double>(static_cast<int64_t>(random() % 2000000000) - 1000000000) /
               std::pow(10.0, static_cast<double>(random() % 12));
+    } else {  // a running SUM of amounts in cents: 16 or 17 digits, Grisu2's case
+      value = 0;
+      for (uint64_t n = 2 + random() % 50; n > 0; --n) value += static_cast<double>(random() % 10000000) / 100;
     }
     if (value == 0) continue;
     std::string text = double_json(value);
@@ -164,10 +172,17 @@ TEST(JsonOutputTest, RandomDoublesRoundTripInTheFewestDigits) {
 #if defined(__GLIBCXX__)
     char shortest[64];
     char* end = std::to_chars(shortest, shortest + sizeof shortest, value).ptr;
-    ASSERT_LE(significant_digits(text), significant_digits(std::string_view(shortest, end - shortest)))
-        << text << " vs " << std::string_view(shortest, end - shortest);
+    size_t fewest = significant_digits(std::string_view(shortest, end - shortest));
+    if (short_decimal) {
+      ASSERT_EQ(significant_digits(text), fewest) << text << " vs " << std::string_view(shortest, end - shortest);
+    } else {
+      ASSERT_LE(significant_digits(text), fewest + 1) << text << " vs " << std::string_view(shortest, end - shortest);
+      if (significant_digits(text) > fewest) ++longer_than_shortest;
+    }
+    if (i == 99999) std::printf("[ digits   ] %d of ~66,000 doubles one digit longer than the fewest\n", longer_than_shortest);
 #endif
   }
+  EXPECT_LT(longer_than_shortest, 500);  // of ~66,000 doubles not short decimals
 }
 
 TEST(JsonOutputTest, RealsAreShortestAsFloats) {

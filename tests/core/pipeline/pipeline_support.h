@@ -25,10 +25,10 @@ class RecordingSink : public Sink {
   bool can_reset = true;
   int resets = 0;
 
-  Result<SinkWrite> write(const OutputChunk& chunk, const std::string& text) override {
+  Result<SinkWrite> write(const OutputChunk& chunk, const OutputEndpoint& from) override {
     if (fail_writes) return Status(ErrorCode::kStorageError, "sink is down");
     chunks.push_back(chunk);
-    json.push_back(text);
+    json.push_back(from.encode(chunk));
     return hold_writes ? SinkWrite::kPending : SinkWrite::kAccepted;
   }
   bool resettable() const override { return can_reset; }

@@ -37,6 +37,16 @@ void append_json_string(std::string_view text, std::string* out);
 //! number of records written.
 size_t append_insert_delete(const Batch& batch, const Schema& schema, std::string* out);
 
+class JsonRowEncoder;
+
+//! Appends the rows of a Z-set batch (rows are the keys), split by sign: a
+//! row of weight w > 0 w times to `positive`, of weight w < 0 |w| times to
+//! `negative`, each a comma-separated list of JSON objects (the caller writes
+//! the brackets). For hosts that hand out a chunk's inserts and deletes as two
+//! arrays (the JS API).
+void append_rows_by_sign(const Batch& batch, const JsonRowEncoder& encoder, std::string* positive,
+                         std::string* negative);
+
 //! JsonRowEncoder encodes many rows of one schema, the way append_json_row
 //! does, with the column names escaped once instead of once per row. The
 //! schema must outlive the encoder.

@@ -10,6 +10,8 @@
 
 namespace freshet {
 
+class OutputEndpoint;
+
 //! One chunk of an endpoint's output: a step's delta, or a part of a snapshot.
 //!
 //! For an endpoint on a view, `batch` is a Z-set of the view's rows (the row
@@ -37,9 +39,10 @@ enum class SinkWrite : uint8_t {
 class Sink {
  public:
   virtual ~Sink() = default;
-  //! Takes one chunk; `json` is the chunk encoded as Feldera insert_delete
-  //! (or upsert) records, a JSON array.
-  virtual Result<SinkWrite> write(const OutputChunk& chunk, const std::string& json) = 0;
+  //! Takes one chunk of the endpoint `from`, which encodes it as the sink
+  //! needs: from.encode(chunk) as Feldera insert_delete (or upsert) records,
+  //! from.encode_split() as two arrays.
+  virtual Result<SinkWrite> write(const OutputChunk& chunk, const OutputEndpoint& from) = 0;
   //! Whether reset() can wipe the destination.
   virtual bool resettable() const { return false; }
   //! Wipes the destination, before a fresh snapshot is replayed into it.

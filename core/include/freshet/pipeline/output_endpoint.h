@@ -24,6 +24,7 @@
 #include <optional>
 #include <string>
 
+#include "freshet/format/json_output.h"
 #include "freshet/pipeline/materialized_view.h"
 #include "freshet/pipeline/output_chunk.h"
 
@@ -105,6 +106,12 @@ class OutputEndpoint {
 
   //! The chunk as a JSON array of insert_delete (or upsert/delete) records.
   std::string encode(const OutputChunk& chunk) const;
+  //! The chunk's records as two comma-separated lists of JSON objects (no
+  //! brackets): rows inserted and rows deleted, or through an index upserts
+  //! `{"key":{...},"row":{...}}` and deletes `{"key":{...}}`.
+  void encode_split(const OutputChunk& chunk, std::string* additions, std::string* removals) const;
+  //! Whether chunks go through an index (upserts and deletes by key).
+  bool through_index() const { return index_.has_value(); }
 
   size_t queued_chunks() const { return queue_.size(); }
   size_t queued_records() const;
@@ -124,6 +131,8 @@ class OutputEndpoint {
   const MaterializedView* view_;
   std::optional<size_t> index_;
   std::shared_ptr<Sink> sink_;
+  format::JsonRowEncoder row_encoder_;                // the view's rows
+  std::optional<format::JsonRowEncoder> key_encoder_;  // the index's keys, through an index
   SnapshotState state_;
   std::deque<OutputChunk> queue_;
   bool awaiting_ack_ = false;   // the front chunk's write is pending
