@@ -35,11 +35,17 @@ void UpsertInputOperator::push_delete_key(RowRef key) { pending_.push_back({key.
 
 void UpsertInputOperator::push_delete_row(RowRef row) { pending_.push_back({key_of(row), std::nullopt}); }
 
-std::optional<std::string> UpsertInputOperator::lookup(RowRef key) const {
+std::optional<RowRef> UpsertInputOperator::find(RowRef key) const {
   for (Trace::KeyCursor c = by_key_.seek(key); c.valid(); c.next()) {
-    if (c.weight() > 0) return c.value().to_bytes();
+    if (c.weight() > 0) return c.value();
   }
   return std::nullopt;
+}
+
+std::optional<std::string> UpsertInputOperator::lookup(RowRef key) const {
+  std::optional<RowRef> row = find(key);
+  if (!row) return std::nullopt;
+  return row->to_bytes();
 }
 
 Status UpsertInputOperator::evaluate() {
@@ -54,24 +60,24 @@ Status UpsertInputOperator::evaluate() {
   for (uint32_t i = 0; i < order_.size(); ++i) order_[i] = i;
   std::stable_sort(order_.begin(), order_.end(), [this](uint32_t a, uint32_t b) { return pending_[a].key < pending_[b].key; });
 
-  BatchBuilder delta, index_delta;
   for (size_t i = 0; i < order_.size(); ++i) {
     const Operation& op = pending_[order_[i]];
     if (i + 1 < order_.size() && pending_[order_[i + 1]].key == op.key) continue;  // a later operation wins
-    std::optional<std::string> old = lookup(RowRef(op.key));
-    if (old == op.row) continue;
+    // The trace changes only after the loop, so `old` stays valid through it.
+    std::optional<RowRef> old = find(RowRef(op.key));
+    if (old.has_value() == op.row.has_value() && (!old || *old == RowRef(*op.row))) continue;
     if (old) {
-      delta.add_row(RowRef(*old), -1);
-      index_delta.add(RowRef(op.key), RowRef(*old), -1);
+      delta_.add_row(*old, -1);
+      index_delta_.add(RowRef(op.key), *old, -1);
     }
     if (op.row) {
-      delta.add_row(RowRef(*op.row), 1);
-      index_delta.add(RowRef(op.key), RowRef(*op.row), 1);
+      delta_.add_row(RowRef(*op.row), 1);
+      index_delta_.add(RowRef(op.key), RowRef(*op.row), 1);
     }
   }
   pending_.clear();
-  by_key_.insert(index_delta.finish());
-  slot_->batch = delta.finish();
+  by_key_.insert(index_delta_.finish());
+  slot_->batch = delta_.finish();
   return Status::OK();
 }
 

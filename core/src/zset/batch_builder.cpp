@@ -18,11 +18,23 @@ void SortedBatchBuilder::push(RowRef key, RowRef value, Weight weight) {
   pending_weight_ = weight;
 }
 
+Batch& SortedBatchBuilder::batch() {
+  if (!batch_) batch_ = std::make_shared<Batch>();
+  return *batch_;
+}
+
+void SortedBatchBuilder::reserve(size_t entries, size_t key_bytes, size_t value_bytes) {
+  Batch& b = batch();
+  b.keys_.reserve(entries, key_bytes);
+  b.values_.reserve(entries, value_bytes);
+  b.weights_.reserve(entries);
+}
+
 void SortedBatchBuilder::flush_pending() {
   if (!has_pending_) return;
   has_pending_ = false;
   if (pending_weight_ == 0) return;
-  Batch& b = *batch_;
+  Batch& b = batch();
   bool new_key = b.keys_.empty() || b.keys_.back() != pending_key_;
   if (new_key) {
     FRESHET_ASSERT(b.keys_.empty() || compare_rows(b.keys_.back(), pending_key_) < 0);
@@ -41,18 +53,18 @@ void SortedBatchBuilder::flush_pending() {
 
 BatchPtr SortedBatchBuilder::finish() {
   flush_pending();
-  Batch& b = *batch_;
-  if (b.weights_.empty()) {
-    batch_ = std::make_unique<Batch>();
+  if (!batch_ || batch_->weights_.empty()) {
+    batch_.reset();
     return Batch::empty_batch();
   }
+  Batch& b = *batch_;
   if (!b.value_starts_.empty()) b.value_starts_.push_back(static_cast<uint32_t>(b.weights_.size()));
-  BatchPtr done(std::move(batch_));
-  batch_ = std::make_unique<Batch>();
-  return done;
+  return std::move(batch_);
 }
 
 namespace {
+
+constexpr size_t kKeptArenaBytes = 64 * 1024;
 
 uint64_t big_endian_prefix(const uint8_t* data, uint32_t size) {
   uint64_t prefix = 0;
@@ -75,6 +87,8 @@ void BatchBuilder::add(RowRef key, RowRef value, Weight weight) {
   if (value.size) arena_.insert(arena_.end(), value.data, value.data + value.size);
   e.weight = weight;
   entries_.push_back(e);
+  key_bytes_ += key.size;
+  value_bytes_ += value.size;
 }
 
 BatchPtr BatchBuilder::finish() {
@@ -86,10 +100,18 @@ BatchPtr BatchBuilder::finish() {
     return compare_rows(value_of(a), value_of(b)) < 0;
   });
   SortedBatchBuilder sorted;
+  sorted.reserve(entries_.size(), key_bytes_, value_bytes_);
   for (const Entry& e : entries_) sorted.push(key_of(e), value_of(e), e.weight);
   BatchPtr batch = sorted.finish();
   entries_.clear();
   arena_.clear();
+  key_bytes_ = value_bytes_ = 0;
+  // A builder kept for its capacity (reused every step) keeps a small one,
+  // not what its largest step needed.
+  if (arena_.capacity() > kKeptArenaBytes) {
+    arena_ = {};
+    entries_ = {};
+  }
   return batch;
 }
 

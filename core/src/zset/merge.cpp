@@ -7,8 +7,17 @@
 
 namespace freshet {
 
+namespace {
+constexpr size_t kReservedMergeEntries = 256;
+}  // namespace
+
 BatchPtr merge_batches(const Batch& a, const Batch& b) {
   SortedBatchBuilder builder;
+  // The small merges of every step, sized up front; large ones grow as they
+  // go (a reservation for all entries would outlive entries that cancel).
+  if (a.size() + b.size() <= kReservedMergeEntries) {
+    builder.reserve(a.size() + b.size(), a.key_bytes() + b.key_bytes(), a.value_bytes() + b.value_bytes());
+  }
   BatchCursor left(a), right(b);
   while (left.valid() && right.valid()) {
     int c = compare_entries(left, right);

@@ -48,27 +48,37 @@ Trace::KeyCursor Trace::seek(RowRef key) const {
   KeyCursor cursor;
   for (const BatchPtr& b : batches_) {
     if (std::optional<size_t> k = b->find(key)) {
-      cursor.runs_.push_back({b.get(), b->values_begin(*k), b->values_end(*k)});
+      cursor.add_run({b.get(), b->values_begin(*k), b->values_end(*k)});
     }
   }
   cursor.next();
   return cursor;
 }
 
+void Trace::KeyCursor::add_run(Run run) {
+  if (run_count_ < kInlineRuns) {
+    inline_runs_[run_count_++] = run;
+    return;
+  }
+  if (more_runs_.empty()) more_runs_.assign(inline_runs_, inline_runs_ + kInlineRuns);
+  more_runs_.push_back(run);
+  ++run_count_;
+}
+
 void Trace::KeyCursor::next() {
   // Advance past the value last returned, then find the next value whose
   // weights over all runs do not cancel.
   if (valid_) {
-    for (Run& run : runs_) {
-      if (run.position < run.end && run.batch->value(run.position) == value_) ++run.position;
+    for (Run* run = runs_begin(); run != runs_end(); ++run) {
+      if (run->position < run->end && run->batch->value(run->position) == value_) ++run->position;
     }
   }
   while (true) {
     const Run* smallest = nullptr;
-    for (const Run& run : runs_) {
-      if (run.position < run.end &&
-          (!smallest || compare_rows(run.batch->value(run.position), smallest->batch->value(smallest->position)) < 0)) {
-        smallest = &run;
+    for (const Run* run = runs_begin(); run != runs_end(); ++run) {
+      if (run->position < run->end &&
+          (!smallest || compare_rows(run->batch->value(run->position), smallest->batch->value(smallest->position)) < 0)) {
+        smallest = run;
       }
     }
     if (!smallest) {
@@ -77,13 +87,13 @@ void Trace::KeyCursor::next() {
     }
     value_ = smallest->batch->value(smallest->position);
     weight_ = 0;
-    for (const Run& run : runs_) {
-      if (run.position < run.end && run.batch->value(run.position) == value_) weight_ += run.batch->weight(run.position);
+    for (const Run* run = runs_begin(); run != runs_end(); ++run) {
+      if (run->position < run->end && run->batch->value(run->position) == value_) weight_ += run->batch->weight(run->position);
     }
     valid_ = true;
     if (weight_ != 0) return;
-    for (Run& run : runs_) {
-      if (run.position < run.end && run.batch->value(run.position) == value_) ++run.position;
+    for (Run* run = runs_begin(); run != runs_end(); ++run) {
+      if (run->position < run->end && run->batch->value(run->position) == value_) ++run->position;
     }
   }
 }

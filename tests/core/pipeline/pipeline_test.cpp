@@ -412,7 +412,7 @@ CREATE MATERIALIZED VIEW big AS SELECT id, customer, amount FROM orders WHERE am
   std::printf("[ memory   ] view alone %.0f B, with one index %.0f B (%.2fx), with two %.0f B (%.2fx)\n", none, one,
               one / none, two, two / none);
   EXPECT_LE(one, 1.1 * none);
-  EXPECT_GT(two, 1.3 * none);
+  EXPECT_GT(two - one, 0.3 * none);  // the second index's own trace
 }
 
 TEST(PipelineFailureTest, ARuntimeErrorStopsThePipeline) {

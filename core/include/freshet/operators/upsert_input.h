@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "freshet/circuit/circuit.h"
+#include "freshet/zset/batch_builder.h"
 #include "freshet/zset/trace.h"
 
 namespace freshet {
@@ -49,6 +50,9 @@ class UpsertInputOperator : public Operator {
   std::optional<std::string> lookup(RowRef key) const;
 
  private:
+  //! lookup() without the copy: the bytes live in the trace until it changes.
+  std::optional<RowRef> find(RowRef key) const;
+
   struct Operation {
     std::string key;
     std::optional<std::string> row;  // none: delete
@@ -61,6 +65,7 @@ class UpsertInputOperator : public Operator {
   RowBuilder key_builder_;
   std::vector<Operation> pending_;
   std::vector<uint32_t> order_;  // scratch: pending_ sorted by key
+  BatchBuilder delta_, index_delta_;  // scratch of evaluate(), kept for their capacity
   Trace by_key_;  // state: key -> current row
 };
 

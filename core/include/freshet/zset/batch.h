@@ -33,6 +33,9 @@ class Batch {
   size_t key_count() const { return keys_.size(); }
   //! Number of (key, value) entries.
   size_t size() const { return weights_.size(); }
+  //! Bytes of all keys / all values, back to back.
+  size_t key_bytes() const { return keys_.byte_size(); }
+  size_t value_bytes() const { return values_.byte_size(); }
 
   RowRef key(size_t k) const { return keys_[k]; }
   size_t values_begin(size_t k) const { return value_starts_.empty() ? k : value_starts_[k]; }

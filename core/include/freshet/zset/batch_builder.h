@@ -18,12 +18,19 @@ class SortedBatchBuilder {
   //! Entries must come in non-decreasing (key, value) order; equal ones are summed.
   //! The bytes `key` and `value` point to must stay valid until the next push or finish.
   void push(RowRef key, RowRef value, Weight weight);
+  //! Room for `entries` entries of `key_bytes` and `value_bytes` in all, when
+  //! known up front: a batch of a few rows then costs a few allocations
+  //! instead of one per growth of each of its arrays.
+  void reserve(size_t entries, size_t key_bytes, size_t value_bytes);
   BatchPtr finish();
 
  private:
   void flush_pending();
+  Batch& batch();
 
-  std::unique_ptr<Batch> batch_ = std::make_unique<Batch>();
+  // Made on first use and handed out as is: one allocation for the batch and
+  // its shared_ptr's count, and none for a builder that stays empty.
+  std::shared_ptr<Batch> batch_;
   bool has_pending_ = false;
   RowRef pending_key_, pending_value_;
   Weight pending_weight_ = 0;
@@ -52,6 +59,7 @@ class BatchBuilder {
     uint32_t key_offset, key_size, value_offset, value_size;
     Weight weight;
   };
+  size_t key_bytes_ = 0, value_bytes_ = 0;  // of the entries added, for SortedBatchBuilder::reserve
 
   RowRef key_of(const Entry& e) const { return RowRef(arena_.data() + e.key_offset, e.key_size); }
   RowRef value_of(const Entry& e) const { return RowRef(arena_.data() + e.value_offset, e.value_size); }

@@ -24,6 +24,11 @@ class RowColumn {
   RowRef back() const { return (*this)[count_ - 1]; }
 
   void push_back(RowRef row);
+  //! Room for `rows` rows of `bytes` bytes in all.
+  void reserve(size_t rows, size_t bytes) {
+    bytes_.reserve(bytes);
+    if (!ends_.empty()) ends_.reserve(rows);
+  }
   size_t memory_bytes() const { return bytes_.capacity() + ends_.capacity() * sizeof(uint32_t); }
   size_t byte_size() const { return bytes_.size(); }
 

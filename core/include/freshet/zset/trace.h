@@ -53,7 +53,16 @@ class Trace {
       const Batch* batch;
       size_t position, end;
     };
-    std::vector<Run> runs_;
+    // A key lives in one to a few of a trace's batches: their runs stay
+    // inline, and a seek allocates nothing (it runs for every row of a join
+    // and every key of an upsert).
+    static constexpr size_t kInlineRuns = 4;
+    void add_run(Run run);
+    Run* runs_begin() { return more_runs_.empty() ? inline_runs_ : more_runs_.data(); }
+    Run* runs_end() { return runs_begin() + run_count_; }
+    Run inline_runs_[kInlineRuns];
+    std::vector<Run> more_runs_;  // all the runs, once there are more than kInlineRuns
+    size_t run_count_ = 0;
     bool valid_ = false;
     RowRef value_;
     Weight weight_ = 0;
