@@ -41,12 +41,12 @@ export const HTTP_ERROR_STATUS = {
   PIPELINE_FAILED: 503,      // a step failed; the pipeline steps no more until replaced
 };
 
-/** An error the HTTP layer raises: a code of HTTP_ERROR_STATUS, a message, details. */
+/** An error the HTTP layer raises: a code (of HTTP_ERROR_STATUS, or a FreshetError code), a message, details. */
 export class HttpError extends Error {
   constructor(code, message, details = {}) {
     super(message);
     this.code = code;
-    this.status = HTTP_ERROR_STATUS[code] ?? 500;
+    this.status = HTTP_ERROR_STATUS[code] ?? ENGINE_ERROR_STATUS[code] ?? 500;
     this.details = details;
   }
 }
