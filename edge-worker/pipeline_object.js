@@ -4,12 +4,19 @@
 // ## What it keeps where
 //   Durable Object storage   'definition' (the PUT body, checked: definition.js),
 //                            'paused', 'incarnations' (ids of the Pipeline objects
-//                            that issued completion tokens, to tell "lost" from "unknown")
+//                            that issued completion tokens, to tell "lost" from "unknown"),
+//                            'unsaved_input' (input arrived after the last checkpoint)
 //   KV, pipelines/{p}/checkpoints/   the package's checkpoints (KVStorage)
 //   KV, each connector's prefix      the connector's rows (KVSink)
 // On a cold start the object reads its definition and recreates the pipeline
 // from the newest KV checkpoint: state, step and the connectors' snapshot
 // state, so no connector gets its snapshot twice.
+//
+// Unless input arrived after the last checkpoint: then the connectors' sinks
+// may hold output of input that is lost with the old object, and the resumed
+// object resets them (wipe, fresh snapshot of the restored state) so that
+// they mirror the state again. 'unsaved_input' is set before such input is
+// accepted and cleared by a checkpoint that covers it.
 //
 // ## Lifecycle
 // Create, replace and delete run one at a time (#exclusive); every other
@@ -40,6 +47,8 @@ export class PipelineObject {
   #loadError = null;        // why the stored pipeline could not be recreated
   #autoCheckpoint = null;
   #incarnations = [];
+  #unsavedInput = false;    // mirrors 'unsaved_input' in storage
+  #ingests = 0;             // ingress requests accepted, to see whether a checkpoint covers them all
   #resets = new Map();      // reset token → { connector, done, error, records }
   #lifecycle = Promise.resolve();
 
@@ -67,16 +76,27 @@ export class PipelineObject {
   // ------------------------------------------------------------ lifecycle
 
   async #load() {
-    const saved = await this.#ctx.storage.get(['definition', 'paused', 'incarnations']);
+    const saved = await this.#ctx.storage.get(['definition', 'paused', 'incarnations', 'unsaved_input']);
     this.#incarnations = saved.get('incarnations') ?? [];
+    this.#unsavedInput = saved.get('unsaved_input') === true;
     const definition = saved.get('definition');
     if (!definition) return;
     this.#definition = definition;
     try {
       this.#install(await this.#open(definition, { fresh: false }), saved.get('paused') === true);
+      if (this.#unsavedInput) this.#resetConnectorsAfterLoss();
     } catch (error) {
       this.#loadError = error;
       console.error(`freshet edge worker: pipeline '${definition.name}' could not resume:`, error?.message ?? error);
+    }
+  }
+
+  /** Sinks may hold output of lost input: rewrite each from the restored state. */
+  #resetConnectorsAfterLoss() {
+    const pipeline = this.#pipeline;
+    for (const name of Object.keys(this.#definition.outputs)) {
+      console.log(`freshet edge worker: pipeline '${this.#definition.name}' lost input since its checkpoint; resetting connector '${name}'`);
+      pipeline.resetOutput(name).catch((error) => console.error(`freshet edge worker: reset of '${name}' failed:`, error?.message ?? error));
     }
   }
 
@@ -117,9 +137,18 @@ export class PipelineObject {
 
   async #checkpoint() {
     const pipeline = this.#running();
+    const ingests = this.#ingests;
     const result = await pipeline.checkpoint();
-    if (pipeline === this.#pipeline) this.#autoCheckpoint.written(result.step);
+    if (pipeline !== this.#pipeline) return result;
+    this.#autoCheckpoint.written(result.step);
+    if (ingests === this.#ingests) await this.#setUnsavedInput(false);  // no ingress while it was written
     return result;
+  }
+
+  async #setUnsavedInput(value) {
+    if (this.#unsavedInput === value) return;
+    this.#unsavedInput = value;
+    await this.#ctx.storage.put('unsaved_input', value);
   }
 
   /** The pipeline, or the error that keeps it from running. */
@@ -196,20 +225,23 @@ export class PipelineObject {
       this.#resets.clear();
       const storage = new KVStorage(this.#env.KV, { prefix: checkpointPrefix(name) });
       for (const blob of await storage.list('')) await storage.delete(blob);
-      await this.#ctx.storage.delete(['definition', 'paused']);
+      await this.#ctx.storage.delete(['definition', 'paused', 'unsaved_input']);
+      this.#unsavedInput = false;
       return jsonResponse({ name, deleted: true });
     });
   }
 
   async ingress({ request, url, params }) {
-    const pipeline = this.#healthy();
+    this.#healthy();
     const format = oneOf(url, 'format', ['json', 'csv'], 'json');
     const updateFormat = oneOf(url, 'update_format', ['insert_delete', 'raw'], format === 'csv' ? 'raw' : 'insert_delete');
     const arrayParam = oneOf(url, 'array', ['true', 'false'], null);
     const body = new Uint8Array(await request.arrayBuffer());
     // Without ?array=, a JSON body that opens with '[' is an array, anything else newline-delimited records.
     const array = arrayParam === null ? firstNonBlank(body) === 0x5b : arrayParam === 'true';
-    const token = pipeline.ingest(params.table, body, { format, updateFormat, array });
+    await this.#setUnsavedInput(true);  // before the input can reach a sink
+    ++this.#ingests;
+    const token = this.#healthy().ingest(params.table, body, { format, updateFormat, array });
     this.#remember(token);
     this.#autoCheckpoint.poke();
     return jsonResponse({ token });
