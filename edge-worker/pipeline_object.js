@@ -181,7 +181,9 @@ export class PipelineObject {
     return this.#exclusive(async () => {
       const old = this.#pipeline;
       const wasRunning = old?.state === 'running';
-      const sameProgram = this.#definition?.program_code === definition.program_code && !this.#loadError;
+      // A pipeline that could not resume tries again from its checkpoints
+      // (a corrupt one fails again: DELETE, then PUT, starts over).
+      const sameProgram = this.#definition?.program_code === definition.program_code;
       let pipeline;
       try {
         old?.pause();
