@@ -157,6 +157,17 @@ export class PipelineObject {
     throw this.#loadError ?? new HttpError('UNKNOWN_PIPELINE', 'the pipeline is not running');
   }
 
+  /**
+   * A connector the current definition does not have starts on an empty
+   * prefix. The package resets only connectors configured otherwise than in
+   * the checkpoint, not ones absent from it (one removed by an earlier PUT and
+   * added again would keep rows it no longer gets deletes for).
+   */
+  async #wipeAddedConnectors(definition) {
+    const added = Object.entries(definition.outputs).filter(([name]) => !this.#definition?.outputs[name]);
+    await Promise.all(added.map(([, output]) => sinkOf(this.#env.KV, output).reset()));
+  }
+
   /** Checks a program and its outputs on a throwaway pipeline: SQL errors, unknown views, before anything changes. */
   async #check(definition) {
     const outputs = {};
@@ -188,6 +199,7 @@ export class PipelineObject {
       try {
         old?.pause();
         if (old && sameProgram) await old.checkpoint();
+        if (sameProgram) await this.#wipeAddedConnectors(definition);
         pipeline = await this.#open(definition, { fresh: !sameProgram });
       } catch (error) {
         if (wasRunning) old.start();

@@ -118,6 +118,8 @@ test('automatic checkpoints every N steps and every T ms; the paused state survi
 });
 
 test('reset of a KV connector wipes its prefix and writes a fresh snapshot', async () => {
+  // The connector is new to the definition again (the last PUT had none): its prefix starts empty.
+  await (await edge.kv()).put(`${PREFIX}["gone"]`, '{"name":"gone","n":1,"total":1}');
   const created = await edge.call('PUT', 'r', {
     program_code: SQL,
     outputs: { by_name: { view: 'totals', index: 'totals_by_name', send_snapshot: true, sink: { type: 'kv', prefix: PREFIX } } },
@@ -125,7 +127,7 @@ test('reset of a KV connector wipes its prefix and writes a fresh snapshot', asy
   assert.equal(created.status, 200, JSON.stringify(created.body));
   await complete(await ingest([{ insert: { id: 20, name: 'z', amount: 5 } }]));
   const rows = (await edge.call('GET', 'r/query?sql=SELECT * FROM totals')).body;
-  await until(async () => Object.keys(await kvDump(PREFIX)).length === rows.length, { what: 'the mirror' });
+  await until(async () => isDeepStrictEqual(await kvDump(PREFIX), mirrorOf(rows)), { what: 'the mirror, without the old row' });
   const kv = await edge.kv();
   await kv.put(`${PREFIX}stray`, '"left over"');
   await kv.put(`${PREFIX}["x"]`, '{"name":"x","n":99,"total":0}');
