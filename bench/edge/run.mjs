@@ -101,6 +101,9 @@ async function restore(worker) {
   const first = await call(worker.url, 'GET', 'big/stats');
   report(`restore from KV: first request after restart (${ORDERS.toLocaleString('en')} orders)`, ms(first.ms));
   report('  (workerd start before it, not included)', ms(listening));
+  const memory = (await call(worker.url, 'GET', 'big/stats')).body;
+  report('  engine state / wasm memory after the restore (isolate limit: 128 MiB)',
+         `${(memory.memory_bytes / 2 ** 20).toFixed(1)} MiB / ${(memory.wasm_memory_bytes / 2 ** 20).toFixed(0)} MiB`);
   const rows = (await call(worker.url, 'GET', 'big/query?sql=SELECT * FROM revenue_by_region')).body;
   const count = rows.reduce((sum, row) => sum + row.orders, 0);
   if (count !== ORDERS) throw new Error(`restored ${count} orders, expected ${ORDERS}`);
