@@ -10,6 +10,7 @@
 
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 
 import { SAMPLE_PIPELINE_NAME, SAMPLE_SQL, SampleGenerator } from '../web-demo/sample_pipeline.js';
 import { REPO_ROOT, startEdgeWorker } from './local.mjs';
@@ -42,6 +43,12 @@ async function ensureDemo(base) {
   const existing = await call(base, 'GET', '');
   const generator = new SampleGenerator({ seed: Date.now() % 2 ** 31 });
   if (existing.status === 200 && existing.body.program_code === SAMPLE_SQL) {
+    // Outputs or intervals changed since it was created: the same program
+    // resumes its state under the new definition.
+    const current = { outputs: existing.body.outputs, checkpoint_interval_ms: existing.body.checkpoint_interval_ms };
+    // (DEMO_DEFINITION spells every field of its outputs, as GET returns them.)
+    const wanted = { outputs: DEMO_DEFINITION.outputs, checkpoint_interval_ms: DEMO_DEFINITION.checkpoint_interval_ms };
+    if (!isDeepStrictEqual(current, wanted)) await call(base, 'PUT', '', DEMO_DEFINITION);
     // Resumed: carry on with order ids above every id used so far.
     const stats = await call(base, 'GET', '/stats');
     generator.nextOrderId = (stats.body.inputs?.orders?.total_records ?? 0) + 1;
