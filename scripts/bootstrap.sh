@@ -23,6 +23,7 @@ probes=(
   "/usr/share/keyrings/debian-archive-keyring.gpg:debian-archive-keyring"
   "/usr/bin/dpkg-source:dpkg-dev"
   "/usr/bin/chromium:chromium"
+  "/usr/bin/curl:curl"
 )
 missing=()
 for probe in "${probes[@]}"; do

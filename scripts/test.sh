@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # npm test: installs what is missing, builds, and runs every test:
 # the C++ suite natively, then the same suite compiled to wasm under node,
-# then the npm package (wasm engine + JS API) and its JS tests.
+# then the npm package (wasm engine + JS API) and its JS tests, then the edge
+# worker on real workerd.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/bootstrap.sh
@@ -22,4 +23,6 @@ echo "== the npm package: build, type declarations, JS tests (node:test)"
 bash scripts/build-package.sh
 node_modules/.bin/tsc -p tests/js/types
 node --test tests/js/
+echo "== the edge worker on workerd (Miniflare): HTTP API, egress, restarts (node:test)"
+node --test tests/edge/
 echo "== browser tests (e2e/: Playwright, Debian's Chromium)"; node_modules/.bin/playwright test -c e2e/playwright.config.mjs

@@ -1,0 +1,138 @@
+// A pipeline's definition: what PUT /v0/pipelines/{p} sent, checked, in the
+// form the Durable Object keeps in its storage so that a restarted object
+// knows what to recreate before it resumes from its KV checkpoint.
+//
+//   {
+//     "program_code": "CREATE TABLE ...",
+//     "outputs": {                                     optional
+//       "<connector>": {
+//         "view": "v", "index": "i",                   index optional
+//         "send_snapshot": true,                       optional, default false
+//         "sink": { "type": "kv", "prefix": "..." }    prefix optional
+//       }
+//     },
+//     "checkpoint_interval_ms": 10000,                 optional, 0 = never by time
+//     "checkpoint_interval_steps": 0                   optional, 0 = never by steps
+//   }
+
+import { KVSink } from '../wasm-bindings/js/workerd.js';
+import { HttpError } from './http_errors.js';
+
+export const DEFAULT_CHECKPOINT_INTERVAL_MS = 10_000;
+/** KV keys the worker itself uses (checkpoints); no sink may write under it. */
+export const RESERVED_KV_PREFIX = 'pipelines/';
+const FIELDS = new Set(['program_code', 'outputs', 'checkpoint_interval_ms', 'checkpoint_interval_steps']);
+const OUTPUT_FIELDS = new Set(['view', 'index', 'send_snapshot', 'sink']);
+const NAME = /^[A-Za-z0-9_-]{1,100}$/;
+
+/** Where a pipeline's checkpoints go in the KV namespace. */
+export function checkpointPrefix(pipeline) {
+  return `${RESERVED_KV_PREFIX}${pipeline}/checkpoints/`;
+}
+
+/** The default prefix of a KV connector's rows. */
+export function defaultSinkPrefix(pipeline, connector) {
+  return `outputs/${pipeline}/${connector}/`;
+}
+
+/** Throws INVALID_REQUEST unless `name` may name a pipeline (it becomes part of KV keys). */
+export function checkPipelineName(name) {
+  if (!NAME.test(name)) {
+    throw new HttpError('INVALID_REQUEST', `'${name}' is not a pipeline name: use 1 to 100 letters, digits, '_' or '-'`);
+  }
+  return name;
+}
+
+/**
+ * Checks a PUT body (parsed JSON) and returns the definition, with defaults
+ * filled in. Throws INVALID_REQUEST naming the first problem.
+ */
+export function parseDefinition(name, body) {
+  const bad = (message) => new HttpError('INVALID_REQUEST', message);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw bad('the body must be a JSON object');
+  for (const key of Object.keys(body)) if (!FIELDS.has(key)) throw bad(`unknown field '${key}'`);
+  if (typeof body.program_code !== 'string' || !body.program_code.trim()) {
+    throw bad("'program_code' must be a non-empty string of SQL");
+  }
+  const outputs = {};
+  const rawOutputs = body.outputs ?? {};
+  if (typeof rawOutputs !== 'object' || rawOutputs === null || Array.isArray(rawOutputs)) {
+    throw bad("'outputs' must be an object of named connectors");
+  }
+  for (const [connector, config] of Object.entries(rawOutputs)) {
+    if (!NAME.test(connector)) throw bad(`'${connector}' is not a connector name: use letters, digits, '_' or '-'`);
+    outputs[connector] = parseOutput(name, connector, config, bad);
+  }
+  return {
+    name,
+    program_code: body.program_code,
+    outputs,
+    checkpoint_interval_ms: interval(body.checkpoint_interval_ms, DEFAULT_CHECKPOINT_INTERVAL_MS, 'checkpoint_interval_ms', bad),
+    checkpoint_interval_steps: interval(body.checkpoint_interval_steps, 0, 'checkpoint_interval_steps', bad),
+  };
+}
+
+function parseOutput(pipeline, connector, config, bad) {
+  const where = `outputs.${connector}`;
+  if (typeof config !== 'object' || config === null) throw bad(`'${where}' must be an object`);
+  for (const key of Object.keys(config)) if (!OUTPUT_FIELDS.has(key)) throw bad(`'${where}': unknown field '${key}'`);
+  if (typeof config.view !== 'string' || !config.view) throw bad(`'${where}.view' must name a view`);
+  if (config.index !== undefined && typeof config.index !== 'string') throw bad(`'${where}.index' must be a string`);
+  if (config.send_snapshot !== undefined && typeof config.send_snapshot !== 'boolean') {
+    throw bad(`'${where}.send_snapshot' must be true or false`);
+  }
+  const sink = config.sink ?? { type: 'kv' };
+  if (sink?.type !== 'kv') throw bad(`'${where}.sink.type' must be "kv" (the only sink the edge worker has)`);
+  const prefix = sink.prefix ?? defaultSinkPrefix(pipeline, connector);
+  if (typeof prefix !== 'string' || !prefix) throw bad(`'${where}.sink.prefix' must be a non-empty string`);
+  if (prefix.startsWith(RESERVED_KV_PREFIX) || RESERVED_KV_PREFIX.startsWith(prefix)) {
+    throw bad(`'${where}.sink.prefix' may not overlap '${RESERVED_KV_PREFIX}', where checkpoints live`);
+  }
+  return {
+    view: config.view,
+    ...(config.index ? { index: config.index } : {}),
+    send_snapshot: config.send_snapshot ?? false,
+    sink: { type: 'kv', prefix },
+  };
+}
+
+function interval(value, fallback, field, bad) {
+  if (value === undefined || value === null) return fallback;
+  if (!Number.isInteger(value) || value < 0) throw bad(`'${field}' must be a non-negative integer`);
+  return value;
+}
+
+/** The sink of a connector's definition, writing into the worker's KV namespace. */
+export function sinkOf(kv, output) {
+  return new KVSink(kv, { prefix: output.sink.prefix });
+}
+
+/** Pipeline.create's `outputs` for a definition. */
+export function outputsOf(kv, definition) {
+  const outputs = {};
+  for (const [connector, output] of Object.entries(definition.outputs)) {
+    outputs[connector] = {
+      view: output.view,
+      ...(output.index ? { index: output.index } : {}),
+      sendSnapshot: output.send_snapshot,
+      sink: sinkOf(kv, output),
+    };
+  }
+  return outputs;
+}
+
+/** Index name → view name, read from the program's CREATE INDEX statements. */
+export function indexesOf(programCode) {
+  const indexes = new Map();
+  const identifier = String.raw`("[^"]+"|[A-Za-z_][A-Za-z0-9_]*)`;
+  const pattern = new RegExp(String.raw`\bCREATE\s+INDEX\s+${identifier}\s+ON\s+${identifier}`, 'gi');
+  for (const [, index, view] of programCode.replace(/--[^\n]*/g, '').matchAll(pattern)) {
+    indexes.set(sqlName(index), sqlName(view));
+  }
+  return indexes;
+}
+
+/** A SQL identifier as the engine names it: lower-cased unless quoted. */
+export function sqlName(identifier) {
+  return identifier.startsWith('"') ? identifier.slice(1, -1) : identifier.toLowerCase();
+}

@@ -1,0 +1,104 @@
+// An egress stream as Feldera's wire format: newline-delimited JSON, one
+// object per chunk, "\r\n" after each, in a streaming Response.
+//
+//   {"sequence_number":0,"snapshot":true,"snapshot_complete":false,"json_data":[{"insert":{...}},...]}
+//   {"sequence_number":1,"snapshot":true,"snapshot_complete":true,"json_data":[...]}
+//   {"sequence_number":2,"snapshot":false,"json_data":[{"delete":{...}},{"insert":{...}}]}
+//   {"sequence_number":3,"snapshot":false}          keepalive after KEEPALIVE_MS of silence
+//
+// ## Design
+// `sequence_number` counts the objects this stream wrote, from 0, keepalives
+// included (as Feldera's example shows): a snapshot split into several wire
+// chunks and a keepalive each take a number of their own, so the numbers are
+// the stream's and not the package's chunk numbers. Deletes come before
+// inserts within a chunk, so that applying records in order is correct.
+//
+// The stream is pull-based: the next chunk is taken from the package's
+// iterator only when the response body wants more, so a client that stops
+// reading leaves chunks in the engine's queue, where the endpoint's lag
+// policy (block or coalesce) sees it. A client that disconnects cancels the
+// stream, which closes the iterator and frees the endpoint.
+
+import { errorObject } from './http_errors.js';
+import { stringify } from './json.js';
+
+export const KEEPALIVE_MS = 3000;
+/** Records per wire chunk of a snapshot (a large snapshot spans several). */
+export const SNAPSHOT_RECORDS_PER_CHUNK = 10_000;
+
+const encoder = new TextEncoder();
+const SILENCE = Symbol('silence');
+
+/** The records of one package chunk in Feldera's insert_delete form. */
+function recordsOf(chunk) {
+  const records = [];
+  if (chunk.upserts) {
+    for (const { key } of chunk.deletes) records.push({ delete: key });
+    for (const { row } of chunk.upserts) records.push({ insert: row });
+  } else {
+    for (const row of chunk.deletes) records.push({ delete: row });
+    for (const row of chunk.inserts) records.push({ insert: row });
+  }
+  return records;
+}
+
+/**
+ * A Response streaming `iterator` (the package's EgressStream).
+ * @param {AsyncIterator<object> & { close(): void }} iterator
+ * @param {{ keepaliveMs?: number, snapshotRecordsPerChunk?: number, headers?: object }} [options]
+ */
+export function egressResponse(iterator, options = {}) {
+  const keepaliveMs = options.keepaliveMs ?? KEEPALIVE_MS;
+  const perChunk = options.snapshotRecordsPerChunk ?? SNAPSHOT_RECORDS_PER_CHUNK;
+  let sequence = 0;
+  let pending = null;  // the iterator's next() outlives a keepalive
+  let timer = null;
+  const line = (object) => encoder.encode(`${stringify({ sequence_number: sequence++, ...object })}\r\n`);
+
+  const body = new ReadableStream({
+    async pull(controller) {
+      pending ??= iterator.next();
+      const silence = new Promise((resolve) => (timer = setTimeout(() => resolve(SILENCE), keepaliveMs)));
+      let result;
+      try {
+        result = await Promise.race([pending, silence]);
+      } catch (error) {
+        // The pipeline closed (replaced, deleted) or failed: say why, then end.
+        if (error?.code !== 'CLOSED') controller.enqueue(line({ snapshot: false, error: errorObject(error) }));
+        controller.close();
+        return;
+      } finally {
+        clearTimeout(timer);
+      }
+      if (result === SILENCE) {
+        controller.enqueue(line({ snapshot: false }));
+        return;
+      }
+      pending = null;
+      if (result.done) {
+        controller.close();
+        return;
+      }
+      const chunk = result.value;
+      const records = recordsOf(chunk);
+      if (!chunk.snapshot) {
+        controller.enqueue(line({ snapshot: false, json_data: records }));
+        return;
+      }
+      // An empty snapshot still sends its one chunk.
+      for (let start = 0; start === 0 || start < records.length; start += perChunk) {
+        const last = start + perChunk >= records.length;
+        controller.enqueue(line({ snapshot: true, snapshot_complete: last, json_data: records.slice(start, start + perChunk) }));
+      }
+    },
+    cancel() {
+      clearTimeout(timer);
+      iterator.close();
+    },
+  }, { highWaterMark: 0 });
+
+  return new Response(body, {
+    status: 200,
+    headers: { 'content-type': 'application/x-ndjson', 'cache-control': 'no-store', ...options.headers },
+  });
+}

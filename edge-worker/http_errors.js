@@ -1,0 +1,74 @@
+// Errors as the HTTP API answers them, in Feldera's shape:
+//   { "message": "...", "error_code": "UNKNOWN_VIEW", "details": { ... } }
+// A FreshetError keeps its code; the status follows from the code. Errors
+// that only exist at the HTTP level (an unknown pipeline, a malformed request)
+// use codes of their own, listed in HTTP_ERROR_STATUS and in README.md.
+
+import { FreshetError } from '../wasm-bindings/js/workerd.js';
+import { jsonResponse } from './json.js';
+
+/** HTTP status of each FreshetError code (API.md §2). */
+const ENGINE_ERROR_STATUS = {
+  INVALID_ARGUMENT: 400,
+  SQL_ERROR: 400,
+  PARSE_ERROR: 400,
+  TYPE_ERROR: 400,
+  NOT_MATERIALIZED: 400,
+  NOT_RESETTABLE: 400,
+  OVERFLOW: 400,
+  UNKNOWN_TABLE: 404,
+  UNKNOWN_VIEW: 404,
+  UNKNOWN_INDEX: 404,
+  UNKNOWN_OUTPUT: 404,
+  UNKNOWN_TOKEN: 404,
+  DUPLICATE_OUTPUT: 409,
+  PROGRAM_MISMATCH: 409,
+  CLOSED: 503,
+  STORAGE_ERROR: 503,
+  CHECKPOINT_CORRUPT: 500,
+  INTERNAL: 500,
+};
+
+/** Codes of the HTTP layer, with their status. */
+export const HTTP_ERROR_STATUS = {
+  INVALID_REQUEST: 400,      // a malformed body, parameter or pipeline name
+  UNSUPPORTED_QUERY: 400,    // /query supports SELECT * FROM <view or index> only
+  UNKNOWN_PIPELINE: 404,
+  UNKNOWN_CONNECTOR: 404,    // no such connector on that view (connector reset)
+  NOT_FOUND: 404,            // no such route
+  METHOD_NOT_ALLOWED: 405,
+  INPUT_LOST: 410,           // a completion token whose input was lost in a restart
+  PIPELINE_FAILED: 503,      // a step failed; the pipeline steps no more until replaced
+};
+
+/** An error the HTTP layer raises: a code (of HTTP_ERROR_STATUS, or a FreshetError code), a message, details. */
+export class HttpError extends Error {
+  constructor(code, message, details = {}) {
+    super(message);
+    this.code = code;
+    this.status = HTTP_ERROR_STATUS[code] ?? ENGINE_ERROR_STATUS[code] ?? 500;
+    this.details = details;
+  }
+}
+
+/** The response for any thrown value: an HttpError, a FreshetError, or a bug (500 INTERNAL). */
+export function errorResponse(error) {
+  if (error instanceof HttpError) return errorBody(error.status, error.code, error.message, error.details);
+  if (error instanceof FreshetError) {
+    return errorBody(ENGINE_ERROR_STATUS[error.code] ?? 500, error.code, error.message, error.details ?? {});
+  }
+  console.error('freshet edge worker: unexpected error', error?.stack ?? error);
+  return errorBody(500, 'INTERNAL', `internal error: ${error?.message ?? error}`, {});
+}
+
+/** The wire object of an error (also written into an egress stream that fails). */
+export function errorObject(error) {
+  if (error instanceof HttpError || error instanceof FreshetError) {
+    return { message: error.message, error_code: error.code, details: error.details ?? {} };
+  }
+  return { message: String(error?.message ?? error), error_code: 'INTERNAL', details: {} };
+}
+
+function errorBody(status, code, message, details) {
+  return jsonResponse({ message, error_code: code, details }, status);
+}

@@ -1,0 +1,42 @@
+// The edge worker on this machine: real workerd through Miniflare (no
+// wrangler needed), with the bindings of wrangler.toml — PIPELINES (the
+// Durable Objects), KV — persisted under one folder, and an ASSETS binding
+// served from Node (static_files.mjs). Used by `npm start` (dev.mjs), the
+// tests (tests/edge/) and the benchmarks (bench/edge/).
+
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { Miniflare } from 'miniflare';
+
+import { serveStaticFile } from './static_files.mjs';
+
+export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/**
+ * Starts workerd with the edge worker. Resolves once it listens.
+ * @param {{ persistDir: string, port?: number, host?: string, log?: boolean }} options
+ *   port 0 (the default) picks a free one
+ * @returns {Promise<{ mf: Miniflare, url: string, stop: () => Promise<void> }>} url without a trailing slash
+ */
+export async function startEdgeWorker({ persistDir, port = 0, host = '127.0.0.1' }) {
+  const mf = new Miniflare({
+    modules: true,
+    scriptPath: join(REPO_ROOT, 'edge-worker/worker.js'),
+    modulesRoot: REPO_ROOT,
+    modulesRules: [
+      { type: 'ESModule', include: ['**/*.js', '**/*.mjs'] },
+      { type: 'CompiledWasm', include: ['**/*.wasm'] },
+    ],
+    compatibilityDate: '2025-01-01',
+    durableObjects: { PIPELINES: { className: 'PipelineObject', useSQLite: true } },
+    durableObjectsPersist: join(persistDir, 'durable-objects'),
+    kvNamespaces: ['KV'],
+    kvPersist: join(persistDir, 'kv'),
+    serviceBindings: { ASSETS: serveStaticFile },
+    host,
+    port,
+  });
+  const ready = await mf.ready;
+  return { mf, url: ready.href.replace(/\/$/, ''), stop: () => mf.dispose() };
+}
