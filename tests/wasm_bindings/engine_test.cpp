@@ -3,6 +3,7 @@
 // in last_error() (never throws), rows cross as JSON text, connectors' writes
 // wait in the outbox until JS acknowledges them, snapshots are one chunk.
 #include "engine.h"
+#include "js_chunk.h"
 
 #include <gtest/gtest.h>
 
@@ -167,6 +168,24 @@ TEST(WasmEngine, EgressChunksSplitInsertsFromDeletesOrUpsertsFromKeyDeletes) {
   EXPECT_EQ(engine.next_chunk(keyed), R"({"sequenceNumber":1,"step":1,"snapshot":false,"snapshotComplete":false,)"
                                       R"("upserts":[{"key":{"customer":7},"row":{"customer":7,"total":5}}],)"
                                       R"("deletes":[{"key":{"customer":8}}]})");
+}
+
+TEST(WasmEngine, TextJsonParseWouldReadInexactlyIsMarkedWithATrailingSpace) {
+  auto marked = [](std::string json) { return mark_inexact_for_js(json).ends_with(' '); };
+  EXPECT_FALSE(marked(R"([{"id":900719925474099,"x":0.30000000000000004,"y":-123456789012345}])"));
+  EXPECT_TRUE(marked(R"([{"id":9223372036854775807}])"));
+  EXPECT_TRUE(marked(R"([{"id":-1234567890123456}])"));
+  EXPECT_TRUE(marked(R"([{"d":12345678901234567.5}])"));  // a DECIMAL's integer part
+  EXPECT_FALSE(marked(R"([{"x":1.1234567890123456789}])"));
+  EXPECT_TRUE(marked(R"([{"x":"NaN"}])"));
+  EXPECT_TRUE(marked(R"([{"x":"-Infinity"}])"));
+  EXPECT_FALSE(marked(R"([{"s":"NaNa"}])"));
+
+  Engine engine;
+  ASSERT_EQ(engine.open("CREATE TABLE t (id BIGINT NOT NULL); CREATE MATERIALIZED VIEW v AS SELECT * FROM t;").code, "");
+  engine.ingest("t", R"([{"id":9223372036854775807},{"id":1}])", "json", "raw", true);
+  engine.step();
+  EXPECT_EQ(engine.snapshot("v").text, R"([{"id":1},{"id":9223372036854775807}] )");
 }
 
 }  // namespace

@@ -146,7 +146,8 @@ Reply Engine::snapshot(const std::string& view) const {
   if (!pipeline_) return closed_reply();
   Result<BatchPtr> rows = pipeline_->snapshot(view);
   if (!rows.ok()) return Reply::error(rows.status());
-  return Reply::ok(rows_json(**rows, *pipeline_->program().find_view(view)->schema));
+  std::string json = rows_json(**rows, *pipeline_->program().find_view(view)->schema);
+  return Reply::ok(std::move(mark_inexact_for_js(json)));
 }
 
 Reply Engine::lookup(const std::string& index_name, const std::string& key_json) const {
@@ -170,7 +171,8 @@ Reply Engine::lookup(const std::string& index_name, const std::string& key_json)
     if (i) json += ',';
     encoder.append_row(RowRef((*rows)[i]), &json);
   }
-  return Reply::ok(json + "]");
+  json += ']';
+  return Reply::ok(std::move(mark_inexact_for_js(json)));
 }
 
 Reply Engine::add_output(const std::string& name, const std::string& view, const std::string& index, bool send_snapshot,
@@ -218,7 +220,8 @@ std::string Engine::take_writes() {
     json += (*outbox_)[i];
   }
   outbox_->clear();
-  return json + "]";
+  json += ']';
+  return std::move(mark_inexact_for_js(json));
 }
 
 Reply Engine::open_egress(const std::string& view, const std::string& index, bool send_snapshot,
@@ -262,7 +265,7 @@ std::string Engine::next_chunk(double id) {
   if (!*chunk) return {};
   std::string json;
   append_js_chunk(*pipeline_->egress(static_cast<uint64_t>(id)), **chunk, &json);
-  return json;
+  return std::move(mark_inexact_for_js(json));
 }
 
 Reply Engine::completion_status(double token) const {

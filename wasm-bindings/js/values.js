@@ -6,7 +6,9 @@
 // ## Design
 // The core's JSON keeps every digit, but JSON.parse rounds integers beyond
 // 2^53. Parsing stays one JSON.parse of the whole text; only text that might
-// need care takes the slow path:
+// need care takes the slow path, and the facade marks such text with a
+// trailing space (../cpp/js_chunk.h: mark_inexact_for_js), which is cheaper
+// in wasm than a regular expression over the text here. Marked text holds:
 //   - an integer part of 16+ digits (the only way to spell an unsafe integer): each
 //     integer literal of 16+ digits becomes a tagged string, then fixRow()
 //     turns it into a BigInt or number by the column's type;
@@ -17,9 +19,7 @@
 
 const TAG = '\u0000';
 const ESCAPED_TAG = '\\u0000';  // the tag as JSON text spells it
-// An integer part of 16+ digits (a fraction's digits follow a '.', so a
-// double such as 0.30000000000000004 keeps the fast path), or a float word.
-const MAYBE_UNSAFE = /(?<![\d.])\d{16}|"(?:NaN|-?Infinity)"/;
+const MARK = 32;  // the facade's trailing ' ' on text that needs the slow path
 // A string literal, or an integer literal of 16+ digits (not part of a fraction or an exponent).
 const LITERALS = /"(?:[^"\\]|\\.)*"|(?<![\d.eE+-])-?\d{16,}(?![\d.eE])/g;
 const SAFE_MIN = BigInt(Number.MIN_SAFE_INTEGER);
@@ -27,12 +27,12 @@ const SAFE_MAX = BigInt(Number.MAX_SAFE_INTEGER);
 const FLOAT_WORDS = { NaN: NaN, Infinity: Infinity, '-Infinity': -Infinity };
 
 /**
- * Parses the core's JSON text. `tagged` says whether rows may hold values
+ * Parses the facade's JSON text. `tagged` says whether rows may hold values
  * fixRow() must finish.
  * @returns {{ value: any, tagged: boolean }}
  */
 export function parseJson(text) {
-  if (!MAYBE_UNSAFE.test(text)) return { value: JSON.parse(text), tagged: false };
+  if (text.charCodeAt(text.length - 1) !== MARK) return { value: JSON.parse(text), tagged: false };
   const retagged = text.replace(LITERALS, (literal) => {
     if (literal[0] !== '"') return `"${ESCAPED_TAG}n${literal}"`;
     return literal.startsWith(`"${ESCAPED_TAG}`) ? `"${ESCAPED_TAG}s${literal.slice(1)}` : literal;
