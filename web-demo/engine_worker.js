@@ -1,0 +1,77 @@
+// The dashboard's Web Worker: owns the engine, so that stepping, parsing and
+// IndexedDB writes never take time from the page's frames.
+//
+// Protocol (postMessage, structured clone):
+//   page → worker  { id, method, args }             a call; answered by
+//   worker → page  { id, result } | { id, error }    error: { code, message, details }
+//   worker → page  { type: 'chunk', view, chunk, ingestedAt }   a view's change
+//                  { type: 'status', status }                   4 times a second
+//                  { type: 'program', sql, outline, sample }    the running program
+//                  { type: 'reset', phase, ... }                mirror reset progress
+// Calls run one at a time, in order.
+
+import { SAMPLE_SQL } from './sample_pipeline.js';
+import { DemoSession } from './worker/demo_session.js';
+import { GeneratorStore } from './worker/generator_store.js';
+
+const DEFAULT_RATE = 2000;
+const programs = new GeneratorStore();
+let session = null;
+let rate = DEFAULT_RATE;
+
+const post = (message) => postMessage(message);
+
+async function openSession(sql) {
+  session = await DemoSession.open({ sql, rate, post });
+  post({ type: 'program', sql, outline: session.outline, sample: sql === SAMPLE_SQL });
+}
+
+const methods = {
+  /** Opens the last applied program (or the sample), resuming from IndexedDB. */
+  async start(options = {}) {
+    if (session) return session.status();
+    rate = options.rate ?? rate;
+    await openSession((await programs.loadProgram()) ?? SAMPLE_SQL);
+    return session.status();
+  },
+  pause: () => session.pause(),
+  resume: () => session.resume(),
+  step: () => session.step(),
+  setRate(value) {
+    rate = value;
+    session.setRate(value);
+  },
+  checkpoint: () => session.checkpoint(),
+  resetMirror: () => session.resetMirror(),
+  checkMirror: () => session.checkMirror(),
+  snapshot: (view) => session.snapshot(view),
+  status: () => session.status(),
+  /**
+   * Replaces the program. It is compiled first on its own: a program that
+   * does not compile leaves the running one untouched.
+   */
+  async apply(sql) {
+    const { Pipeline } = await import('../wasm-bindings/js/browser.js');
+    (await Pipeline.create({ sql })).close();  // throws SQL_ERROR with line and column
+    await session.checkpoint().catch(() => {});
+    session.close();
+    session = null;
+    await programs.saveProgram(sql);
+    await openSession(sql);
+    await session.checkpoint();  // the new program's first checkpoint: a reload resumes it
+    return session.status();
+  },
+};
+
+let queue = Promise.resolve();
+self.onmessage = ({ data: { id, method, args = [] } }) => {
+  queue = queue.then(async () => {
+    try {
+      if (!methods[method]) throw new Error(`unknown method ${method}`);
+      if (method !== 'start' && method !== 'apply' && !session) throw new Error('the engine is not started');
+      postMessage({ id, result: await methods[method](...args) });
+    } catch (error) {
+      postMessage({ id, error: { code: error.code ?? 'ERROR', message: error.message, details: error.details ?? {} } });
+    }
+  });
+};
