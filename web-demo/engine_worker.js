@@ -12,10 +12,10 @@
 
 import { SAMPLE_SQL } from './sample_pipeline.js';
 import { DemoSession } from './worker/demo_session.js';
-import { GeneratorStore } from './worker/generator_store.js';
+import { DemoStore } from './worker/demo_store.js';
 
 const DEFAULT_RATE = 2000;
-const programs = new GeneratorStore();
+const store = new DemoStore();
 let session = null;
 let rate = DEFAULT_RATE;
 
@@ -31,7 +31,7 @@ const methods = {
   async start(options = {}) {
     if (session) return session.status();
     rate = options.rate ?? rate;
-    await openSession((await programs.loadProgram()) ?? SAMPLE_SQL);
+    await openSession((await store.loadProgram()) ?? SAMPLE_SQL);
     return session.status();
   },
   pause: () => session.pause(),
@@ -56,7 +56,7 @@ const methods = {
     await session.checkpoint().catch(() => {});
     session.close();
     session = null;
-    await programs.saveProgram(sql);
+    await store.saveProgram(sql);
     await openSession(sql);
     await session.checkpoint();  // the new program's first checkpoint: a reload resumes it
     return session.status();

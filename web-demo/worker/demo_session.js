@@ -4,14 +4,14 @@
 //   OrderFeed ──ingest──► Pipeline ──egress (sendSnapshot)──► post('chunk') ──► page
 //                            │ └──────connector 'mirror'─────► IndexedDBSink
 //                            └──checkpoint every 5 s──► IndexedDBStorage('freshet-demo')
-//                                                       + GeneratorStore (feed position)
+//                                                       + DemoStore (feed position, program, paused)
 //
 // Pipeline.create with the same storage resumes from the newest checkpoint;
 // onProgramChange: 'restart' lets a newly applied program start afresh
 // instead of failing on the old program's checkpoint.
 
 import { IndexedDBStorage, Pipeline } from '../../wasm-bindings/js/browser.js';
-import { GeneratorStore } from './generator_store.js';
+import { DemoStore } from './demo_store.js';
 import { MirrorSink, readMirror } from './mirror_sink.js';
 import { OrderFeed } from './order_feed.js';
 import { outlineProgram } from './program_outline.js';
@@ -29,7 +29,7 @@ export class DemoSession {
   #mirror = null;
   #streams = new Map();     // view → EgressStream
   #timers = [];
-  #generators = new GeneratorStore();
+  #store;
   #lastCheckpoint = null;   // { sequenceNumber, step, bytes, at }
   #stepRate = { at: performance.now(), step: 0, perSecond: 0 };
   #closed = false;
@@ -42,21 +42,27 @@ export class DemoSession {
     const outline = outlineProgram(sql);
     const mirror = outline.views.includes(MIRROR_VIEW) && outline.indexes.some((i) => i.name === MIRROR_INDEX)
       ? new MirrorSink() : null;
+    // A dashboard paused before a reload comes back paused, showing the
+    // checkpoint's state: paused before the first automatic step.
+    const store = new DemoStore();
+    const paused = await store.loadPaused();
     const pipeline = await Pipeline.create({
       sql,
       storage: new IndexedDBStorage('freshet-demo'),
       onProgramChange: 'restart',
       outputs: mirror ? { mirror: { view: MIRROR_VIEW, index: MIRROR_INDEX, sendSnapshot: true, sink: mirror } } : {},
     });
-    const session = new DemoSession(pipeline, outline, mirror, post);
-    await session.#startFeed(rate);
+    if (paused) pipeline.pause();
+    const session = new DemoSession(pipeline, outline, mirror, store, post);
+    await session.#startFeed(rate, paused);
     for (const view of outline.views) session.#follow(view);
     session.#timers.push(setInterval(() => session.#postStatus(), STATUS_EVERY_MS));
-    session.#timers.push(setInterval(() => session.checkpoint().catch(() => {}), CHECKPOINT_EVERY_MS));
+    session.#timers.push(setInterval(() => session.#autoCheckpoint(), CHECKPOINT_EVERY_MS));
     return session;
   }
 
-  constructor(pipeline, outline, mirror, post) {
+  constructor(pipeline, outline, mirror, store, post) {
+    this.#store = store;
     this.#pipeline = pipeline;
     this.#outline = outline;
     this.#mirror = mirror;
@@ -72,7 +78,7 @@ export class DemoSession {
   // pipeline continues from the generator position saved with its
   // checkpoint; without one (older checkpoint, foreign data) new order ids
   // start past every id the table can have seen, with no live orders.
-  async #startFeed(rate) {
+  async #startFeed(rate, paused) {
     if (!['customers', 'orders'].every((table) => this.#outline.tables.includes(table))) return;
     const stats = this.#pipeline.stats();
     const received = stats.inputs.orders.totalRecords;
@@ -80,13 +86,13 @@ export class DemoSession {
       this.#feed = new OrderFeed(this.#pipeline, { rate, seed: 42 });
       this.#feed.insertCustomers();
     } else {
-      const saved = await this.#generators.load(received);
+      const saved = await this.#store.load(received);
       // A new seed per resume: a different but equally valid continuation.
       const seed = ((saved?.seed ?? 42) * 31 + received) >>> 0;
       const position = saved ?? { nextOrderId: received + 1, live: [] };
       this.#feed = new OrderFeed(this.#pipeline, { rate, seed, position });
     }
-    this.#feed.start();
+    if (!paused) this.#feed.start();
   }
 
   // Follows a view: its snapshot, then one chunk per step, posted to the
@@ -107,16 +113,20 @@ export class DemoSession {
 
   // ------------------------------------------------------------ controls
 
-  pause() {
+  /** Stops the feed and the steps; what the feed sent is stepped, so the views show all of it. */
+  async pause() {
     this.#feed?.stop();
     this.#pipeline.pause();
+    this.#pipeline.step();
     this.#postStatus();
+    await this.#store.savePaused(true);
   }
 
-  resume() {
+  async resume() {
     this.#pipeline.start();
     this.#feed?.start();
     this.#postStatus();
+    await this.#store.savePaused(false);
   }
 
   /** One step: a tick's worth of new orders (when paused), stepped now. */
@@ -136,13 +146,19 @@ export class DemoSession {
     const release = this.#feed?.hold();
     try {
       const received = this.#pipeline.stats().inputs.orders?.totalRecords;
-      if (this.#feed) await this.#generators.save(received, this.#feed.position());
+      if (this.#feed) await this.#store.save(received, this.#feed.position());
       const result = await this.#pipeline.checkpoint();
       this.#lastCheckpoint = { ...result, at: Date.now() };
       return result;
     } finally {
       release?.();
     }
+  }
+
+  // Every few seconds, unless nothing moved since the last one (paused).
+  #autoCheckpoint() {
+    const { step, checkpoint } = this.#pipeline.stats();
+    if (step !== checkpoint.step) this.checkpoint().catch(() => {});  // stats().checkpoint.lastError shows it
   }
 
   /** resetOutput('mirror') with progress posted as it goes, then a check of the result. */

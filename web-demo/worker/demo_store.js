@@ -1,6 +1,9 @@
-// Where the order generator's position is kept between page loads, so that a
-// resumed dashboard continues the stream instead of re-inserting order 1.
+// DemoStore: what the dashboard keeps next to its checkpoints, in its own
+// IndexedDBStorage: the order generator's positions, the program last
+// applied, and whether the pipeline was paused.
 //
+// The generator's position lets a resumed dashboard continue the stream
+// instead of re-inserting order 1.
 // The engine's checkpoint cannot hold it, so it sits next to the checkpoint,
 // in its own IndexedDBStorage, under a name that ties it to the checkpoint's
 // contents: the number of records the `orders` table had received when the
@@ -10,8 +13,6 @@
 // On resume the entry whose number equals the restored total is the right
 // one, whichever checkpoint the engine picked (a damaged newest one is
 // skipped by the engine; its generator entry is then simply not used).
-//
-// The same storage keeps the program the dashboard last applied.
 
 import { IndexedDBStorage } from '../../wasm-bindings/js/browser.js';
 
@@ -22,7 +23,7 @@ const decoder = new TextDecoder();
 
 const nameOf = (ordersReceived) => `${PREFIX}${String(ordersReceived).padStart(20, '0')}`;
 
-export class GeneratorStore {
+export class DemoStore {
   #storage = new IndexedDBStorage('freshet-demo-app');
 
   /** @param {number} ordersReceived @param {{ seed: number, nextOrderId: number, live: number[] }} position */
@@ -46,5 +47,15 @@ export class GeneratorStore {
 
   async saveProgram(sql) {
     await this.#storage.put('program', encoder.encode(sql));
+  }
+
+  /** Whether the pipeline was paused when the page went away. */
+  async loadPaused() {
+    const bytes = await this.#storage.get('paused');
+    return bytes?.[0] === 1;
+  }
+
+  async savePaused(paused) {
+    await this.#storage.put('paused', new Uint8Array([paused ? 1 : 0]));
   }
 }
