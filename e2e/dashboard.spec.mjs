@@ -83,8 +83,9 @@ test('the views fill from their snapshot, then move with deltas; the screen matc
   await expectScreenMatchesEngine(page);
 
   await page.getByRole('button', { name: 'Resume' }).click();
-  await page.waitForFunction(() => freshetDemo.status.state === 'running' && freshetDemo.status.checkpoint.sequenceNumber !== null, null, { timeout: 10_000 });
-  await page.waitForTimeout(600);  // latency figures and fresh rows on screen
+  await page.getByRole('button', { name: 'Checkpoint now' }).click();
+  await expect(page.locator('#toast')).toContainText(/checkpoint #\d+ written/);
+  await page.waitForFunction(() => freshetDemo.status.state === 'running' && freshetDemo.latency()?.n > 10);
   const path = join(runDir, 'dashboard.png');
   await page.screenshot({ path, fullPage: true });
   await testInfo.attach('dashboard', { path, contentType: 'image/png' });

@@ -208,6 +208,7 @@ const demo = {
   frames: 0,
   firstFullViewMs: null,
   resetLog: [],
+  latency: () => latencySummary(),
   rows: (view) => views.get(view)?.rows() ?? null,
   chunkCounts: (view) => ({ ...views.get(view)?.chunks }),
   call: (method, ...args) => source.call(method, ...args),

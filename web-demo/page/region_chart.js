@@ -6,6 +6,7 @@
 import { REGIONS } from '../sample_pipeline.js';
 import { rowData, svg } from './dom.js';
 import { formatCount, formatMoneyShort, formatMoney } from './format.js';
+import { setText } from './top_products.js';
 
 const ROW = 30;
 const LABEL = 96;
@@ -34,12 +35,12 @@ export class RegionChart {
     sorted.forEach((row, i) => {
       seen.add(row.region);
       const bar = this.#bars.get(row.region) ?? this.#add(row.region);
-      bar.group.setAttribute('transform', `translate(0 ${i * ROW})`);
+      setAttribute(bar.group, 'transform', `translate(0 ${i * ROW})`);
       bar.group.dataset.row = rowData(row);
-      bar.bar.setAttribute('width', Math.max(2, ((WIDTH - LABEL - VALUE) * row.revenue) / max).toFixed(1));
-      bar.value.textContent = formatMoneyShort(row.revenue);
-      bar.orders.textContent = `${formatCount(row.orders)} orders`;
-      bar.title.textContent = `${row.region}: ${formatMoney(row.revenue)} from ${formatCount(row.orders)} orders`;
+      setAttribute(bar.bar, 'width', Math.max(2, ((WIDTH - LABEL - VALUE) * row.revenue) / max).toFixed(1));
+      setText(bar.value, formatMoneyShort(row.revenue));
+      setText(bar.orders, `${formatCount(row.orders)} orders`);
+      setText(bar.title, `${row.region}: ${formatMoney(row.revenue)} from ${formatCount(row.orders)} orders`);
     });
     for (const [region, bar] of this.#bars) {
       if (!seen.has(region)) {
@@ -49,7 +50,7 @@ export class RegionChart {
     }
     const revenue = rows.reduce((sum, row) => sum + row.revenue, 0);
     const orders = rows.reduce((sum, row) => sum + row.orders, 0);
-    this.#total.textContent = `${formatMoney(revenue)} · ${formatCount(orders)} orders`;
+    setText(this.#total, `${formatMoney(revenue)} · ${formatCount(orders)} orders`);
   }
 
   #add(region) {
@@ -67,4 +68,8 @@ export class RegionChart {
     this.#bars.set(region, entry);
     return entry;
   }
+}
+
+function setAttribute(element, name, value) {
+  if (element.getAttribute(name) !== value) element.setAttribute(name, value);
 }

@@ -88,7 +88,9 @@ export class OrderFeed {
 
   /** Ingests `count` records now (a single step's worth when paused). */
   ingest(count) {
-    const step = this.#pipeline.stats().step + 1;
+    // stats().step counts the steps run, which is the number the next step
+    // will carry (chunk.step): the step that takes this input.
+    const step = this.#pipeline.stats().step;
     const now = performance.timeOrigin + performance.now();
     if (!this.#ingestedAt.has(step)) this.#ingestedAt.set(step, now);
     for (const old of this.#ingestedAt.keys()) {
