@@ -17,6 +17,7 @@ import { RegionChart } from './page/region_chart.js';
 import { RowsTable } from './page/rows_table.js';
 import { SqlPanel } from './page/sql_panel.js';
 import { StatusPanel } from './page/status_panel.js';
+import { ThroughputChart } from './page/throughput_chart.js';
 import { TopProducts } from './page/top_products.js';
 import { ViewState } from './page/view_state.js';
 
@@ -123,6 +124,7 @@ const handlers = {
   },
   onStatus(next) {
     status = next;
+    throughput.add(next);
     demo.status = next;
     schedule();
   },
@@ -186,7 +188,8 @@ const sqlPanel = new SqlPanel($('#card-sql .body'), {
   sampleSql: SAMPLE_SQL,
   onApply: (sql) => source.call('apply', sql),
 });
-const statusPanel = new StatusPanel($('#status'), $('#outputs'));
+const throughput = new ThroughputChart($('#card-top .chart'));
+const statusPanel = new StatusPanel($('#status'), $('#outputs'), $('#inputs'));
 const mirrorPanel = new MirrorPanel($('#card-mirror .body'), {
   onReset: () => source.call('resetMirror'),
   onCheck: () => source.call('checkMirror'),

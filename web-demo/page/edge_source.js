@@ -93,11 +93,13 @@ export class EdgeSource {
       errors: e.errors, droppedChunks: e.dropped_chunks ?? 0,
     });
     const outputs = Object.fromEntries(Object.entries(s.outputs ?? {}).map(([name, e]) => [name, endpoint(e)]));
-    const ingested = Object.values(s.inputs ?? {}).reduce((sum, input) => sum + (input.total_records ?? 0), 0);
+    const inputs = Object.fromEntries(Object.entries(s.inputs ?? {}).map(([table, input]) => [table,
+      { totalRecords: input.total_records ?? 0, totalBytes: input.total_bytes ?? 0, parseErrors: input.parse_errors ?? 0 }]));
+    const ingested = Object.values(inputs).reduce((sum, input) => sum + input.totalRecords, 0);
     return {
       state: s.state, step: s.step, stepsPerSecond: this.#stepRate.perSecond, rate: null, ingestRate: null,
       ingested, liveOrders: null, feed: 'edge worker', memoryBytes: s.memory_bytes, wasmMemoryBytes: s.wasm_memory_bytes ?? null,
-      outputs, egress: {},
+      inputs, outputs, egress: {},
       checkpoint: { sequenceNumber: s.checkpoint?.sequence_number ?? null, step: s.checkpoint?.step ?? null, bytes: null, at: null },
       mirrorWritten: null, failure: s.failure ?? null,
     };

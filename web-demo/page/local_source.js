@@ -11,7 +11,8 @@ export class LocalSource {
 
   /** @param {{ onChunk, onStatus, onProgram, onReset, onError }} handlers */
   constructor(handlers) {
-    this.#worker = new Worker(new URL('../engine_worker.js', import.meta.url), { type: 'module' });
+    // index.html starts the worker early; it says nothing until asked to start.
+    this.#worker = window.freshetWorker ?? new Worker(new URL('../engine_worker.js', import.meta.url), { type: 'module' });
     this.#worker.onmessage = ({ data }) => {
       if (data.id !== undefined) {
         const call = this.#calls.get(data.id);

@@ -24,6 +24,7 @@ export class MirrorPanel {
     this.#check = h('button', { text: 'Compare with view', onclick: () => this.#run(async () => this.showVerdict(await onCheck())) });
     container.append(
       h('p', { class: 'muted' }, 'IndexedDBSink → ', h('code', { text: 'freshet-demo-mirror / large_orders' }), ' (through index large_orders_by_id)'),
+      h('p', { class: 'muted small' }, 'Written by the pipeline as views change, kept across reloads: a resumed page sends it deltas, never the snapshot again. Reset wipes it and replays a fresh snapshot.'),
       this.#written,
       h('div', { class: 'progress' }, this.#bar),
       h('div', { class: 'mirror-status' }, this.#phase, this.#verdict),

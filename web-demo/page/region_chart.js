@@ -10,7 +10,7 @@ import { setText } from './top_products.js';
 
 const ROW = 30;
 const LABEL = 96;
-const VALUE = 150;
+const VALUE = 170;
 const WIDTH = 560;
 
 export class RegionChart {
