@@ -79,6 +79,7 @@ export class SqlPanel {
       const offset = lines.slice(0, line - 1).reduce((sum, text) => sum + text.length + 1, 0) + Math.max(0, column - 1);
       this.#editor.focus();
       this.#editor.setSelectionRange(offset, offset);
+      this.#syncScroll();  // the caret may have scrolled the textarea
     }
   }
 
@@ -101,12 +102,13 @@ export class SqlPanel {
   #drawLayers(errorLine, errorColumn) {
     const lines = this.#editor.value.split('\n');
     this.#gutter.replaceChildren(...lines.map((_, i) => h('span', { class: i + 1 === errorLine ? 'error' : '', text: `${i + 1}\n` })));
-    this.#highlight.replaceChildren(...lines.map((text, i) => {
-      if (i + 1 !== errorLine) return h('span', { text: `${text}\n` });
+    this.#highlight.replaceChildren(...lines.flatMap((text, i) => {
+      if (i + 1 !== errorLine) return [h('span', { text: `${text}\n` })];
       const at = Math.max(0, errorColumn - 1);
-      const token = /^\S*/.exec(text.slice(at))[0] || ' ';
-      return h('span', { class: 'error-line' }, text.slice(0, at), h('mark', { text: token }), `${text.slice(at + token.length)}\n`);
-    }));
+      const token = /^[\w$]+|^\S/.exec(text.slice(at))?.[0] ?? ' ';
+      // The line break stays outside the inline-block, or it would swallow a line.
+      return [h('span', { class: 'error-line' }, text.slice(0, at), h('mark', { text: token }), text.slice(at + token.length)), '\n'];
+    }), '\n\n');  // room to scroll as far as the textarea does
     this.#syncScroll();
   }
 
