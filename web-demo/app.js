@@ -145,12 +145,13 @@ const source = edge
 // ------------------------------------------------------------ controls
 
 let toastTimer = null;
-function toast(message, kind = 'info') {
+function toast(message, kind = 'info', { sticky = false } = {}) {
   const element = $('#toast');
   element.textContent = message;
+  element.title = message;
   element.className = `toast ${kind}`;
   clearTimeout(toastTimer);
-  toastTimer = setTimeout(() => (element.className = 'toast'), 6000);
+  if (!sticky) toastTimer = setTimeout(() => (element.className = 'toast'), 6000);
 }
 
 async function act(action) {
@@ -225,7 +226,6 @@ const demo = {
 };
 window.freshetDemo = demo;
 
-act(async () => {
-  await source.start({ rate: initialRate });
-  document.body.dataset.started = 'yes';
-});
+source.start({ rate: initialRate }).then(
+  () => (document.body.dataset.started = 'yes'),
+  (error) => toast(`could not start: ${error.message}`, 'error', { sticky: true }));

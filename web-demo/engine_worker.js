@@ -26,11 +26,27 @@ async function openSession(sql) {
   post({ type: 'program', sql, outline: session.outline, sample: sql === SAMPLE_SQL });
 }
 
+// One engine per browser profile: two tabs would write checkpoints over each
+// other's. A Web Lock held for the worker's life says which tab runs it; a
+// reload's new worker waits a moment for the old one's lock to go.
+async function ownTheEngine() {
+  if (!navigator.locks) return;
+  let acquired;
+  const owned = new Promise((resolve) => (acquired = resolve));
+  navigator.locks.request('freshet-demo-engine', { signal: AbortSignal.timeout(5000) }, () => {
+    acquired();
+    return new Promise(() => {});  // held until the worker ends
+  }).catch(() => acquired(new Error('the dashboard is already open in another tab of this browser; close it, then reload')));
+  const failure = await owned;
+  if (failure) throw failure;
+}
+
 const methods = {
   /** Opens the last applied program (or the sample), resuming from IndexedDB. */
   async start(options = {}) {
     if (session) return session.status();
     rate = options.rate ?? rate;
+    await ownTheEngine();
     await openSession((await store.loadProgram()) ?? SAMPLE_SQL);
     return session.status();
   },
