@@ -70,11 +70,19 @@ const methods = {
     const { Pipeline } = await import('../wasm-bindings/js/browser.js');
     (await Pipeline.create({ sql })).close();  // throws SQL_ERROR with line and column
     await session.checkpoint().catch(() => {});
+    const previous = await store.loadProgram() ?? SAMPLE_SQL;
     session.close();
     session = null;
-    await store.saveProgram(sql);
-    await openSession(sql);
-    await session.checkpoint();  // the new program's first checkpoint: a reload resumes it
+    try {
+      await openSession(sql);
+      await session.checkpoint();  // the new program's first checkpoint: a reload resumes it
+      await store.saveProgram(sql);
+    } catch (error) {
+      // Compiled but could not start (storage trouble): back to the previous program.
+      session?.close();
+      await openSession(previous);
+      throw error;
+    }
     return session.status();
   },
 };
