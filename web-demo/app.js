@@ -199,7 +199,10 @@ const mirrorPanel = new MirrorPanel($('#card-mirror .body'), {
 $('#source-badge').textContent = edge ? `edge worker · ${source.url}` : 'local engine · Web Worker';
 $('#source-switch').href = edge ? '?' : '?source=edge&pipeline=demo';
 $('#source-switch').textContent = edge ? 'use the local engine' : 'follow the edge worker';
-if (!source.capabilities.rate) $('#rate').disabled = true;
+if (!source.capabilities.rate) {
+  $('#rate').disabled = true;
+  $('#rate-value').textContent = 'set by the edge worker';
+}
 if (!source.capabilities.sql) sqlPanel.disable('read-only: the edge worker\'s program');
 if (!source.capabilities.reset) mirrorPanel.disable('the mirror is a connector of the local engine');
 

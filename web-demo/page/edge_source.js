@@ -18,6 +18,7 @@ export class EdgeSource {
   #pipeline;
   #handlers;
   #stepRate = { at: 0, step: null, perSecond: 0 };
+  #ingestRate = { ingested: null, perSecond: null };
 
   /** @param {{ base: string, pipeline: string }} where @param {object} handlers as LocalSource's */
   constructor({ base, pipeline }, handlers) {
@@ -83,10 +84,7 @@ export class EdgeSource {
   // The edge worker's snake_case stats in the shape the local worker posts.
   #toStatus(s) {
     const now = performance.now();
-    if (this.#stepRate.step !== null && now > this.#stepRate.at) {
-      this.#stepRate.perSecond = ((s.step - this.#stepRate.step) * 1000) / (now - this.#stepRate.at);
-    }
-    Object.assign(this.#stepRate, { at: now, step: s.step });
+    const seconds = (now - this.#stepRate.at) / 1000;
     const endpoint = (e) => ({
       view: e.view, transmittedRecords: e.transmitted_records, transmittedBatches: e.transmitted_batches,
       queuedRecords: e.queued_records, snapshotRecords: e.snapshot_records, resets: e.resets,
@@ -96,11 +94,21 @@ export class EdgeSource {
     const inputs = Object.fromEntries(Object.entries(s.inputs ?? {}).map(([table, input]) => [table,
       { totalRecords: input.total_records ?? 0, totalBytes: input.total_bytes ?? 0, parseErrors: input.parse_errors ?? 0 }]));
     const ingested = Object.values(inputs).reduce((sum, input) => sum + input.totalRecords, 0);
+    // Rates from the change between two polls.
+    if (this.#stepRate.step !== null && seconds > 0) {
+      this.#stepRate.perSecond = (s.step - this.#stepRate.step) / seconds;
+      this.#ingestRate.perSecond = (ingested - this.#ingestRate.ingested) / seconds;
+    }
+    Object.assign(this.#stepRate, { at: now, step: s.step });
+    this.#ingestRate.ingested = ingested;
     return {
-      state: s.state, step: s.step, stepsPerSecond: this.#stepRate.perSecond, rate: null, ingestRate: null,
+      state: s.state, step: s.step, stepsPerSecond: this.#stepRate.perSecond, rate: null, ingestRate: this.#ingestRate.perSecond,
       ingested, liveOrders: null, feed: 'edge worker', memoryBytes: s.memory_bytes, wasmMemoryBytes: s.wasm_memory_bytes ?? null,
       inputs, outputs, egress: {},
-      checkpoint: { sequenceNumber: s.checkpoint?.sequence_number ?? null, step: s.checkpoint?.step ?? null, bytes: null, at: null },
+      checkpoint: {
+        sequenceNumber: s.checkpoint?.sequence_number ?? null, step: s.checkpoint?.step ?? null,
+        restoredFrom: s.checkpoint?.restored_from ?? null, bytes: null, at: null,
+      },
       mirrorWritten: null, failure: s.failure ?? null,
     };
   }

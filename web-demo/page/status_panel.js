@@ -42,7 +42,7 @@ export class StatusPanel {
     set('step', formatCount(status.step), status.liveOrders !== null ? `${formatCount(status.liveOrders)} live orders` : '');
     set('steps', formatDecimal(status.stepsPerSecond));
     set('ingest', status.ingestRate === null ? '–' : `${formatCount(status.ingestRate)}/s`,
-      status.rate ? `target ${formatCount(status.rate)}/s` : status.ingested !== undefined ? `${formatCount(status.ingested)} records in` : '');
+      status.rate ? `target ${formatCount(status.rate)}/s` : status.ingested !== undefined ? `${formatCount(status.ingested)} records so far` : '');
     set('latency', latency ? formatMs(latency.p50) : '–', latency ? `p95 ${formatMs(latency.p95)}` : 'not measured here');
     set('memory', formatBytes(status.memoryBytes), 'stats().memoryBytes');
     set('wasm', formatBytes(status.wasmMemoryBytes), 'linear memory');
