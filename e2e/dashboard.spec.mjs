@@ -144,6 +144,15 @@ test('resetting the mirror shows its progress and ends with mirror = view', asyn
   const status = await page.evaluate(() => freshetDemo.call('status'));
   expect(status.outputs.mirror.resets).toBe(1);
   expect(status.mirrorWritten.snapshotChunks).toBe(2);  // the first snapshot, and the reset's
+
+  // A reload while running: the mirror may have taken steps after the last
+  // checkpoint, whose input the reload loses; it still ends equal to the view.
+  await page.evaluate(() => freshetDemo.call('checkpoint'));
+  const written = status.mirrorWritten.deltaChunks;
+  await page.waitForFunction((n) => freshetDemo.status.mirrorWritten.deltaChunks > n + 3, written);
+  await page.reload();
+  await fullView(page);
+  expect(await page.evaluate(() => freshetDemo.call('checkMirror'))).toMatchObject({ equal: true });
   expect(errors).toEqual([]);
   await context.close();
 });

@@ -13,6 +13,7 @@ export class MirrorPanel {
   #verdict;
   #reset;
   #check;
+  #repairing = false;
 
   /** @param {HTMLElement} container @param {{ onReset: () => Promise<void>, onCheck: () => Promise<object> }} actions */
   constructor(container, { onReset, onCheck }) {
@@ -50,10 +51,15 @@ export class MirrorPanel {
   /** A reset's progress, as the worker posts it. */
   progress({ phase, sent, total }) {
     this.#phase.dataset.phase = phase;
+    if (phase === 'repair') {
+      this.#repairing = true;
+      this.#phase.textContent = 'the mirror held changes from after the checkpoint (their input was lost in the reload): resetting it';
+      return;
+    }
     if (phase === 'wiping') {
       this.#verdict.textContent = '';
       this.#bar.style.width = '0%';
-      this.#phase.textContent = 'wiping the store…';
+      this.#phase.textContent = this.#repairing ? 'repairing after the reload: wiping the store…' : 'wiping the store…';
     } else if (phase === 'writing') {
       const share = total ? (100 * sent) / total : 0;
       this.#bar.style.width = `${share.toFixed(1)}%`;
@@ -62,7 +68,8 @@ export class MirrorPanel {
       this.#bar.style.width = '100%';
       this.#phase.textContent = `snapshot written (${formatCount(sent)} records), verifying…`;
     } else if (phase === 'done') {
-      this.#phase.textContent = 'reset done';
+      this.#phase.textContent = this.#repairing ? 'reset done: repaired after the reload' : 'reset done';
+      this.#repairing = false;
     }
   }
 

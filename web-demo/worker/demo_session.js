@@ -54,6 +54,7 @@ export class DemoSession {
     });
     if (paused) pipeline.pause();
     const session = new DemoSession(pipeline, outline, mirror, store, post);
+    if (mirror && pipeline.stats().checkpoint.restoredFrom !== null) await session.#repairMirror();
     await session.#startFeed(rate, paused);
     for (const view of outline.views) session.#follow(view);
     session.#timers.push(setInterval(() => session.#postStatus(), STATUS_EVERY_MS));
@@ -179,6 +180,22 @@ export class DemoSession {
     const check = await this.checkMirror();
     this.#post({ type: 'reset', phase: 'done', ...check });
     return check;
+  }
+
+  // After a resume the mirror may be ahead of the engine: it took the chunks
+  // of steps after the checkpoint, whose input died with the page (the feed
+  // is not a replayable source). Once the resumed connector has delivered
+  // what it still had queued, a mirror that differs from the view is reset,
+  // visibly. A reload right after a checkpoint (or while paused) finds them
+  // equal and sends nothing.
+  async #repairMirror() {
+    for (let turn = 0; turn < 100 && this.#pipeline.stats().outputs.mirror.queuedChunks > 0; ++turn) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const check = await this.checkMirror();
+    if (check.equal) return;
+    this.#post({ type: 'reset', phase: 'repair', ...check });
+    await this.resetMirror();
   }
 
   /**
