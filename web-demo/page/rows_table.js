@@ -27,6 +27,7 @@ export function displayOrder(rows, orderBy, limit = rows.length) {
       return 0;
     }).slice(0, limit);
   }
+  if (limit <= 0) return [];
   const top = [];  // descending by orderBy, at most `limit` long
   for (const row of rows) {
     if (top.length === limit && compareValues(row[orderBy], top[limit - 1][orderBy]) <= 0) continue;
