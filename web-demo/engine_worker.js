@@ -6,7 +6,7 @@
 //   worker → page  { id, result } | { id, error }    error: { code, message, details }
 //   worker → page  { type: 'chunk', view, chunk, ingestedAt }   a view's change
 //                  { type: 'status', status }                   4 times a second
-//                  { type: 'program', sql, outline, sample }    the running program
+//                  { type: 'program', sql, outline }            the program, before its chunks
 //                  { type: 'reset', phase, ... }                mirror reset progress
 // Calls run one at a time, in order.
 
@@ -23,7 +23,6 @@ const post = (message) => postMessage(message);
 
 async function openSession(sql) {
   session = await DemoSession.open({ sql, rate, post });
-  post({ type: 'program', sql, outline: session.outline, sample: sql === SAMPLE_SQL });
 }
 
 // One engine per browser profile: two tabs would write checkpoints over each

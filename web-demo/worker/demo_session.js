@@ -54,9 +54,13 @@ export class DemoSession {
     });
     if (paused) pipeline.pause();
     const session = new DemoSession(pipeline, outline, mirror, store, post);
+    // The program, so the page has a place for each view's chunks; then the
+    // views (the page waits for them), the mirror's check, and the feed (the
+    // check compares a still pipeline).
+    post({ type: 'program', sql, outline });
+    for (const view of outline.views) session.#follow(view);
     if (mirror && pipeline.stats().checkpoint.restoredFrom !== null) await session.#repairMirror();
     await session.#startFeed(rate, paused);
-    for (const view of outline.views) session.#follow(view);
     session.#timers.push(setInterval(() => session.#postStatus(), STATUS_EVERY_MS));
     session.#timers.push(setInterval(() => session.#autoCheckpoint(), CHECKPOINT_EVERY_MS));
     return session;
