@@ -86,6 +86,7 @@ test('the views fill from their snapshot, then move with deltas; the screen matc
   await page.getByRole('button', { name: 'Checkpoint now' }).click();
   await expect(page.locator('#toast')).toContainText(/checkpoint #\d+ written/);
   await page.waitForFunction(() => freshetDemo.status.state === 'running' && freshetDemo.latency()?.n > 10);
+  await page.waitForTimeout(2000);  // a few seconds in the throughput chart, for the person looking at the picture
   const path = join(runDir, 'dashboard.png');
   await page.screenshot({ path, fullPage: true });
   await testInfo.attach('dashboard', { path, contentType: 'image/png' });

@@ -75,10 +75,6 @@ export class DemoSession {
     this.#stepRate.step = pipeline.stats().step;
   }
 
-  get outline() {
-    return this.#outline;
-  }
-
   // The feed runs when the program has the sample's tables. A resumed
   // pipeline continues from the generator position saved with its
   // checkpoint; without one (older checkpoint, foreign data) new order ids
