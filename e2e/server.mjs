@@ -10,13 +10,16 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const port = Number(process.env.FRESHET_E2E_PORT ?? 8791);
-const SERVED = ['wasm-bindings/js/', 'e2e/page/', 'tests/js/storage_contract.mjs'];
+const SERVED = ['wasm-bindings/js/', 'e2e/page/', 'tests/js/storage_contract.mjs', 'web-demo/'];
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',
   '.mjs': 'text/javascript; charset=utf-8',
   '.wasm': 'application/wasm',
   '.json': 'application/json',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
 };
 
 createServer((request, response) => {
