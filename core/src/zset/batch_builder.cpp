@@ -30,6 +30,25 @@ void SortedBatchBuilder::reserve(size_t entries, size_t key_bytes, size_t value_
   b.weights_.reserve(entries);
 }
 
+void SortedBatchBuilder::append_key(RowRef key) {
+  Batch& b = batch();
+  FRESHET_ASSERT(b.keys_.empty() || compare_rows(b.keys_.back(), key) < 0);
+  if (!b.value_starts_.empty()) b.value_starts_.push_back(static_cast<uint32_t>(b.weights_.size()));
+  b.keys_.push_back(key);
+  values_of_key_ = 0;
+}
+
+void SortedBatchBuilder::append_value(RowRef value, Weight weight) {
+  Batch& b = *batch_;
+  FRESHET_ASSERT(weight != 0 && (values_of_key_ == 0 || compare_rows(b.values_.back(), value) < 0));
+  // As flush_pending(): value ranges become explicit at a key's second value.
+  if (values_of_key_++ > 0 && b.value_starts_.empty()) {
+    for (uint32_t k = 0; k < b.keys_.size(); ++k) b.value_starts_.push_back(k);
+  }
+  b.values_.push_back(value);
+  b.weights_.push_back(weight);
+}
+
 void SortedBatchBuilder::flush_pending() {
   if (!has_pending_) return;
   has_pending_ = false;

@@ -22,6 +22,11 @@ class SortedBatchBuilder {
   //! known up front: a batch of a few rows then costs a few allocations
   //! instead of one per growth of each of its arrays.
   void reserve(size_t entries, size_t key_bytes, size_t value_bytes);
+  //! For a caller whose entries are already in strictly increasing order and
+  //! summed, with no zero weight (a merge of two batches): a new key, then
+  //! its values. No comparisons; not to be mixed with push().
+  void append_key(RowRef key);
+  void append_value(RowRef value, Weight weight);
   BatchPtr finish();
 
  private:
@@ -32,6 +37,7 @@ class SortedBatchBuilder {
   // its shared_ptr's count, and none for a builder that stays empty.
   std::shared_ptr<Batch> batch_;
   bool has_pending_ = false;
+  size_t values_of_key_ = 0;  // append_value() calls since the last append_key()
   RowRef pending_key_, pending_value_;
   Weight pending_weight_ = 0;
 };
