@@ -26,6 +26,7 @@ export class FreshetError extends Error {
 /** A chunk of a view's changes: its snapshot, or one step's delta. */
 export interface RowChunk {
   sequenceNumber: number;
+  /** The step that produced it (steps are numbered from 0, as StepResult.step). */
   step: number;
   snapshot: boolean;
   snapshotComplete: boolean;
@@ -112,6 +113,7 @@ export interface EgressOptions {
 }
 
 export interface StepResult {
+  /** This step's number: the first step is 0 (chunks it produces carry it). */
   step: number;
   inputRecords: number;
   durationMs: number;
@@ -134,6 +136,7 @@ export interface EndpointStats {
 }
 
 export interface Stats {
+  /** Steps run so far, which is also the number the next step will carry. */
   step: number;
   state: 'running' | 'paused';
   /** Bytes held by the engine's state (traces, operator state, queues). */
