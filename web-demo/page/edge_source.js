@@ -91,6 +91,8 @@ export class EdgeSource {
       errors: e.errors, droppedChunks: e.dropped_chunks ?? 0,
     });
     const outputs = Object.fromEntries(Object.entries(s.outputs ?? {}).map(([name, e]) => [name, endpoint(e)]));
+    // Every client's egress streams on the worker, this page's among them (keyed by the worker's stream id).
+    const egress = Object.fromEntries(Object.entries(s.egress ?? {}).map(([id, e]) => [`${e.view} #${id}`, endpoint(e)]));
     const inputs = Object.fromEntries(Object.entries(s.inputs ?? {}).map(([table, input]) => [table,
       { totalRecords: input.total_records ?? 0, totalBytes: input.total_bytes ?? 0, parseErrors: input.parse_errors ?? 0 }]));
     const ingested = Object.values(inputs).reduce((sum, input) => sum + input.totalRecords, 0);
@@ -104,7 +106,7 @@ export class EdgeSource {
     return {
       state: s.state, step: s.step, stepsPerSecond: this.#stepRate.perSecond, rate: null, ingestRate: this.#ingestRate.perSecond,
       ingested, liveOrders: null, feed: 'edge worker', memoryBytes: s.memory_bytes, wasmMemoryBytes: s.wasm_memory_bytes ?? null,
-      inputs, outputs, egress: {},
+      inputs, outputs, egress,
       checkpoint: {
         sequenceNumber: s.checkpoint?.sequence_number ?? null, step: s.checkpoint?.step ?? null,
         restoredFrom: s.checkpoint?.restored_from ?? null, bytes: null, at: null,
