@@ -49,6 +49,24 @@ void SortedBatchBuilder::append_value(RowRef value, Weight weight) {
   b.weights_.push_back(weight);
 }
 
+void SortedBatchBuilder::append_keys(const Batch& from, size_t begin, size_t end) {
+  if (begin == end) return;
+  Batch& b = batch();
+  FRESHET_ASSERT(b.keys_.empty() || compare_rows(b.keys_.back(), from.key(begin)) < 0);
+  if (from.value_starts_.empty() && b.value_starts_.empty()) {
+    b.keys_.append(from.keys_, begin, end);
+    b.values_.append(from.values_, begin, end);
+    b.weights_.insert(b.weights_.end(), from.weights_.begin() + static_cast<std::ptrdiff_t>(begin),
+                      from.weights_.begin() + static_cast<std::ptrdiff_t>(end));
+    values_of_key_ = 1;
+    return;
+  }
+  for (size_t k = begin; k < end; ++k) {
+    append_key(from.key(k));
+    for (size_t v = from.values_begin(k); v < from.values_end(k); ++v) append_value(from.value(v), from.weight(v));
+  }
+}
+
 void SortedBatchBuilder::flush_pending() {
   if (!has_pending_) return;
   has_pending_ = false;

@@ -13,9 +13,29 @@ constexpr size_t kReservedMergeEntries = 256;
 
 namespace {
 
-void copy_key(const Batch& from, size_t k, SortedBatchBuilder& out) {
-  out.append_key(from.key(k));
-  for (size_t v = from.values_begin(k); v < from.values_end(k); ++v) out.append_value(from.value(v), from.weight(v));
+// The end of the run of keys of `x` from `from` that sort before `bound`
+// (x.key(from) does): galloping — 1, 2, 4, ... keys ahead, then a binary
+// search — so an interleaved merge pays one extra comparison per key and a
+// run of n keys (new ids after old ones) about 2 log n.
+size_t end_of_run(const Batch& x, size_t from, RowRef bound) {
+  size_t below = from;  // x.key(below) < bound
+  size_t step = 1;
+  size_t probe = from + 1;
+  while (probe < x.key_count() && compare_rows(x.key(probe), bound) < 0) {
+    below = probe;
+    step *= 2;
+    probe = below + step;
+  }
+  size_t low = below + 1, high = probe < x.key_count() ? probe : x.key_count();
+  while (low < high) {
+    size_t middle = low + (high - low) / 2;
+    if (compare_rows(x.key(middle), bound) < 0) {
+      low = middle + 1;
+    } else {
+      high = middle;
+    }
+  }
+  return low;
 }
 
 // The values of a key both batches hold: summed where they meet, the key
@@ -49,9 +69,10 @@ void merge_key(const Batch& a, size_t ka, const Batch& b, size_t kb, SortedBatch
 
 }  // namespace
 
-// Both inputs are sorted and consolidated, so the output is built key by key
-// with one comparison per step (a generic builder compares each entry with
-// the one before it, several row comparisons per entry).
+// Both inputs are sorted and consolidated, so the output is built run by
+// run: keys of one side up to the other's next key are copied in bulk, keys
+// both sides hold are summed (a generic builder compares each entry with the
+// one before it, several row comparisons per entry).
 BatchPtr merge_batches(const Batch& a, const Batch& b) {
   SortedBatchBuilder builder;
   // The small merges of every step, sized up front; large ones grow as they
@@ -63,15 +84,19 @@ BatchPtr merge_batches(const Batch& a, const Batch& b) {
   while (ka < a.key_count() && kb < b.key_count()) {
     int c = compare_rows(a.key(ka), b.key(kb));
     if (c < 0) {
-      copy_key(a, ka++, builder);
+      size_t end = end_of_run(a, ka, b.key(kb));
+      builder.append_keys(a, ka, end);
+      ka = end;
     } else if (c > 0) {
-      copy_key(b, kb++, builder);
+      size_t end = end_of_run(b, kb, a.key(ka));
+      builder.append_keys(b, kb, end);
+      kb = end;
     } else {
       merge_key(a, ka++, b, kb++, builder);
     }
   }
-  for (; ka < a.key_count(); ++ka) copy_key(a, ka, builder);
-  for (; kb < b.key_count(); ++kb) copy_key(b, kb, builder);
+  builder.append_keys(a, ka, a.key_count());
+  builder.append_keys(b, kb, b.key_count());
   return builder.finish();
 }
 

@@ -14,4 +14,16 @@ void RowColumn::push_back(RowRef row) {
   ++count_;
 }
 
+void RowColumn::append(const RowColumn& from, size_t begin, size_t end) {
+  if (begin == end) return;
+  if (ends_.empty() && from.ends_.empty() && (count_ == 0 || width_ == from.width_)) {
+    width_ = from.width_;
+    const uint8_t* first = from.bytes_.data() + begin * from.width_;
+    bytes_.insert(bytes_.end(), first, first + (end - begin) * from.width_);
+    count_ += end - begin;
+    return;
+  }
+  for (size_t i = begin; i < end; ++i) push_back(from[i]);
+}
+
 }  // namespace freshet

@@ -27,6 +27,9 @@ class SortedBatchBuilder {
   //! its values. No comparisons; not to be mixed with push().
   void append_key(RowRef key);
   void append_value(RowRef value, Weight weight);
+  //! Keys [begin, end) of `from` with all their values, after every key so
+  //! far: a few bulk copies when every key has one value (Z-sets).
+  void append_keys(const Batch& from, size_t begin, size_t end);
   BatchPtr finish();
 
  private:

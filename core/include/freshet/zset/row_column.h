@@ -24,6 +24,8 @@ class RowColumn {
   RowRef back() const { return (*this)[count_ - 1]; }
 
   void push_back(RowRef row);
+  //! Appends rows [begin, end) of `from`: one copy when both hold rows of one width.
+  void append(const RowColumn& from, size_t begin, size_t end);
   //! Room for `rows` rows of `bytes` bytes in all.
   void reserve(size_t rows, size_t bytes) {
     bytes_.reserve(bytes);
