@@ -8,10 +8,6 @@
 namespace freshet {
 
 namespace {
-constexpr size_t kReservedMergeEntries = 256;
-}  // namespace
-
-namespace {
 
 // The end of the run of keys of `x` from `from` that sort before `bound`
 // (x.key(from) does): galloping — 1, 2, 4, ... keys ahead, then a binary
@@ -75,11 +71,10 @@ void merge_key(const Batch& a, size_t ka, const Batch& b, size_t kb, SortedBatch
 // one before it, several row comparisons per entry).
 BatchPtr merge_batches(const Batch& a, const Batch& b) {
   SortedBatchBuilder builder;
-  // The small merges of every step, sized up front; large ones grow as they
-  // go (a reservation for all entries would outlive entries that cancel).
-  if (a.size() + b.size() <= kReservedMergeEntries) {
-    builder.reserve(a.size() + b.size(), a.key_bytes() + b.key_bytes(), a.value_bytes() + b.value_bytes());
-  }
+  // Sized up front: a merge's output is at most its inputs together, and a
+  // reservation wastes only what cancels, where growing by doubling can
+  // leave up to half the capacity unused in every trace.
+  builder.reserve(a.size() + b.size(), a.key_bytes() + b.key_bytes(), a.value_bytes() + b.value_bytes());
   size_t ka = 0, kb = 0;
   while (ka < a.key_count() && kb < b.key_count()) {
     int c = compare_rows(a.key(ka), b.key(kb));
