@@ -130,12 +130,16 @@ void BatchBuilder::add(RowRef key, RowRef value, Weight weight) {
 
 BatchPtr BatchBuilder::finish() {
   if (entries_.empty()) return Batch::empty_batch();
-  std::sort(entries_.begin(), entries_.end(), [this](const Entry& a, const Entry& b) {
+  auto before = [this](const Entry& a, const Entry& b) {
     if (a.key_prefix != b.key_prefix) return a.key_prefix < b.key_prefix;
     int c = compare_rows(key_of(a), key_of(b));
     if (c != 0) return c < 0;
     return compare_rows(value_of(a), value_of(b)) < 0;
-  });
+  };
+  // Callers often add in key order already (an upsert input walks its keys
+  // in order): a pass that stops at the first pair out of order is cheap
+  // beside a sort's n log n comparisons.
+  if (!std::is_sorted(entries_.begin(), entries_.end(), before)) std::sort(entries_.begin(), entries_.end(), before);
   SortedBatchBuilder sorted;
   sorted.reserve(entries_.size(), key_bytes_, value_bytes_);
   for (const Entry& e : entries_) sorted.push(key_of(e), value_of(e), e.weight);
