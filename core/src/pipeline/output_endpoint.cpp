@@ -187,6 +187,26 @@ bool OutputEndpoint::resume_from(EndpointCheckpoint saved) {
   return true;
 }
 
+namespace {
+
+// A chunk through an index as records: upsert(k, v) for each row present
+// after the step (a row of weight w, w times), remove(k) for a key whose rows
+// all went.
+template <typename Upsert, typename Remove>
+void for_each_keyed_record(const Batch& batch, Upsert&& upsert, Remove&& remove) {
+  for (size_t k = 0; k < batch.key_count(); ++k) {
+    bool any_insert = false;
+    for (size_t v = batch.values_begin(k); v < batch.values_end(k); ++v) {
+      if (batch.weight(v) <= 0) continue;
+      any_insert = true;
+      for (Weight w = 0; w < batch.weight(v); ++w) upsert(k, v);
+    }
+    if (!any_insert) remove(k);
+  }
+}
+
+}  // namespace
+
 std::string OutputEndpoint::encode(const OutputChunk& chunk) const {
   std::string json = "[";
   const Batch& batch = *chunk.batch;
@@ -194,36 +214,27 @@ std::string OutputEndpoint::encode(const OutputChunk& chunk) const {
     format::append_insert_delete(batch, *view_->view().schema, &json);
     return json + "]";
   }
-  // Through an index: an upsert per row present after the step, a delete
-  // for a key whose rows all went.
-  const Schema& key_schema = *view_->indexes()[*index_]->key_schema;
-  const Schema& row_schema = *view_->view().schema;
   bool first = true;
   auto separator = [&] {
     if (!first) json += ',';
     first = false;
   };
-  for (size_t k = 0; k < batch.key_count(); ++k) {
-    bool any_insert = false;
-    for (size_t v = batch.values_begin(k); v < batch.values_end(k); ++v) {
-      if (batch.weight(v) <= 0) continue;
-      any_insert = true;
-      for (Weight w = 0; w < batch.weight(v); ++w) {
+  for_each_keyed_record(
+      batch,
+      [&](size_t k, size_t v) {
         separator();
         json += "{\"upsert\":{\"key\":";
-        format::append_json_row(RowReader(key_schema, batch.key(k)), &json);
+        key_encoder_->append_row(batch.key(k), &json);
         json += ",\"row\":";
-        format::append_json_row(RowReader(row_schema, batch.value(v)), &json);
+        row_encoder_.append_row(batch.value(v), &json);
         json += "}}";
-      }
-    }
-    if (!any_insert) {
-      separator();
-      json += "{\"delete\":{\"key\":";
-      format::append_json_row(RowReader(key_schema, batch.key(k)), &json);
-      json += "}}";
-    }
-  }
+      },
+      [&](size_t k) {
+        separator();
+        json += "{\"delete\":{\"key\":";
+        key_encoder_->append_row(batch.key(k), &json);
+        json += "}}";
+      });
   return json + "]";
 }
 
@@ -233,29 +244,22 @@ void OutputEndpoint::encode_split(const OutputChunk& chunk, std::string* additio
     format::append_rows_by_sign(batch, row_encoder_, additions, removals);
     return;
   }
-  // As encode(): an upsert per row present after the step, a delete for a key
-  // whose rows all went.
-  for (size_t k = 0; k < batch.key_count(); ++k) {
-    bool any_insert = false;
-    for (size_t v = batch.values_begin(k); v < batch.values_end(k); ++v) {
-      if (batch.weight(v) <= 0) continue;
-      any_insert = true;
-      for (Weight w = 0; w < batch.weight(v); ++w) {
+  for_each_keyed_record(
+      batch,
+      [&](size_t k, size_t v) {
         if (!additions->empty()) additions->push_back(',');
         additions->append("{\"key\":");
         key_encoder_->append_row(batch.key(k), additions);
         additions->append(",\"row\":");
         row_encoder_.append_row(batch.value(v), additions);
         additions->push_back('}');
-      }
-    }
-    if (!any_insert) {
-      if (!removals->empty()) removals->push_back(',');
-      removals->append("{\"key\":");
-      key_encoder_->append_row(batch.key(k), removals);
-      removals->push_back('}');
-    }
-  }
+      },
+      [&](size_t k) {
+        if (!removals->empty()) removals->push_back(',');
+        removals->append("{\"key\":");
+        key_encoder_->append_row(batch.key(k), removals);
+        removals->push_back('}');
+      });
 }
 
 size_t OutputEndpoint::queued_records() const {
