@@ -41,7 +41,7 @@ void SortedBatchBuilder::append_key(RowRef key) {
 void SortedBatchBuilder::append_value(RowRef value, Weight weight) {
   Batch& b = *batch_;
   FRESHET_ASSERT(weight != 0 && (values_of_key_ == 0 || compare_rows(b.values_.back(), value) < 0));
-  // As flush_pending(): value ranges become explicit at a key's second value.
+  // Value ranges become explicit the first time a key gets a second value.
   if (values_of_key_++ > 0 && b.value_starts_.empty()) {
     for (uint32_t k = 0; k < b.keys_.size(); ++k) b.value_starts_.push_back(k);
   }
@@ -72,20 +72,8 @@ void SortedBatchBuilder::flush_pending() {
   has_pending_ = false;
   if (pending_weight_ == 0) return;
   Batch& b = batch();
-  bool new_key = b.keys_.empty() || b.keys_.back() != pending_key_;
-  if (new_key) {
-    FRESHET_ASSERT(b.keys_.empty() || compare_rows(b.keys_.back(), pending_key_) < 0);
-    // Value ranges become explicit the first time a key gets a second value.
-    if (!b.value_starts_.empty()) b.value_starts_.push_back(static_cast<uint32_t>(b.weights_.size()));
-    b.keys_.push_back(pending_key_);
-  } else {
-    FRESHET_ASSERT(compare_rows(b.values_.back(), pending_value_) < 0);
-    if (b.value_starts_.empty()) {
-      for (uint32_t k = 0; k < b.keys_.size(); ++k) b.value_starts_.push_back(k);
-    }
-  }
-  b.values_.push_back(pending_value_);
-  b.weights_.push_back(pending_weight_);
+  if (b.keys_.empty() || b.keys_.back() != pending_key_) append_key(pending_key_);
+  append_value(pending_value_, pending_weight_);
 }
 
 BatchPtr SortedBatchBuilder::finish() {

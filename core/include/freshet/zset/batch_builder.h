@@ -24,7 +24,7 @@ class SortedBatchBuilder {
   void reserve(size_t entries, size_t key_bytes, size_t value_bytes);
   //! For a caller whose entries are already in strictly increasing order and
   //! summed, with no zero weight (a merge of two batches): a new key, then
-  //! its values. No comparisons; not to be mixed with push().
+  //! its values. No comparisons (push() ends in them once it has summed).
   void append_key(RowRef key);
   void append_value(RowRef value, Weight weight);
   //! Keys [begin, end) of `from` with all their values, after every key so
