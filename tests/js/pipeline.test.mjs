@@ -80,6 +80,36 @@ test('ingest takes JSON text, bytes, arrays, newline-delimited JSON, raw records
   p.close();
 });
 
+// Text crosses into wasm through the engine's input buffer (engine_text.js),
+// which grows for large input, is freed after a bulk load, and must take
+// characters of any width; chunks come back through wasm memory.
+test('ingest of text of any size and alphabet, and chunks back, through the input buffer', async () => {
+  const p = await Pipeline.create({ sql: ORDERS_SQL });
+  p.pause();
+  const changes = p.egress('by_region')[Symbol.asyncIterator]();
+  const regions = ['nörd', '東京', 'emoji 🚀'.repeat(800), 'x'.repeat(5000)];  // 2- to 4-byte characters, ~12 KB
+  p.insert('customers', regions.map((region, id) => ({ id, region })));
+  const bulk = Array.from({ length: 40000 }, (_, id) => ({ id, customer: id % 4, amount: 1 }));  // ~1.6 MB of JSON
+  assert.ok(JSON.stringify(bulk).length > 1 << 20);
+  p.insert('orders', bulk);
+  p.ingest('orders', new TextEncoder().encode('[{"id": 40000, "customer": 1, "amount": 2}]'), { updateFormat: 'raw' });
+  p.delete('orders', { id: 0 });
+  assert.throws(() => p.ingest('Orders', '[]'), { code: 'UNKNOWN_TABLE', message: "unknown table 'Orders'" });
+  p.insert('orders', [{ id: 40001, customer: 1, amount: 0.5 }]);
+  assert.equal(p.step().inputRecords, 4 + 40000 + 3);
+  const { value } = await changes.next();
+  assert.deepEqual(bag(value.inserts), bag([
+    { region: 'nörd', orders: 9999, total: 9999 },
+    { region: '東京', orders: 10002, total: 10002.5 },
+    { region: regions[2], orders: 10000, total: 10000 },
+    { region: regions[3], orders: 10000, total: 10000 },
+  ]));
+  assert.deepEqual(bag(p.snapshot('by_region')), bag(value.inserts));
+  assert.throws(() => p.insert('orders', [{ id: 1, customer: 'ü' }]), (error) => error.code === 'PARSE_ERROR' &&
+                /table 'orders': record 0/.test(error.message));
+  p.close();
+});
+
 test('insert() and delete(): by key for a table with a PRIMARY KEY, inserting a key again replaces the row', async () => {
   const p = await Pipeline.create({ sql: ORDERS_SQL });
   p.pause();

@@ -67,6 +67,48 @@ TEST(WasmEngine, IngestStepSnapshotLookup) {
   EXPECT_EQ(engine.completion_status(0.5).code, "UNKNOWN_TOKEN");
 }
 
+// What JS does through EngineText: write into the input buffer, ingest it
+// by table number, read chunk text and step results from the exchange.
+TEST(WasmEngine, TextInPlaceIngestsFromTheInputBufferAndLeavesChunksInTheEngine) {
+  Engine engine;
+  ASSERT_EQ(engine.open(kSql).code, "");
+  double* exchange = reinterpret_cast<double*>(static_cast<uintptr_t>(engine.exchange_address()));
+  double id = engine.open_egress("totals", "", false, 10, "block").number;
+  auto write_input = [&](const std::string& text) {
+    char* buffer = reinterpret_cast<char*>(static_cast<uintptr_t>(engine.input_buffer(text.size())));
+    text.copy(buffer, text.size());
+    // What follows the text is padding: whatever is there must not be read.
+    std::string("]]} {\"id\":9").copy(buffer + text.size(), 12);
+    return static_cast<double>(text.size());
+  };
+  EXPECT_EQ(engine.ingest_input(0, write_input(R"([{"id":1,"customer":7,"amount":2.5},{"id":2,"customer":8,"amount":1}])"), Engine::kJsonRaw, true), 0);
+  EXPECT_EQ(engine.ingest_input(0, write_input(R"([{"delete":{"id":2}}])"), Engine::kJsonInsertDelete, true), 1);
+  EXPECT_EQ(engine.ingest_input(0, write_input("3,8,4\n"), Engine::kCsv, true), 2);
+  EXPECT_EQ(engine.step(), 0);
+  EXPECT_EQ(exchange[Engine::kStepInputRecords], 4);
+  double bytes = engine.next_chunk_in_place(id);
+  ASSERT_GT(bytes, 0);
+  std::string chunk(reinterpret_cast<const char*>(static_cast<uintptr_t>(exchange[Engine::kTextAddress])),
+                    static_cast<size_t>(bytes));
+  EXPECT_EQ(chunk, R"({"sequenceNumber":0,"step":0,"snapshot":false,"snapshotComplete":false,)"
+                   R"("inserts":[{"customer":7,"total":2.5},{"customer":8,"total":4}],"deletes":[]})");
+  EXPECT_EQ(engine.next_chunk_in_place(id), 0);
+  EXPECT_EQ(engine.last_error().code, "");
+
+  EXPECT_EQ(engine.ingest_input(0, write_input(R"([{"id":5,"customer":7,"amount":"x"}])"), Engine::kJsonRaw, true), -1);
+  EXPECT_EQ(engine.last_error().code, "PARSE_ERROR");
+  EXPECT_TRUE(contains(engine.last_error().message, "table 'orders': record 0")) << engine.last_error().message;
+  EXPECT_EQ(engine.ingest_input(1, 2, Engine::kJsonRaw, true), -1);
+  EXPECT_EQ(engine.last_error().code, "INVALID_ARGUMENT");
+  EXPECT_EQ(engine.ingest_input(0, 1e6, Engine::kJsonRaw, true), -1);
+  EXPECT_EQ(engine.last_error().code, "INVALID_ARGUMENT");
+  EXPECT_EQ(engine.close_egress(id).code, "");
+  EXPECT_EQ(engine.next_chunk_in_place(id), -1);
+  EXPECT_EQ(engine.last_error().code, "UNKNOWN_OUTPUT");
+  EXPECT_EQ(engine.input_buffer(0), 0);  // freed
+  EXPECT_FALSE(engine.needs_step());     // the failed ingests left nothing behind
+}
+
 TEST(WasmEngine, ErrorsComeBackAsCodes) {
   Engine engine;
   ASSERT_EQ(engine.open(kSql).code, "");

@@ -101,8 +101,6 @@ Reply Engine::describe_program() const {
 
 double Engine::ingest(const std::string& table, const std::string& data, const std::string& format,
                       const std::string& update_format, bool array) {
-  last_error_ = Reply::ok();
-  if (!pipeline_) return failed(closed_status());
   IngestOptions options;
   if (format == "csv") {
     options.csv = true;
@@ -116,6 +114,45 @@ double Engine::ingest(const std::string& table, const std::string& data, const s
         Status(ErrorCode::kInvalidArgument, "unknown update format '" + update_format + "' (insert_delete or raw)"));
   }
   options.json.array = array;
+  return ingest_text(table, data, options);
+}
+
+double Engine::input_buffer(double bytes) {
+  if (!(bytes > 0)) {
+    std::string().swap(input_);
+    return 0;
+  }
+  size_t wanted = static_cast<size_t>(bytes) + format::kJsonPadding;
+  if (input_.size() < wanted) {
+    input_.clear();
+    input_.resize(wanted);
+  }
+  return static_cast<double>(reinterpret_cast<uintptr_t>(input_.data()));
+}
+
+double Engine::ingest_input(double table, double bytes, double format, bool array) {
+  if (!pipeline_) return failed(closed_status());
+  const std::vector<sql::CompiledTable>& tables = pipeline_->program().tables;
+  if (!(table >= 0 && table < static_cast<double>(tables.size()))) {
+    return failed(Status(ErrorCode::kInvalidArgument, "the program has no table of this number"));
+  }
+  if (!(bytes >= 0 && static_cast<size_t>(bytes) + format::kJsonPadding <= input_.size())) {
+    return failed(Status(ErrorCode::kInvalidArgument, "the input is larger than the input buffer"));
+  }
+  const int format_number = static_cast<int>(format);
+  IngestOptions options;
+  options.csv = format_number == kCsv;
+  options.json.update_format =
+      format_number == kJsonRaw ? format::UpdateFormat::kRaw : format::UpdateFormat::kInsertDelete;
+  options.json.array = array;
+  options.json.padded = true;
+  return ingest_text(tables[static_cast<size_t>(table)].name, std::string_view(input_.data(), static_cast<size_t>(bytes)),
+                     options);
+}
+
+double Engine::ingest_text(std::string_view table, std::string_view data, const IngestOptions& options) {
+  last_error_ = Reply::ok();
+  if (!pipeline_) return failed(closed_status());
   Result<uint64_t> token = pipeline_->ingest(table, data, options);
   if (!token.ok()) return failed(token.status());
   return static_cast<double>(*token);
@@ -126,7 +163,7 @@ double Engine::step() {
   if (!pipeline_) return failed(closed_status());
   Result<StepResult> result = pipeline_->step();
   if (!result.ok()) return failed(result.status());
-  last_step_input_records_ = static_cast<double>(result->input_records);
+  exchange_[kStepInputRecords] = static_cast<double>(result->input_records);
   return static_cast<double>(result->step);
 }
 
@@ -251,21 +288,34 @@ Reply Engine::close_egress(double id) {
   return closed.ok() ? Reply::ok() : Reply::error(closed);
 }
 
-std::string Engine::next_chunk(double id) {
+bool Engine::take_chunk(double id, std::string* out) {
   last_error_ = Reply::ok();
   if (!pipeline_) {
     failed(closed_status());
-    return {};
+    return false;
   }
   Result<std::optional<OutputChunk>> chunk = pipeline_->next_chunk(static_cast<uint64_t>(id));
   if (!chunk.ok()) {
     failed(chunk.status());
-    return {};
+    return false;
   }
-  if (!*chunk) return {};
+  if (!*chunk) return false;
+  append_js_chunk(*pipeline_->egress(static_cast<uint64_t>(id)), **chunk, out);
+  mark_inexact_for_js(*out);
+  return true;
+}
+
+std::string Engine::next_chunk(double id) {
   std::string json;
-  append_js_chunk(*pipeline_->egress(static_cast<uint64_t>(id)), **chunk, &json);
-  return std::move(mark_inexact_for_js(json));
+  take_chunk(id, &json);
+  return json;
+}
+
+double Engine::next_chunk_in_place(double id) {
+  output_.clear();
+  if (!take_chunk(id, &output_)) return last_error_.code.empty() ? 0 : -1;
+  exchange_[kTextAddress] = static_cast<double>(reinterpret_cast<uintptr_t>(output_.data()));
+  return static_cast<double>(output_.size());
 }
 
 Reply Engine::completion_status(double token) const {

@@ -15,6 +15,7 @@
 #pragma once
 
 #include <memory>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -48,8 +49,8 @@ class Engine {
                 const std::string& update_format, bool array);
   //! Runs one step; returns its number, or -1 with last_error() set.
   double step();
-  //! Input records the last step took.
-  double last_step_input_records() const { return last_step_input_records_; }
+  //! Input records the last step took (also at exchange slot kStepInputRecords).
+  double last_step_input_records() const { return exchange_[kStepInputRecords]; }
   //! Why the last ingest(), step() or next_chunk() failed (code "" when it did not).
   Reply last_error() const { return last_error_; }
   bool needs_step() const;
@@ -79,6 +80,28 @@ class Engine {
   //! The next queued chunk (js_chunk.h's object); "" when none, or when the
   //! call failed (then last_error() says why).
   std::string next_chunk(double id);
+
+  // ------------------------------------------------- text in place
+  // The per-change calls without Embind's string conversions, which copy
+  // byte by byte in JS and allocate on both sides (~1 µs of a ~20 µs change):
+  // JS writes input with TextEncoder.encodeInto straight into the input
+  // buffer, and decodes a chunk with TextDecoder straight from wasm memory.
+  // Results besides the return value sit in a few doubles JS reads from the
+  // wasm memory (exchange_address()), which costs no call at all.
+  enum ExchangeSlot { kTextAddress = 0, kStepInputRecords = 1, kExchangeSlots = 2 };
+  enum InputFormat { kJsonInsertDelete = 0, kJsonRaw = 1, kCsv = 2 };
+  //! The address of the exchange's doubles (ExchangeSlot); fixed for the engine's life.
+  double exchange_address() const { return static_cast<double>(reinterpret_cast<uintptr_t>(exchange_)); }
+  //! Makes room for `bytes` of input and returns the buffer's address (it
+  //! moves when it grows); 0 bytes frees the buffer (after a bulk load).
+  double input_buffer(double bytes);
+  //! ingest() of the first `bytes` of the input buffer into the program's
+  //! table number `table` (describe_program()'s order); `format` an InputFormat.
+  double ingest_input(double table, double bytes, double format, bool array);
+  //! next_chunk() whose text stays in the engine until the next call; returns
+  //! its length in bytes, its address at slot kTextAddress; 0 when there is
+  //! no chunk, -1 when the call failed (last_error() says why).
+  double next_chunk_in_place(double id);
 
   //! number = 1 when the token is complete, 0 while in progress.
   Reply completion_status(double token) const;
@@ -112,6 +135,9 @@ class Engine {
   static double next_checkpoint_sequence(const std::string& names);
 
  private:
+  double ingest_text(std::string_view table, std::string_view data, const IngestOptions& options);
+  //! The chunk queued on egress `id` as JSON text (js_chunk.h) into *out; false when there is none or on failure.
+  bool take_chunk(double id, std::string* out);
   static Status closed_status();
   Reply closed_reply() const;
   //! Records a hot call's failure for last_error().
@@ -124,7 +150,9 @@ class Engine {
   std::unique_ptr<Pipeline> pipeline_;
   std::shared_ptr<Outbox> outbox_ = std::make_shared<Outbox>();
   Reply last_error_;
-  double last_step_input_records_ = 0;
+  double exchange_[kExchangeSlots] = {};
+  std::string input_;                          // input_buffer(): the text, then kJsonPadding bytes
+  std::string output_;                         // next_chunk_in_place()'s text
   std::optional<CheckpointImage> prepared_;    // the checkpoint JS is storing
   std::optional<Manifest> restoring_;          // the checkpoint JS is restoring
   std::vector<std::string> restoring_parts_;

@@ -19,8 +19,9 @@ export class EgressStream {
   /**
    * @param {number} id the engine's egress id
    * @param {import('./chunks.js').ChunkShape} shape
-   * @param {{ engine: () => any, nextStep: () => Promise<void>, taken: () => void }} hooks
-   *   engine() returns the open engine (throws CLOSED after p.close()),
+   * @param {{ engine: () => any, nextChunk: (id: number) => string | null, nextStep: () => Promise<void>, taken: () => void }} hooks
+   *   engine() returns the open engine (throws CLOSED after p.close()), nextChunk()
+   *   the engine's next chunk text ('' none, null failed; EngineText.nextChunk),
    *   nextStep() settles after the next step, taken() runs after a chunk left the queue
    */
   constructor(id, shape, hooks) {
@@ -41,14 +42,12 @@ export class EgressStream {
   async next() {
     for (;;) {
       if (this.#closed) return { done: true, value: undefined };
-      const engine = this.#hooks.engine();
-      const text = engine.nextChunk(this.#id);
+      const text = this.#hooks.nextChunk(this.#id);
+      if (text === null) throw errorOf(this.#hooks.engine().lastError());
       if (text) {
         this.#hooks.taken();
         return { done: false, value: parseChunk(text, this.#shape) };
       }
-      const failure = engine.lastError();  // "" means no chunk yet, or a failure
-      if (failure.code) throw errorOf(failure);
       let wake;
       const woken = new Promise((resolve, reject) => {
         wake = resolve;

@@ -18,6 +18,7 @@ import { emptyStatus, resume, writeCheckpoint } from './checkpoints.js';
 import { parseWrites } from './chunks.js';
 import { Connector } from './connector.js';
 import { EgressStream } from './egress.js';
+import { EngineText, inputFormat } from './engine_text.js';
 import { loadEngineModule } from './engine_loader.js';
 import { FreshetError, errorOf, invalidArgument, requireString, unwrap } from './errors.js';
 import { Program } from './program.js';
@@ -36,16 +37,6 @@ const forgottenEngines = typeof FinalizationRegistry === 'function'
   ? new FinalizationRegistry((engine) => engine.delete())
   : null;
 
-// Text for the engine. Embind copies a string into wasm with a JS loop over
-// its characters (~16 ns each); TextEncoder is native and an order of
-// magnitude faster, but costs an allocation, which only pays off for text
-// longer than a few rows.
-const textEncoder = new TextEncoder();
-const ENCODE_NATIVELY_ABOVE = 512;
-function utf8(text) {
-  return text.length > ENCODE_NATIVELY_ABOVE ? textEncoder.encode(text) : text;
-}
-
 // A promise that may settle with nobody listening (no unhandled rejection).
 function signal() {
   let resolve, reject;
@@ -57,6 +48,7 @@ function signal() {
 export class Pipeline {
   #module;
   #engine;
+  #text;                            // the per-change calls' text in place (EngineText)
   #program;
   #state = 'running';
   #failure = null;                  // the error that stopped the pipeline (a failed step)
@@ -120,6 +112,7 @@ export class Pipeline {
     if (token !== constructing) throw invalidArgument('use Pipeline.create()');
     this.#module = module;
     this.#engine = engine;
+    this.#text = new EngineText(module, engine);
     forgottenEngines?.register(this, engine, this);
     this.#program = new Program(unwrap(engine.describeProgram()).text);
   }
@@ -151,7 +144,7 @@ export class Pipeline {
     const step = engine.step();
     if (step < 0) throw this.#fail(errorOf(engine.lastError()));
     const durationMs = performance.now() - started;
-    const inputRecords = engine.lastStepInputRecords();
+    const inputRecords = this.#text.stepInputRecords();
     this.#afterStep();
     return { step, inputRecords, durationMs };
   }
@@ -205,7 +198,7 @@ export class Pipeline {
     let { array = true } = options;
     let payload;
     if (typeof data === 'string') {
-      payload = utf8(data);
+      payload = data;
     } else if (data instanceof Uint8Array) {
       payload = data;
     } else if (data instanceof ArrayBuffer) {
@@ -214,12 +207,16 @@ export class Pipeline {
       payload = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
     } else if (Array.isArray(data)) {
       if (format !== 'json') throw invalidArgument(`an array of objects is JSON input, not ${format}`);
-      payload = utf8(stringifyJson(data));
+      payload = stringifyJson(data);
       array = true;
     } else {
       throw invalidArgument('ingest takes JSON or CSV text, bytes, or an array of objects');
     }
-    const token = engine.ingest(table, payload, format, updateFormat, array !== false);
+    const number = this.#program.tableNumber(table);
+    const formatNumber = inputFormat(format, updateFormat);
+    const token = number >= 0 && formatNumber !== undefined
+      ? this.#text.ingest(number, payload, formatNumber, array !== false)
+      : engine.ingest(table, payload, format, updateFormat, array !== false);  // the engine names what is wrong
     if (token < 0) throw errorOf(engine.lastError());
     if (this.#state === 'running') this.#stepper.wake();  // paused: only step() and snapshots step
     return this.#tokens.issue(token);
@@ -278,6 +275,10 @@ export class Pipeline {
     const id = unwrap(engine.openEgress(view, index, !!sendSnapshot, maxQueuedChunks, onLag)).number;
     const stream = new EgressStream(id, this.#program.shape(view, index), {
       engine: () => this.#open(),
+      nextChunk: (egressId) => {
+        this.#open();
+        return this.#text.nextChunk(egressId);
+      },
       nextStep: () => this.#nextStep(),
       taken: () => this.#state === 'running' && this.#stepper.wake(),  // a full queue may have held steps back
     });
@@ -333,6 +334,7 @@ export class Pipeline {
   }
 
   #deliverWrites() {
+    if (!this.#connectors.size) return;  // only connectors write
     const text = this.#engine.takeWrites();
     if (!text) return;
     for (const { output, chunk } of parseWrites(text, (name) => this.#connectors.get(name)?.config.shape)) {

@@ -9,8 +9,14 @@ export class Program {
   constructor(descriptionJson) {
     const { tables, views, indexes } = JSON.parse(descriptionJson);
     this.tables = new Map(tables.map((table) => [table.name, table]));
+    this.tableNumbers = new Map(tables.map((table, number) => [table.name, number]));  // the engine's order
     this.views = new Map(views.map((view) => [view.name, view]));
     this.indexes = new Map(indexes.map((index) => [index.name, index]));
+  }
+
+  /** The table's number for the engine (ingestInput), or -1 when the name is not one as spelt. */
+  tableNumber(name) {
+    return this.tableNumbers.get(name) ?? -1;
   }
 
   view(name) {

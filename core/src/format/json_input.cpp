@@ -18,6 +18,7 @@ namespace freshet::format {
 namespace {
 
 namespace ondemand = simdjson::ondemand;
+static_assert(kJsonPadding >= simdjson::SIMDJSON_PADDING, "kJsonPadding is simdjson's padding");
 using internal::ShownValue;
 
 // A parser keeps its buffers between calls; one that grew for a huge input
@@ -77,11 +78,18 @@ class JsonIngest {
   }
 
   Result<std::vector<ParsedUpdate>> run(ondemand::parser& parser, std::string_view data) {
+    if (options_.padded) return run_in_place(parser, simdjson::padded_string_view(data, data.size() + kJsonPadding));
     simdjson::padded_string padded(data);
-    Status status = options_.array ? parse_array(parser, padded) : parse_lines(parser, padded);
+    return run_in_place(parser, padded);
+  }
+
+ private:
+  Result<std::vector<ParsedUpdate>> run_in_place(ondemand::parser& parser, simdjson::padded_string_view text) {
+    Status status = options_.array ? parse_array(parser, text) : parse_lines(parser, text);
     if (!status.ok()) return status;
     return std::move(updates_);
   }
+
 
  private:
   // Growing the output vector by doubling moves every update several times
@@ -103,7 +111,7 @@ class JsonIngest {
   // Fast path: the whole array in one pass. When simdjson finds the text
   // malformed, where it notices is not always in the bad record (unbalanced
   // brackets are seen up front), so the call starts over element by element.
-  Status parse_array(ondemand::parser& parser, const simdjson::padded_string& text) {
+  Status parse_array(ondemand::parser& parser, simdjson::padded_string_view text) {
     if (is_blank(text)) return Status::OK();
     Status status = parse_whole_array(parser, text);
     if (status.ok() || !malformed_seen_) return status;
@@ -113,7 +121,7 @@ class JsonIngest {
     return parse_array_by_elements(parser, text);
   }
 
-  Status parse_whole_array(ondemand::parser& parser, const simdjson::padded_string& text) {
+  Status parse_whole_array(ondemand::parser& parser, simdjson::padded_string_view text) {
     ondemand::document document;
     ondemand::json_type type;
     if (auto error = parser.iterate(text).get(document)) return malformed(error);
@@ -140,7 +148,7 @@ class JsonIngest {
   // brackets, trailing content, bad UTF-8): split the array into its
   // elements with a small scanner and parse each on its own, so that the
   // first bad record, malformed or not, is the one reported.
-  Status parse_array_by_elements(ondemand::parser& parser, const simdjson::padded_string& text) {
+  Status parse_array_by_elements(ondemand::parser& parser, simdjson::padded_string_view text) {
     const char* data = text.data();
     size_t size = text.size(), position = skip_whitespace(text, 0);
     if (position == size || data[position] != '[') {
@@ -206,7 +214,7 @@ class JsonIngest {
 
   // Newline-delimited: each non-blank line is one document, parsed in place
   // (the rest of the padded buffer is its padding).
-  Status parse_lines(ondemand::parser& parser, const simdjson::padded_string& text) {
+  Status parse_lines(ondemand::parser& parser, simdjson::padded_string_view text) {
     const char* begin = text.data();
     size_t size = text.size();
     size_t start = 0;

@@ -92,6 +92,30 @@ TEST(JsonInputTest, InsertDeleteArray) {
   EXPECT_TRUE(parse("  \n ", schema).empty());
 }
 
+// options.padded: the text is read in place, and what lies in the padding
+// after it (here text that would change the result) is never part of it.
+TEST(JsonInputTest, PaddedTextIsParsedInPlaceAndEndsWhereItsSizeSays) {
+  Schema schema = orders_schema();
+  auto in_place = [&](const std::string& text, InputOptions options) {
+    std::string buffer = text + "]},{\"insert\":{\"id\":99}}]\n{\"id\":98}";
+    buffer.resize(text.size() + kJsonPadding, ' ');
+    options.padded = true;
+    return parse(std::string_view(buffer.data(), text.size()), schema, options);
+  };
+  EXPECT_EQ(in_place(R"([{"insert":{"id":1,"customer":"ann","amount":2.5}},{"delete":{"id":2}}])", {}),
+            (std::vector<std::string>{"+(1, 'ann', 2.5)", "-(2, NULL, NULL)"}));
+  EXPECT_EQ(in_place("{\"id\":7}\n{\"id\":8}", raw_lines()),
+            (std::vector<std::string>{"+(7, NULL, NULL)", "+(8, NULL, NULL)"}));
+  EXPECT_TRUE(in_place("[]", {}).empty());
+  std::string buffer = std::string(R"([{"insert":{"id":1}})") + std::string(kJsonPadding, ']');
+  InputOptions padded;
+  padded.padded = true;
+  EXPECT_EQ(error_of(std::string_view(buffer.data(), 20), schema, padded),
+            "record 0: malformed JSON: JSON document ended early in the middle of an object or array.");
+  EXPECT_EQ(error_of(std::string_view(buffer.data(), 20), schema, padded),
+            error_of(std::string_view(buffer.data(), 20), schema));
+}
+
 TEST(JsonInputTest, NewlineDelimitedWithBlankLines) {
   Schema schema = orders_schema();
   InputOptions options{UpdateFormat::kInsertDelete, false};

@@ -18,9 +18,16 @@ enum class UpdateFormat : uint8_t {
   kRaw,           //!< each record is a row to insert
 };
 
+//! Readable bytes after the text that let the JSON parser read it in place
+//! (simdjson's SIMDJSON_PADDING); without them it copies the text first.
+inline constexpr size_t kJsonPadding = 64;
+
 struct InputOptions {
   UpdateFormat update_format = UpdateFormat::kInsertDelete;
   bool array = true;  //!< JSON: one array of records (true) or newline-delimited records (false)
+  //! The text is followed by kJsonPadding readable bytes (their values do not
+  //! matter): parsed in place, without a copy (small ingests from JS).
+  bool padded = false;
 };
 
 //! One parsed update.
