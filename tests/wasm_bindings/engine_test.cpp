@@ -222,6 +222,9 @@ TEST(WasmEngine, TextJsonParseWouldReadInexactlyIsMarkedWithATrailingSpace) {
   EXPECT_TRUE(marked(R"([{"x":"NaN"}])"));
   EXPECT_TRUE(marked(R"([{"x":"-Infinity"}])"));
   EXPECT_FALSE(marked(R"([{"s":"NaNa"}])"));
+  EXPECT_TRUE(marked(R"([{"s":"a","x":"Infinity"}])"));
+  EXPECT_FALSE(marked(R"([{"s":"-Inf","t":"Infinite","u":"-1"}])"));
+  EXPECT_FALSE(marked(R"(["Infinity)"));  // cut short: no closing quote, not the word
 
   Engine engine;
   ASSERT_EQ(engine.open("CREATE TABLE t (id BIGINT NOT NULL); CREATE MATERIALIZED VIEW v AS SELECT * FROM t;").code, "");

@@ -71,6 +71,38 @@ TEST(BatchBuilderTest, MatchesAMapOnRandomInput) {
   }
 }
 
+// finish() compares prefixes taken past the bytes every key (value) shares:
+// rows that all start alike, end inside that shared part, or differ only in
+// zero bytes or length must still come out in byte order.
+TEST(BatchBuilderTest, RowsSharingLongPrefixesSortInByteOrder) {
+  std::mt19937_64 random(testing::test_seed(12));
+  for (int round = 0; round < 60; ++round) {
+    std::string header(std::uniform_int_distribution<int>(0, 20)(random), 'h');
+    auto tail = [&] {
+      std::string bytes(std::uniform_int_distribution<int>(0, 10)(random), '\0');
+      for (char& c : bytes) c = static_cast<char>(random() % 3);  // zero bytes, often
+      return bytes;
+    };
+    BatchBuilder builder;
+    ZSetMap expected;
+    int n = std::uniform_int_distribution<int>(1, 300)(random);
+    for (int i = 0; i < n; ++i) {
+      std::string key = header + tail(), value = header + tail();
+      Weight weight = std::uniform_int_distribution<int>(-2, 2)(random);
+      builder.add(RowRef(key), RowRef(value), weight);
+      if (weight != 0) testing::add_entry(expected, key, value, weight);
+    }
+    BatchPtr batch = builder.finish();
+    EXPECT_EQ(testing::to_map(*batch), expected);
+    for (size_t k = 1; k < batch->key_count(); ++k) EXPECT_LT(compare_rows(batch->key(k - 1), batch->key(k)), 0);
+    for (size_t k = 0; k < batch->key_count(); ++k) {
+      for (size_t v = batch->values_begin(k) + 1; v < batch->values_end(k); ++v) {
+        EXPECT_LT(compare_rows(batch->value(v - 1), batch->value(v)), 0);
+      }
+    }
+  }
+}
+
 TEST(BatchTest, SeeksKeys) {
   BatchBuilder builder;
   for (int64_t k = 0; k < 100; k += 2) builder.add_row(RowRef(row_of(k)), 1);
