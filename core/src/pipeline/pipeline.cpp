@@ -39,10 +39,12 @@ Result<uint64_t> Pipeline::ingest(std::string_view table_name, std::string_view 
     return Status(parsed.status().code(), "table '" + table->name + "': " + parsed.status().message());
   }
   std::vector<format::ParsedUpdate>& updates = *parsed;
-  if (table->upsert_input && updates.size() > 1) {
+  size_t inserts = 0;
+  for (const format::ParsedUpdate& update : updates) inserts += update.insert ? 1 : 0;
+  if (table->upsert_input && inserts > 1) {
     // Two inserts of one key in one call are ambiguous: refuse the call.
     std::unordered_map<std::string, size_t> first_record;
-    first_record.reserve(updates.size());
+    first_record.reserve(inserts);
     for (size_t i = 0; i < updates.size(); ++i) {
       if (!updates[i].insert) continue;
       auto [it, fresh] = first_record.emplace(table->upsert_input->key_of(RowRef(updates[i].row)), i);
