@@ -11,7 +11,8 @@
 // becomes a FreshetError. The per-change calls (ingest, step, nextChunk)
 // return a plain number or text instead, and engine.lastError() says why one
 // failed: a Reply costs more to cross Embind than the work of a small change.
-// Rows cross in bulk as JSON text both ways.
+// Rows cross in bulk as JSON text both ways; on the per-change path the text
+// is written into and read out of wasm memory directly (EngineText).
 
 import { AutoStepper } from './auto_step.js';
 import { emptyStatus, resume, writeCheckpoint } from './checkpoints.js';
