@@ -100,10 +100,23 @@ uint64_t big_endian_prefix(const uint8_t* data, uint32_t size) {
 
 }  // namespace
 
+template <typename RowOf>
+size_t BatchBuilder::common_prefix(RowOf row_of) const {
+  RowRef first = row_of(entries_.front());
+  size_t common = first.size;
+  for (const Entry& e : entries_) {
+    RowRef row = row_of(e);
+    size_t n = std::min<size_t>(common, row.size), i = 0;
+    while (i < n && row.data[i] == first.data[i]) ++i;
+    common = i;
+    if (common == 0) break;
+  }
+  return common;
+}
+
 void BatchBuilder::add(RowRef key, RowRef value, Weight weight) {
   if (weight == 0) return;
   Entry e;
-  e.key_prefix = big_endian_prefix(key.data, key.size);
   e.key_offset = static_cast<uint32_t>(arena_.size());
   e.key_size = key.size;
   if (key.size) arena_.insert(arena_.end(), key.data, key.data + key.size);
@@ -118,11 +131,23 @@ void BatchBuilder::add(RowRef key, RowRef value, Weight weight) {
 
 BatchPtr BatchBuilder::finish() {
   if (entries_.empty()) return Batch::empty_batch();
-  auto before = [this](const Entry& a, const Entry& b) {
+  // Prefixes of the first bytes where rows can differ: bytes every key (or
+  // value) shares — a null bitmap, the slot of a string of one length, a
+  // group's key columns — would end no comparison. Past those bytes the
+  // suffixes order as the whole rows do.
+  const size_t key_skip = common_prefix([this](const Entry& e) { return key_of(e); });
+  const size_t value_skip = common_prefix([this](const Entry& e) { return value_of(e); });
+  for (Entry& e : entries_) {
+    e.key_prefix = big_endian_prefix(arena_.data() + e.key_offset + key_skip, e.key_size - key_skip);
+    e.value_prefix = big_endian_prefix(arena_.data() + e.value_offset + value_skip, e.value_size - value_skip);
+  }
+  auto suffix = [](RowRef row, size_t skip) { return RowRef(row.data + skip, static_cast<uint32_t>(row.size - skip)); };
+  auto before = [&](const Entry& a, const Entry& b) {
     if (a.key_prefix != b.key_prefix) return a.key_prefix < b.key_prefix;
-    int c = compare_rows(key_of(a), key_of(b));
+    int c = compare_rows(suffix(key_of(a), key_skip), suffix(key_of(b), key_skip));
     if (c != 0) return c < 0;
-    return compare_rows(value_of(a), value_of(b)) < 0;
+    if (a.value_prefix != b.value_prefix) return a.value_prefix < b.value_prefix;
+    return compare_rows(suffix(value_of(a), value_skip), suffix(value_of(b), value_skip)) < 0;
   };
   // Callers often add in key order already (an upsert input walks its keys
   // in order): a pass that stops at the first pair out of order is cheap

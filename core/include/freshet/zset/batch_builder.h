@@ -64,10 +64,15 @@ class BatchBuilder {
 
  private:
   struct Entry {
-    uint64_t key_prefix;  // first 8 key bytes, big-endian: most comparisons end here
+    // 8 bytes of the key and of the value, big-endian, from where keys (values)
+    // start to differ (set by finish()): most comparisons of a sort end there.
+    uint64_t key_prefix, value_prefix;
     uint32_t key_offset, key_size, value_offset, value_size;
     Weight weight;
   };
+  //! How many leading bytes every entry's row_of(entry) shares.
+  template <typename RowOf>
+  size_t common_prefix(RowOf row_of) const;
   size_t key_bytes_ = 0, value_bytes_ = 0;  // of the entries added, for SortedBatchBuilder::reserve
 
   RowRef key_of(const Entry& e) const { return RowRef(arena_.data() + e.key_offset, e.key_size); }
