@@ -119,10 +119,10 @@ void BatchBuilder::add(RowRef key, RowRef value, Weight weight) {
   Entry e;
   e.key_offset = static_cast<uint32_t>(arena_.size());
   e.key_size = key.size;
-  if (key.size) arena_.insert(arena_.end(), key.data, key.data + key.size);
+  arena_.append(key.data, key.size);
   e.value_offset = static_cast<uint32_t>(arena_.size());
   e.value_size = value.size;
-  if (value.size) arena_.insert(arena_.end(), value.data, value.data + value.size);
+  arena_.append(value.data, value.size);
   e.weight = weight;
   entries_.push_back(e);
   key_bytes_ += key.size;
@@ -163,7 +163,7 @@ BatchPtr BatchBuilder::finish() {
   // A builder kept for its capacity (reused every step) keeps a small one,
   // not what its largest step needed.
   if (arena_.capacity() > kKeptArenaBytes) {
-    arena_ = {};
+    arena_.release();
     entries_ = {};
   }
   return batch;

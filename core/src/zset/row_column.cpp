@@ -9,7 +9,7 @@ void RowColumn::push_back(RowRef row) {
     ends_.reserve(count_ + 1);
     for (size_t i = 1; i <= count_; ++i) ends_.push_back(static_cast<uint32_t>(i * width_));
   }
-  bytes_.insert(bytes_.end(), row.data, row.data + row.size);
+  bytes_.append(row.data, row.size);
   if (!ends_.empty() || row.size != width_) ends_.push_back(static_cast<uint32_t>(bytes_.size()));
   ++count_;
 }
@@ -19,7 +19,7 @@ void RowColumn::append(const RowColumn& from, size_t begin, size_t end) {
   if (ends_.empty() && from.ends_.empty() && (count_ == 0 || width_ == from.width_)) {
     width_ = from.width_;
     const uint8_t* first = from.bytes_.data() + begin * from.width_;
-    bytes_.insert(bytes_.end(), first, first + (end - begin) * from.width_);
+    bytes_.append(first, (end - begin) * from.width_);
     count_ += end - begin;
     return;
   }

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "freshet/zset/batch.h"
+#include "freshet/zset/byte_buffer.h"
 
 namespace freshet {
 
@@ -78,7 +79,7 @@ class BatchBuilder {
   RowRef key_of(const Entry& e) const { return RowRef(arena_.data() + e.key_offset, e.key_size); }
   RowRef value_of(const Entry& e) const { return RowRef(arena_.data() + e.value_offset, e.value_size); }
 
-  std::vector<uint8_t> arena_;
+  ByteBuffer arena_;
   std::vector<Entry> entries_;
 };
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "freshet/types/row.h"
+#include "freshet/zset/byte_buffer.h"
 
 namespace freshet {
 
@@ -35,7 +36,7 @@ class RowColumn {
   size_t byte_size() const { return bytes_.size(); }
 
  private:
-  std::vector<uint8_t> bytes_;
+  ByteBuffer bytes_;
   std::vector<uint32_t> ends_;  // empty while all rows are width_ bytes long
   uint32_t width_ = 0;
   size_t count_ = 0;

@@ -1,0 +1,65 @@
+// ByteBuffer: a growable byte array whose append is one capacity check and
+// one memcpy, inline. Batches and builders append every row they hold;
+// std::vector<uint8_t>::insert does the same through an out-of-line call with
+// general iterator handling, which in wasm cost ~70 ns for a row's 10-30
+// bytes. Growth doubles; new bytes are not zeroed.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <utility>
+
+namespace freshet {
+
+class ByteBuffer {
+ public:
+  ByteBuffer() = default;
+  ByteBuffer(const ByteBuffer& other) { *this = other; }
+  ByteBuffer& operator=(const ByteBuffer& other) {
+    if (this != &other) {
+      clear();
+      append(other.data(), other.size());
+    }
+    return *this;
+  }
+  ByteBuffer(ByteBuffer&& other) noexcept { *this = std::move(other); }
+  ByteBuffer& operator=(ByteBuffer&& other) noexcept {
+    bytes_ = std::move(other.bytes_);
+    size_ = std::exchange(other.size_, 0);
+    capacity_ = std::exchange(other.capacity_, 0);
+    return *this;
+  }
+
+  const uint8_t* data() const { return bytes_.get(); }
+  size_t size() const { return size_; }
+  size_t capacity() const { return capacity_; }
+  bool empty() const { return size_ == 0; }
+
+  void append(const uint8_t* bytes, size_t count) {
+    if (capacity_ - size_ < count) reallocate(std::max(size_ + count, 2 * capacity_));
+    if (count != 0) std::memcpy(bytes_.get() + size_, bytes, count);
+    size_ += count;
+  }
+  void reserve(size_t bytes) {
+    if (bytes > capacity_) reallocate(bytes);
+  }
+  //! Empties the buffer and keeps its memory.
+  void clear() { size_ = 0; }
+  //! Empties the buffer and frees its memory.
+  void release() { *this = ByteBuffer(); }
+
+ private:
+  void reallocate(size_t capacity) {
+    std::unique_ptr<uint8_t[]> bytes(new uint8_t[capacity]);
+    if (size_ != 0) std::memcpy(bytes.get(), bytes_.get(), size_);
+    bytes_ = std::move(bytes);
+    capacity_ = capacity;
+  }
+
+  std::unique_ptr<uint8_t[]> bytes_;
+  size_t size_ = 0, capacity_ = 0;
+};
+
+}  // namespace freshet
