@@ -42,12 +42,30 @@ struct RowRef {
 //! Byte-wise lexicographic order, shorter first on a tie: the total order of batches.
 inline int compare_rows(RowRef a, RowRef b) {
   uint32_t common = a.size < b.size ? a.size : b.size;
+#ifdef __wasm__
+  // musl's memcmp in wasm is an out-of-line call to a byte loop; rows
+  // mostly differ within their first bytes (a little-endian integer's low
+  // byte), so the loop inline ends sooner than the call starts.
+  for (uint32_t i = 0; i < common; ++i) {
+    if (a.data[i] != b.data[i]) return a.data[i] < b.data[i] ? -1 : 1;
+  }
+#else
   int c = common == 0 ? 0 : std::memcmp(a.data, b.data, common);
   if (c != 0) return c;
+#endif
   return a.size < b.size ? -1 : (a.size > b.size ? 1 : 0);
 }
 inline bool operator==(RowRef a, RowRef b) {
+#ifdef __wasm__
+  // Inline in wasm, as compare_rows.
+  if (a.size != b.size) return false;
+  for (uint32_t i = 0; i < a.size; ++i) {
+    if (a.data[i] != b.data[i]) return false;
+  }
+  return true;
+#else
   return a.size == b.size && (a.size == 0 || std::memcmp(a.data, b.data, a.size) == 0);
+#endif
 }
 inline bool operator!=(RowRef a, RowRef b) { return !(a == b); }
 inline bool operator<(RowRef a, RowRef b) { return compare_rows(a, b) < 0; }
