@@ -80,7 +80,7 @@ test('ingest takes JSON text, bytes, arrays, newline-delimited JSON, raw records
   p.close();
 });
 
-// Text crosses into wasm through the engine's input buffer (engine_text.js),
+// Text crosses into wasm through the engine's input buffer (engine_fast_path.js),
 // which grows for large input, is freed after a bulk load, and must take
 // characters of any width; chunks come back through wasm memory.
 test('ingest of text of any size and alphabet, and chunks back, through the input buffer', async () => {

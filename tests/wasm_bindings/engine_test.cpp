@@ -67,7 +67,7 @@ TEST(WasmEngine, IngestStepSnapshotLookup) {
   EXPECT_EQ(engine.completion_status(0.5).code, "UNKNOWN_TOKEN");
 }
 
-// What JS does through EngineText: write into the input buffer, ingest it
+// What JS does through EngineFastPath: write into the input buffer, ingest it
 // by table number, read chunk text and step results from the exchange.
 TEST(WasmEngine, TextInPlaceIngestsFromTheInputBufferAndLeavesChunksInTheEngine) {
   Engine engine;

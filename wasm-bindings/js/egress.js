@@ -21,7 +21,7 @@ export class EgressStream {
    * @param {import('./chunks.js').ChunkShape} shape
    * @param {{ engine: () => any, nextChunk: (id: number) => string | null, nextStep: () => Promise<void>, taken: () => void }} hooks
    *   engine() returns the open engine (throws CLOSED after p.close()), nextChunk()
-   *   the engine's next chunk text ('' none, null failed; EngineText.nextChunk),
+   *   the engine's next chunk text ('' none, null failed; EngineFastPath.nextChunk),
    *   nextStep() settles after the next step, taken() runs after a chunk left the queue
    */
   constructor(id, shape, hooks) {

@@ -12,14 +12,14 @@
 // return a plain number or text instead, and engine.lastError() says why one
 // failed: a Reply costs more to cross Embind than the work of a small change.
 // Rows cross in bulk as JSON text both ways; on the per-change path the text
-// is written into and read out of wasm memory directly (EngineText).
+// is written into and read out of wasm memory directly (EngineFastPath).
 
 import { AutoStepper } from './auto_step.js';
 import { emptyStatus, resume, writeCheckpoint } from './checkpoints.js';
 import { parseWrites } from './chunks.js';
 import { Connector } from './connector.js';
 import { EgressStream } from './egress.js';
-import { EngineText, inputFormat } from './engine_text.js';
+import { EngineFastPath, inputFormat } from './engine_fast_path.js';
 import { loadEngineModule } from './engine_loader.js';
 import { FreshetError, errorOf, invalidArgument, requireString, unwrap } from './errors.js';
 import { Program } from './program.js';
@@ -49,7 +49,7 @@ function signal() {
 export class Pipeline {
   #module;
   #engine;
-  #text;                            // the per-change calls' text in place (EngineText)
+  #fast;                            // the per-change calls without Embind (EngineFastPath)
   #program;
   #state = 'running';
   #failure = null;                  // the error that stopped the pipeline (a failed step)
@@ -113,7 +113,7 @@ export class Pipeline {
     if (token !== constructing) throw invalidArgument('use Pipeline.create()');
     this.#module = module;
     this.#engine = engine;
-    this.#text = new EngineText(module, engine);
+    this.#fast = new EngineFastPath(module, engine);
     forgottenEngines?.register(this, engine, this);
     this.#program = new Program(unwrap(engine.describeProgram()).text);
   }
@@ -142,10 +142,10 @@ export class Pipeline {
   step() {
     const engine = this.#open();
     const started = performance.now();
-    const step = engine.step();
+    const step = this.#fast.step();
     if (step < 0) throw this.#fail(errorOf(engine.lastError()));
     const durationMs = performance.now() - started;
-    const inputRecords = this.#text.stepInputRecords();
+    const inputRecords = this.#fast.stepInputRecords();
     this.#afterStep();
     return { step, inputRecords, durationMs };
   }
@@ -216,7 +216,7 @@ export class Pipeline {
     const number = this.#program.tableNumber(table);
     const formatNumber = inputFormat(format, updateFormat);
     const token = number >= 0 && formatNumber !== undefined
-      ? this.#text.ingest(number, payload, formatNumber, array !== false)
+      ? this.#fast.ingest(number, payload, formatNumber, array !== false)
       : engine.ingest(table, payload, format, updateFormat, array !== false);  // the engine names what is wrong
     if (token < 0) throw errorOf(engine.lastError());
     if (this.#state === 'running') this.#stepper.wake();  // paused: only step() and snapshots step
@@ -278,7 +278,7 @@ export class Pipeline {
       engine: () => this.#open(),
       nextChunk: (egressId) => {
         this.#open();
-        return this.#text.nextChunk(egressId);
+        return this.#fast.nextChunk(egressId);
       },
       nextStep: () => this.#nextStep(),
       taken: () => this.#state === 'running' && this.#stepper.wake(),  // a full queue may have held steps back

@@ -1,11 +1,13 @@
-// Text in and out of the engine's per-change calls without Embind's string
-// conversions (../cpp/engine.h, "text in place"). Embind copies a string
-// into wasm with a JS loop over its characters and back out with another,
-// allocating on both sides: ~1 µs of a change that costs ~20. Here input is
-// encoded straight into the engine's input buffer (TextEncoder.encodeInto)
-// and a chunk decoded straight out of wasm memory (TextDecoder); what a call
-// yields besides its return value sits in the engine's exchange doubles,
-// read from the memory without a call.
+// The per-change calls (ingest, step, next chunk) without Embind
+// (../cpp/engine.h, "text in place"; ../cpp/bindings.cpp's plain exports).
+// Embind copies a string into wasm with a JS loop over its characters and
+// back out with another, allocating on both sides, and its invoker costs
+// ~0.1-0.3 µs a call: together ~1.5 µs of a change that costs ~20. Here
+// input is encoded straight into the engine's input buffer
+// (TextEncoder.encodeInto), a chunk decoded straight out of wasm memory
+// (TextDecoder), the calls go to plain wasm exports with the engine's
+// address, and what a call yields besides its return value sits in the
+// engine's exchange doubles, read from the memory without a call.
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -23,9 +25,10 @@ const STEP_INPUT_RECORDS = 1;
 const MIN_INPUT_BYTES = 4096;
 const KEPT_INPUT_BYTES = 1 << 20;  // a bulk load's buffer is freed after it, not kept
 
-export class EngineText {
+export class EngineFastPath {
   #module;
   #engine;
+  #address;       // the Engine's, for the plain exports
   #exchange;      // index of the exchange's first double in HEAPF64
   #input = 0;     // the input buffer's address
   #capacity = 0;  // and its size (the engine adds the parser's padding)
@@ -33,6 +36,7 @@ export class EngineText {
   constructor(module, engine) {
     this.#module = module;
     this.#engine = engine;
+    this.#address = engine.address();
     this.#exchange = engine.exchangeAddress() / 8;
   }
 
@@ -56,7 +60,7 @@ export class EngineText {
       this.#module.HEAPU8.set(data, this.#input);
       bytes = data.byteLength;
     }
-    const token = this.#engine.ingestInput(table, bytes, format, array);
+    const token = this.#module._freshet_ingest_input(this.#address, table, bytes, format, array ? 1 : 0);
     if (this.#capacity > KEPT_INPUT_BYTES) {
       this.#input = this.#engine.inputBuffer(0);
       this.#capacity = 0;
@@ -66,10 +70,15 @@ export class EngineText {
 
   /** The next chunk's JSON text on egress `id`; '' when none; null when the call failed (see lastError()). */
   nextChunk(id) {
-    const bytes = this.#engine.nextChunkInPlace(id);
+    const bytes = this.#module._freshet_next_chunk_in_place(this.#address, id);
     if (bytes <= 0) return bytes === 0 ? '' : null;
     const address = this.#module.HEAPF64[this.#exchange + TEXT_ADDRESS];
     return decoder.decode(this.#module.HEAPU8.subarray(address, address + bytes));
+  }
+
+  /** Runs one step: its number, or -1 (see lastError()). */
+  step() {
+    return this.#module._freshet_step(this.#address);
   }
 
   /** Input records the last step took. */
