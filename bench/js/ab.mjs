@@ -1,0 +1,73 @@
+#!/usr/bin/env node
+// A/B of two builds of the freshet package in one Node process: both load
+// the orders workload and apply its changes with their steps interleaved
+// (alternating which goes first), so that this machine's slow spells, which
+// last seconds and make whole runs 15-30% slower, hit both builds alike.
+// Two copies of one build come out ~1.5% apart. Prints, per build, the load
+// time per round and the per-change p50 and mean; it times no peers and
+// checks no results (run.mjs does).
+//
+//   cp -r wasm-bindings/js /tmp/before   # a build, before a change
+//   ... change, npm run build ...
+//   node bench/js/ab.mjs /tmp/before/node.js wasm-bindings/js/node.js [--rounds 3] [--changes 4000]
+
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
+import { SQL } from './freshet_module.mjs';
+import { LOAD_CHUNK, makeWorkload } from './workload.mjs';
+
+const { values: options, positionals: entries } = parseArgs({
+  allowPositionals: true,
+  options: { rounds: { type: 'string', default: '3' }, changes: { type: 'string', default: '4000' } },
+});
+if (entries.length !== 2) {
+  process.stderr.write('usage: node bench/js/ab.mjs A/node.js B/node.js [--rounds 3] [--changes 4000]\n');
+  process.exit(2);
+}
+const builds = await Promise.all(entries.map((entry) => import(pathToFileURL(resolve(entry)).href)));
+const workload = makeWorkload({ orders: 200000, changes: Number(options.changes) });
+const rounds = Number(options.rounds);
+const loadMs = [0, 0];
+const changeNanos = [[], []];
+const inTurn = (n) => (n % 2 ? [0, 1] : [1, 0]);
+
+for (let round = 0; round < rounds; ++round) {
+  const pipelines = [], streams = [];
+  for (const { Pipeline } of builds) {
+    const p = await Pipeline.create({ sql: SQL });
+    p.pause();
+    streams.push(p.egress('by_region')[Symbol.asyncIterator]());
+    p.insert('customers', workload.customers);
+    p.step();
+    pipelines.push(p);
+  }
+  for (let start = 0; start < workload.orders.length; start += LOAD_CHUNK) {
+    const rows = workload.orders.slice(start, start + LOAD_CHUNK);
+    for (const i of inTurn(start / LOAD_CHUNK + round)) {
+      const begin = performance.now();
+      pipelines[i].insert('orders', rows);
+      pipelines[i].step();
+      await streams[i].next();
+      loadMs[i] += performance.now() - begin;
+    }
+  }
+  for (const [n, change] of workload.changes.entries()) {
+    for (const i of inTurn(n + round)) {
+      const begin = process.hrtime.bigint();
+      if (change.kind === 'insert') pipelines[i].insert('orders', [change.order]);
+      else pipelines[i].ingest('orders', [{ delete: change.old }, { insert: change.order }]);
+      pipelines[i].step();
+      if (change.changesView) await streams[i].next();
+      changeNanos[i].push(Number(process.hrtime.bigint() - begin));
+    }
+  }
+  for (const p of pipelines) p.close();
+}
+
+const p50 = (x) => x.slice().sort((a, b) => a - b)[x.length >> 1] / 1000;
+const mean = (x) => x.reduce((a, b) => a + b, 0) / x.length / 1000;
+for (const i of [0, 1]) {
+  console.log(`${entries[i]}: load ${(loadMs[i] / rounds).toFixed(0)} ms a round, ` +
+              `per change p50 ${p50(changeNanos[i]).toFixed(2)} µs, mean ${mean(changeNanos[i]).toFixed(2)} µs`);
+}
