@@ -88,10 +88,13 @@ test('ingest of text of any size and alphabet, and chunks back, through the inpu
   p.pause();
   const changes = p.egress('by_region')[Symbol.asyncIterator]();
   const regions = ['nörd', '東京', 'emoji 🚀'.repeat(800), 'x'.repeat(5000)];  // 2- to 4-byte characters, ~12 KB
+  p.ingest('customers', '');  // before any buffer exists
   p.insert('customers', regions.map((region, id) => ({ id, region })));
   const bulk = Array.from({ length: 40000 }, (_, id) => ({ id, customer: id % 4, amount: 1 }));  // ~1.6 MB of JSON
   assert.ok(JSON.stringify(bulk).length > 1 << 20);
   p.insert('orders', bulk);
+  p.ingest('orders', '');  // after the bulk load freed the buffer: blank input, no records
+  p.ingest('orders', new Uint8Array(0), { format: 'csv' });
   p.ingest('orders', new TextEncoder().encode('[{"id": 40000, "customer": 1, "amount": 2}]'), { updateFormat: 'raw' });
   p.delete('orders', { id: 0 });
   assert.throws(() => p.ingest('Orders', '[]'), { code: 'UNKNOWN_TABLE', message: "unknown table 'Orders'" });

@@ -31,7 +31,7 @@ export class EngineFastPath {
   #address;       // the Engine's, for the plain exports
   #exchange;      // index of the exchange's first double in HEAPF64
   #input = 0;     // the input buffer's address
-  #capacity = 0;  // and its size (the engine adds the parser's padding)
+  #capacity = 0;  // and its size (the engine adds the parser's padding); 0: no buffer yet
 
   constructor(module, engine) {
     this.#module = module;
@@ -48,7 +48,7 @@ export class EngineFastPath {
     let bytes;
     if (typeof data === 'string') {
       // ASCII takes a byte per UTF-16 unit; anything else up to three.
-      if (data.length > this.#capacity) this.#reserve(data.length);
+      if (data.length > this.#capacity || !this.#capacity) this.#reserve(data.length);
       let { read, written } = encoder.encodeInto(data, this.#inputView());
       if (read < data.length) {
         this.#reserve(data.length * 3);
@@ -56,7 +56,7 @@ export class EngineFastPath {
       }
       bytes = written;
     } else {
-      if (data.byteLength > this.#capacity) this.#reserve(data.byteLength);
+      if (data.byteLength > this.#capacity || !this.#capacity) this.#reserve(data.byteLength);
       this.#module.HEAPU8.set(data, this.#input);
       bytes = data.byteLength;
     }
