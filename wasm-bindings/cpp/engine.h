@@ -14,8 +14,8 @@
 // JS collects with take_writes() and confirms with acknowledge().
 #pragma once
 
-#include <memory>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -87,7 +87,8 @@ class Engine {
   // JS writes input with TextEncoder.encodeInto straight into the input
   // buffer, and decodes a chunk with TextDecoder straight from wasm memory.
   // Results besides the return value sit in a few doubles JS reads from the
-  // wasm memory (exchange_address()), which costs no call at all.
+  // wasm memory (exchange_address()), which costs no call at all; the three
+  // calls are also plain wasm exports (bindings.cpp), past Embind's invoker.
   enum ExchangeSlot { kTextAddress = 0, kStepInputRecords = 1, kExchangeSlots = 2 };
   enum InputFormat { kJsonInsertDelete = 0, kJsonRaw = 1, kCsv = 2 };
   //! The address of the exchange's doubles (ExchangeSlot); fixed for the engine's life.

@@ -90,8 +90,6 @@ class JsonIngest {
     return std::move(updates_);
   }
 
-
- private:
   // Growing the output vector by doubling moves every update several times
   // and touches fresh memory each time: once a few records are parsed, room
   // is made for as many more as the rest of the text likely holds
