@@ -255,9 +255,14 @@ export class PipelineObject {
     const array = arrayParam === null ? firstNonBlank(body) === 0x5b : arrayParam === 'true';
     await this.#setUnsavedInput(true);  // before the input can reach a sink
     ++this.#ingests;
-    const token = this.#healthy().ingest(params.table, body, { format, updateFormat, array });
+    const pipeline = this.#healthy();
+    const token = pipeline.ingest(params.table, body, { format, updateFormat, array });
     this.#remember(token);
     this.#autoCheckpoint.poke();
+    // poke() looks one timer turn later, which is usually after the automatic
+    // step; when that step comes later (held back by a full egress queue, or
+    // timers of a busy isolate), look again once this input is in a step.
+    pipeline.waitForCompletion(token).then(() => this.#autoCheckpoint?.poke(), () => {});
     return jsonResponse({ token });
   }
 

@@ -62,28 +62,44 @@ bool is_json_number(std::string_view text) {
   return i == n;
 }
 
-//! One call of parse_json: the table, the builders and the updates so far.
+}  // namespace
+
+namespace internal {
+
+//! parse_json for one table: its builders, kept between calls
+//! (JsonTableReader), and the state of the call in progress.
 class JsonIngest {
  public:
-  JsonIngest(const TableShape& table, const InputOptions& options)
-      : table_(table),
-        schema_(*table.schema),
-        options_(options),
-        key_schema_(key_columns(table)),
+  explicit JsonIngest(TableShape table)
+      : table_(std::move(table)),
+        schema_(*table_.schema),
+        key_schema_(key_columns(table_)),
         row_(schema_),
         key_row_(key_schema_),
         seen_(schema_.size(), 0),
         is_key_(schema_.size(), false) {
-    for (size_t column : table.primary_key) is_key_[column] = true;
+    for (size_t column : table_.primary_key) is_key_[column] = true;
   }
 
+  Result<std::vector<ParsedUpdate>> parse(std::string_view data, const InputOptions& options) {
+    thread_local ondemand::parser parser;
+    options_ = options;
+    record_ = 0;
+    malformed_seen_ = false;
+    updates_ = {};
+    std::fill(seen_.begin(), seen_.end(), 0);
+    Result<std::vector<ParsedUpdate>> result = run(parser, data);
+    if (parser.capacity() > kKeptParserCapacity) parser = ondemand::parser();
+    return result;
+  }
+
+ private:
   Result<std::vector<ParsedUpdate>> run(ondemand::parser& parser, std::string_view data) {
     if (options_.padded) return run_in_place(parser, simdjson::padded_string_view(data, data.size() + kJsonPadding));
     simdjson::padded_string padded(data);
     return run_in_place(parser, padded);
   }
 
- private:
   Result<std::vector<ParsedUpdate>> run_in_place(ondemand::parser& parser, simdjson::padded_string_view text) {
     Status status = options_.array ? parse_array(parser, text) : parse_lines(parser, text);
     if (!status.ok()) return status;
@@ -415,7 +431,7 @@ class JsonIngest {
                                      "': " + reason.message());
   }
 
-  const TableShape& table_;
+  const TableShape table_;
   const Schema& schema_;
   InputOptions options_;
   Schema key_schema_;
@@ -428,14 +444,18 @@ class JsonIngest {
   std::vector<ParsedUpdate> updates_;
 };
 
-}  // namespace
+}  // namespace internal
+
+JsonTableReader::JsonTableReader(TableShape table) : ingest_(std::make_unique<internal::JsonIngest>(std::move(table))) {}
+JsonTableReader::~JsonTableReader() = default;
+
+Result<std::vector<ParsedUpdate>> JsonTableReader::parse(std::string_view data, const InputOptions& options) {
+  return ingest_->parse(data, options);
+}
 
 Result<std::vector<ParsedUpdate>> parse_json(std::string_view data, const TableShape& table,
                                              const InputOptions& options) {
-  thread_local ondemand::parser parser;
-  Result<std::vector<ParsedUpdate>> result = JsonIngest(table, options).run(parser, data);
-  if (parser.capacity() > kKeptParserCapacity) parser = ondemand::parser();
-  return result;
+  return JsonTableReader(table).parse(data, options);
 }
 
 }  // namespace freshet::format

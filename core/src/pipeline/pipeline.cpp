@@ -26,6 +26,16 @@ Result<std::unique_ptr<Pipeline>> Pipeline::create(std::string_view sql) {
 
 // ------------------------------------------------------------------- input
 
+format::JsonTableReader& Pipeline::json_reader(const sql::CompiledTable& table) {
+  size_t index = static_cast<size_t>(&table - program_->tables.data());
+  if (json_readers_.size() <= index) json_readers_.resize(program_->tables.size());
+  if (!json_readers_[index]) {
+    json_readers_[index] = std::make_unique<format::JsonTableReader>(
+        format::TableShape{table.schema.get(), table.primary_key});
+  }
+  return *json_readers_[index];
+}
+
 Result<uint64_t> Pipeline::ingest(std::string_view table_name, std::string_view data, const IngestOptions& options) {
   if (!failure_.ok()) return failure_;
   const sql::CompiledTable* table = program_->find_table(table_name);
@@ -33,7 +43,7 @@ Result<uint64_t> Pipeline::ingest(std::string_view table_name, std::string_view 
   InputStats& stats = input_stats_[table->name];
   format::TableShape shape{table->schema.get(), table->primary_key};
   Result<std::vector<format::ParsedUpdate>> parsed =
-      options.csv ? format::parse_csv(data, shape) : format::parse_json(data, shape, options.json);
+      options.csv ? format::parse_csv(data, shape) : json_reader(*table).parse(data, options.json);
   if (!parsed.ok()) {
     ++stats.parse_errors;
     return Status(parsed.status().code(), "table '" + table->name + "': " + parsed.status().message());

@@ -116,6 +116,35 @@ TEST(JsonInputTest, PaddedTextIsParsedInPlaceAndEndsWhereItsSizeSays) {
             error_of(std::string_view(buffer.data(), 20), schema));
 }
 
+// A JsonTableReader is reused call after call (a pipeline keeps one per
+// table): each call answers as a fresh parse would, whatever the one before
+// it did or failed with.
+TEST(JsonInputTest, AReaderReusedAcrossCallsAnswersAsAFreshParse) {
+  Schema schema = orders_schema();
+  TableShape table{&schema, {0}};
+  JsonTableReader reader(table);
+  InputOptions lines{UpdateFormat::kInsertDelete, false};
+  const std::pair<std::string, InputOptions> calls[] = {
+      {R"([{"insert":{"id":1,"customer":"a","amount":1}},{"delete":{"id":2}}])", {}},
+      {R"([{"insert":{"id":3}},{"insert":{"id":4,"amount":"x"}}])", {}},        // a bad value in record 1
+      {R"([{"insert":{"id":5}},{"insert":{"id":6})", {}},                         // malformed: element by element
+      {R"([{"insert":{"id":7,"id":7}}])", {}},                                    // a column given twice
+      {"{\"insert\":{\"id\":8}}\n{\"delete\":{\"id\":9,\"customer\":\"z\"}}\n", lines},
+      {R"([{"id":10,"amount":2.5}])", InputOptions{UpdateFormat::kRaw, true}},
+      {R"([{"insert":{"id":11,"customer":"b"}}])", {}},
+  };
+  for (const auto& [text, options] : calls) {
+    Result<std::vector<ParsedUpdate>> reused = reader.parse(text, options);
+    Result<std::vector<ParsedUpdate>> fresh = parse_json(text, table, options);
+    ASSERT_EQ(reused.ok(), fresh.ok()) << text;
+    if (!fresh.ok()) {
+      EXPECT_EQ(reused.status().message(), fresh.status().message()) << text;
+      continue;
+    }
+    EXPECT_EQ(describe(reused, table), describe(fresh, table)) << text;
+  }
+}
+
 TEST(JsonInputTest, NewlineDelimitedWithBlankLines) {
   Schema schema = orders_schema();
   InputOptions options{UpdateFormat::kInsertDelete, false};

@@ -4,6 +4,7 @@
 // column and the reason.
 #pragma once
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -51,6 +52,25 @@ struct TableShape {
 //! out of range), each naming "record <i>" and the column.
 Result<std::vector<ParsedUpdate>> parse_json(std::string_view data, const TableShape& table,
                                              const InputOptions& options);
+
+namespace internal {
+class JsonIngest;
+}  // namespace internal
+
+//! parse_json for one table, keeping what every call would otherwise build
+//! again (the key's schema, row builders): a pipeline keeps one per table,
+//! for the many one-record ingests of a live stream.
+class JsonTableReader {
+ public:
+  explicit JsonTableReader(TableShape table);
+  ~JsonTableReader();
+  JsonTableReader(const JsonTableReader&) = delete;
+  JsonTableReader& operator=(const JsonTableReader&) = delete;
+  Result<std::vector<ParsedUpdate>> parse(std::string_view data, const InputOptions& options);
+
+ private:
+  std::unique_ptr<internal::JsonIngest> ingest_;
+};
 
 //! Parses CSV (RFC 4180, no header): one row per line, columns in table
 //! order, each an insert. An unquoted empty field is NULL.

@@ -164,6 +164,8 @@ class Pipeline {
   bool accepted_through(uint64_t step) const;
   //! Forgets the token ranges whose steps every connector accepted.
   void forget_completed_tokens();
+  //! The table's JSON reader (json_readers_).
+  format::JsonTableReader& json_reader(const sql::CompiledTable& table);
 
   std::unique_ptr<sql::CompiledProgram> program_;
   uint64_t program_hash_ = 0;
@@ -173,6 +175,8 @@ class Pipeline {
   uint64_t next_egress_ = 0;
 
   std::map<std::string, InputStats> input_stats_;
+  // One JSON reader per table (by index in program_->tables), made on first use.
+  std::vector<std::unique_ptr<format::JsonTableReader>> json_readers_;
   uint64_t pending_records_ = 0;  // ingested since the last step
 
   uint64_t steps_ = 0;
