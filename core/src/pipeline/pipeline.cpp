@@ -41,17 +41,19 @@ Result<uint64_t> Pipeline::ingest(std::string_view table_name, std::string_view 
   const sql::CompiledTable* table = program_->find_table(table_name);
   if (!table) return Status(ErrorCode::kUnknownTable, "unknown table '" + std::string(table_name) + "'");
   InputStats& stats = input_stats_[table->name];
-  format::TableShape shape{table->schema.get(), table->primary_key};
   Result<std::vector<format::ParsedUpdate>> parsed =
-      options.csv ? format::parse_csv(data, shape) : json_reader(*table).parse(data, options.json);
+      options.csv ? format::parse_csv(data, format::TableShape{table->schema.get(), table->primary_key})
+                  : json_reader(*table).parse(data, options.json);
   if (!parsed.ok()) {
     ++stats.parse_errors;
     return Status(parsed.status().code(), "table '" + table->name + "': " + parsed.status().message());
   }
   std::vector<format::ParsedUpdate>& updates = *parsed;
-  size_t inserts = 0;
-  for (const format::ParsedUpdate& update : updates) inserts += update.insert ? 1 : 0;
-  if (table->upsert_input && inserts > 1) {
+  size_t inserts = 0;  // counted for tables with a PRIMARY KEY: only their inserts can clash
+  if (table->upsert_input) {
+    for (const format::ParsedUpdate& update : updates) inserts += update.insert ? 1 : 0;
+  }
+  if (inserts > 1) {
     // Two inserts of one key in one call are ambiguous: refuse the call.
     std::unordered_map<std::string, size_t> first_record;
     first_record.reserve(inserts);
