@@ -48,7 +48,8 @@ class JoinOperator : public Operator {
       size_t position = 0;
       for (size_t k = 0; k < delta.key_count() && position < batch->key_count(); ++k) {
         RowRef key = delta.key(k);
-        position = batch->lower_bound(key, position);
+        // The first key searches the whole batch, later ones gallop on.
+        position = k == 0 ? batch->lower_bound(key) : batch->seek_forward(key, position);
         if (position == batch->key_count() || batch->key(position) != key) continue;
         RowReader key_reader(key_schema, key);
         for (size_t d = delta.values_begin(k); d < delta.values_end(k); ++d) {

@@ -42,6 +42,13 @@ std::optional<RowRef> UpsertInputOperator::find(RowRef key) const {
   return std::nullopt;
 }
 
+std::optional<RowRef> UpsertInputOperator::find(RowRef key, std::vector<size_t>& finger) const {
+  for (Trace::KeyCursor c = by_key_.seek(key, finger); c.valid(); c.next()) {
+    if (c.weight() > 0) return c.value();
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> UpsertInputOperator::lookup(RowRef key) const {
   std::optional<RowRef> row = find(key);
   if (!row) return std::nullopt;
@@ -60,11 +67,12 @@ Status UpsertInputOperator::evaluate() {
   for (uint32_t i = 0; i < order_.size(); ++i) order_[i] = i;
   std::stable_sort(order_.begin(), order_.end(), [this](uint32_t a, uint32_t b) { return pending_[a].key < pending_[b].key; });
 
+  finger_.clear();
   for (size_t i = 0; i < order_.size(); ++i) {
     const Operation& op = pending_[order_[i]];
     if (i + 1 < order_.size() && pending_[order_[i + 1]].key == op.key) continue;  // a later operation wins
     // The trace changes only after the loop, so `old` stays valid through it.
-    std::optional<RowRef> old = find(RowRef(op.key));
+    std::optional<RowRef> old = find(RowRef(op.key), finger_);
     if (old.has_value() == op.row.has_value() && (!old || *old == RowRef(*op.row))) continue;
     if (old) {
       delta_.add_row(*old, -1);

@@ -1,5 +1,7 @@
 #include "freshet/zset/batch.h"
 
+#include <algorithm>
+
 namespace freshet {
 
 const BatchPtr& Batch::empty_batch() {
@@ -9,6 +11,25 @@ const BatchPtr& Batch::empty_batch() {
 
 size_t Batch::lower_bound(RowRef key, size_t from) const {
   size_t low = from, high = keys_.size();
+  while (low < high) {
+    size_t middle = low + (high - low) / 2;
+    if (compare_rows(keys_[middle], key) < 0) {
+      low = middle + 1;
+    } else {
+      high = middle;
+    }
+  }
+  return low;
+}
+
+size_t Batch::seek_forward(RowRef key, size_t from) const {
+  size_t step = 1, low = from;
+  while (low + step - 1 < keys_.size() && compare_rows(keys_[low + step - 1], key) < 0) {
+    low += step;
+    step *= 2;
+  }
+  // Keys before `low` are < key; the one at low + step - 1 (if any) is not.
+  size_t high = std::min(low + step - 1, keys_.size());
   while (low < high) {
     size_t middle = low + (high - low) / 2;
     if (compare_rows(keys_[middle], key) < 0) {

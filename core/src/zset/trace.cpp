@@ -55,6 +55,22 @@ Trace::KeyCursor Trace::seek(RowRef key) const {
   return cursor;
 }
 
+Trace::KeyCursor Trace::seek(RowRef key, std::vector<size_t>& finger) const {
+  const bool first = finger.empty();
+  if (first) finger.assign(batches_.size(), 0);
+  KeyCursor cursor;
+  for (size_t i = 0; i < batches_.size(); ++i) {
+    const Batch& b = *batches_[i];
+    // The first key searches the whole batch: galloping from its start
+    // would take twice the comparisons.
+    size_t k = first ? b.lower_bound(key) : b.seek_forward(key, finger[i]);
+    finger[i] = k;
+    if (k < b.key_count() && b.key(k) == key) cursor.add_run({&b, b.values_begin(k), b.values_end(k)});
+  }
+  cursor.next();
+  return cursor;
+}
+
 void Trace::KeyCursor::add_run(Run run) {
   if (run_count_ < kInlineRuns) {
     inline_runs_[run_count_++] = run;

@@ -117,6 +117,21 @@ TEST(BatchTest, SeeksKeys) {
   EXPECT_FALSE(cursor.valid());
 }
 
+TEST(BatchTest, SeekForwardFindsWhatLowerBoundFinds) {
+  // Keys 0, 3, 6, ... in byte order (little-endian BIGINTs are not in
+  // numeric order); every probe key from every start, and starts past it.
+  BatchBuilder builder;
+  for (int64_t k = 0; k < 300; k += 3) builder.add_row(RowRef(row_of(k)), 1);
+  BatchPtr batch = builder.finish();
+  for (int64_t probe = -1; probe <= 301; ++probe) {
+    std::string bytes = row_of(probe);
+    for (size_t from = 0; from <= batch->key_count(); ++from) {
+      ASSERT_EQ(batch->seek_forward(RowRef(bytes), from), batch->lower_bound(RowRef(bytes), from))
+          << "probe " << probe << " from " << from;
+    }
+  }
+}
+
 TEST(MergeTest, MergeIsTheSumOfZSets) {
   std::mt19937_64 random(testing::test_seed(13));
   for (int round = 0; round < 50; ++round) {

@@ -1,5 +1,6 @@
 #include "freshet/zset/trace.h"
 
+#include <algorithm>
 #include <random>
 
 #include <gtest/gtest.h>
@@ -70,6 +71,36 @@ TEST(TraceTest, KeyCursorSumsAcrossBatchesInOrder) {
         if (entry.first == key) expected_for_key[entry] = weight;
       }
       ASSERT_EQ(seen, expected_for_key) << "round " << round;
+    }
+  }
+}
+
+// Ascending seeks sharing a finger see what fresh seeks see, whatever the
+// gaps between keys and however many batches the spine has.
+TEST(TraceTest, SeeksWithAFingerMatchFreshSeeks) {
+  std::mt19937_64 random(testing::test_seed(23));
+  Trace trace;
+  auto entries_of = [](Trace::KeyCursor c) {
+    std::vector<std::pair<std::string, Weight>> out;
+    for (; c.valid(); c.next()) out.emplace_back(c.value().to_bytes(), c.weight());
+    return out;
+  };
+  for (int round = 0; round < 60; ++round) {
+    BatchBuilder builder;
+    int count = 1 + static_cast<int>(random() % 200);
+    for (int i = 0; i < count; ++i) {
+      builder.add(RowRef(row_of(static_cast<int64_t>(random() % 1000))), RowRef(row_of(static_cast<int64_t>(random() % 3))),
+                  std::uniform_int_distribution<int>(-1, 1)(random));
+    }
+    trace.insert(builder.finish());
+    // A sorted sample of probe keys, sparse or dense, in byte order.
+    std::vector<std::string> probes;
+    int probe_count = 1 + static_cast<int>(random() % 300);
+    for (int i = 0; i < probe_count; ++i) probes.push_back(row_of(static_cast<int64_t>(random() % 1100)));
+    std::sort(probes.begin(), probes.end());
+    std::vector<size_t> finger;
+    for (const std::string& probe : probes) {
+      ASSERT_EQ(entries_of(trace.seek(RowRef(probe), finger)), entries_of(trace.seek(RowRef(probe)))) << "round " << round;
     }
   }
 }

@@ -52,6 +52,8 @@ class UpsertInputOperator : public Operator {
  private:
   //! lookup() without the copy: the bytes live in the trace until it changes.
   std::optional<RowRef> find(RowRef key) const;
+  //! find() for keys in ascending order (Trace::seek with a finger).
+  std::optional<RowRef> find(RowRef key, std::vector<size_t>& finger) const;
 
   struct Operation {
     std::string key;
@@ -65,6 +67,7 @@ class UpsertInputOperator : public Operator {
   RowBuilder key_builder_;
   std::vector<Operation> pending_;
   std::vector<uint32_t> order_;  // scratch: pending_ sorted by key
+  std::vector<size_t> finger_;   // scratch: evaluate()'s seeks of by_key_ in that order
   BatchBuilder delta_, index_delta_;  // scratch of evaluate(), kept for their capacity
   Trace by_key_;  // state: key -> current row
 };

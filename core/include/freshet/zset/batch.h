@@ -45,6 +45,10 @@ class Batch {
 
   //! Index of the first key >= `key` among keys [from, key_count()).
   size_t lower_bound(RowRef key, size_t from = 0) const;
+  //! lower_bound() for a caller walking forward through sorted keys:
+  //! gallops from `from` (1, 2, 4, ... keys ahead) before searching, so a
+  //! key d keys further costs O(log d) comparisons, not O(log key_count()).
+  size_t seek_forward(RowRef key, size_t from) const;
   //! Index of `key`, if present.
   std::optional<size_t> find(RowRef key) const;
   //! Weight of one (key, value) entry; 0 when absent.

@@ -68,6 +68,12 @@ class Trace {
     Weight weight_ = 0;
   };
   KeyCursor seek(RowRef key) const;
+  //! seek() for a caller seeking keys in ascending order (the keys of a
+  //! sorted batch): `finger` holds where each batch's search ended for the
+  //! previous key, and the next one gallops on from there
+  //! (Batch::seek_forward). Start with an empty finger; the trace must not
+  //! change between the seeks that share one.
+  KeyCursor seek(RowRef key, std::vector<size_t>& finger) const;
 
  private:
   std::vector<BatchPtr> batches_;
