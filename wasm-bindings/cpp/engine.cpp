@@ -103,7 +103,7 @@ double Engine::ingest(const std::string& table, const std::string& data, const s
                       const std::string& update_format, bool array) {
   IngestOptions options;
   if (format == "csv") {
-    options.csv = true;
+    options.format = IngestFormat::kCsv;
   } else if (format != "json") {
     return failed(Status(ErrorCode::kInvalidArgument, "unknown format '" + format + "' (json or csv)"));
   }
@@ -141,7 +141,9 @@ double Engine::ingest_input(double table, double bytes, double format, bool arra
   }
   const int format_number = static_cast<int>(format);
   IngestOptions options;
-  options.csv = format_number == kCsv;
+  options.format = format_number == kCsv ? IngestFormat::kCsv
+                 : format_number == kRowBlock ? IngestFormat::kRowBlock
+                                              : IngestFormat::kJson;
   options.json.update_format =
       format_number == kJsonRaw ? format::UpdateFormat::kRaw : format::UpdateFormat::kInsertDelete;
   options.json.array = array;

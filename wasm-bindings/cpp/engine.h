@@ -90,7 +90,9 @@ class Engine {
   // wasm memory (exchange_address()), which costs no call at all; the three
   // calls are also plain wasm exports (bindings.cpp), past Embind's invoker.
   enum ExchangeSlot { kTextAddress = 0, kStepInputRecords = 1, kExchangeSlots = 2 };
-  enum InputFormat { kJsonInsertDelete = 0, kJsonRaw = 1, kCsv = 2 };
+  //! kRowBlock: format/row_block.h, inserts only (a failed block is not
+  //! counted: JS sends the rows again as JSON).
+  enum InputFormat { kJsonInsertDelete = 0, kJsonRaw = 1, kCsv = 2, kRowBlock = 3 };
   //! The address of the exchange's doubles (ExchangeSlot); fixed for the engine's life.
   double exchange_address() const { return static_cast<double>(reinterpret_cast<uintptr_t>(exchange_)); }
   //! Makes room for `bytes` of input and returns the buffer's address (it

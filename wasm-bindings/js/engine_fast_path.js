@@ -9,6 +9,8 @@
 // address, and what a call yields besides its return value sits in the
 // engine's exchange doubles, read from the memory without a call.
 
+import { REFUSED, writeRowBlock } from './row_block.js';
+
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -20,6 +22,7 @@ export function inputFormat(format, updateFormat) {
   return INPUT_FORMATS.get(`${format} ${updateFormat}`);
 }
 
+const ROW_BLOCK = 3;           // engine.h InputFormat kRowBlock
 const TEXT_ADDRESS = 0;        // engine.h ExchangeSlot
 const STEP_INPUT_RECORDS = 1;
 const MIN_INPUT_BYTES = 4096;
@@ -61,11 +64,35 @@ export class EngineFastPath {
       bytes = data.byteLength;
     }
     const token = this.#module._freshet_ingest_input(this.#address, table, bytes, format, array ? 1 : 0);
+    this.#releaseLargeInput();
+    return token;
+  }
+
+  /**
+   * Inserts row objects into table number `table` as a row block
+   * (row_block.js). @returns {number} the token, or REFUSED: the rows are
+   * not plain or the engine refused them, and nothing was applied — send
+   * them as JSON, whose errors are the ones to report.
+   * @param {string[]} names the table's column names
+   */
+  insertRows(table, rows, names) {
+    let bytes = writeRowBlock(this.#module.HEAPU8, this.#input, this.#capacity, rows, names);
+    if (bytes < 0 && bytes !== REFUSED) {  // -(the room it needs)
+      this.#reserve(-bytes);
+      bytes = writeRowBlock(this.#module.HEAPU8, this.#input, this.#capacity, rows, names);
+    }
+    if (bytes < 0) return REFUSED;
+    const token = this.#module._freshet_ingest_input(this.#address, table, bytes, ROW_BLOCK, 1);
+    this.#releaseLargeInput();
+    return token < 0 ? REFUSED : token;
+  }
+
+  // A bulk load's buffer is not kept for the small ingests after it.
+  #releaseLargeInput() {
     if (this.#capacity > KEPT_INPUT_BYTES) {
       this.#input = this.#engine.inputBuffer(0);
       this.#capacity = 0;
     }
-    return token;
   }
 
   /** The next chunk's JSON text on egress `id`; '' when none; null when the call failed (see lastError()). */

@@ -23,6 +23,7 @@ import { EngineFastPath, inputFormat } from './engine_fast_path.js';
 import { loadEngineModule } from './engine_loader.js';
 import { FreshetError, errorOf, invalidArgument, requireString, unwrap } from './errors.js';
 import { Program } from './program.js';
+import { REFUSED } from './row_block.js';
 import { toStats } from './stats.js';
 import { TokenBook } from './tokens.js';
 import { parseRows, stringifyJson } from './values.js';
@@ -197,6 +198,7 @@ export class Pipeline {
     requireString(format, 'format');
     requireString(updateFormat, 'updateFormat');
     let { array = true } = options;
+    const number = this.#program.tableNumber(table);
     let payload;
     if (typeof data === 'string') {
       payload = data;
@@ -208,17 +210,25 @@ export class Pipeline {
       payload = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
     } else if (Array.isArray(data)) {
       if (format !== 'json') throw invalidArgument(`an array of objects is JSON input, not ${format}`);
+      // Rows to insert cross as a row block when they are plain (row_block.js).
+      const token = updateFormat === 'raw' && number >= 0
+        ? this.#fast.insertRows(number, data, this.#program.columnNames(number))
+        : REFUSED;
+      if (token !== REFUSED) return this.#accepted(token);
       payload = stringifyJson(data);
       array = true;
     } else {
       throw invalidArgument('ingest takes JSON or CSV text, bytes, or an array of objects');
     }
-    const number = this.#program.tableNumber(table);
     const formatNumber = inputFormat(format, updateFormat);
     const token = number >= 0 && formatNumber !== undefined
       ? this.#fast.ingest(number, payload, formatNumber, array !== false)
       : engine.ingest(table, payload, format, updateFormat, array !== false);  // the engine names what is wrong
     if (token < 0) throw errorOf(engine.lastError());
+    return this.#accepted(token);
+  }
+
+  #accepted(token) {
     if (this.#state === 'running') this.#stepper.wake();  // paused: only step() and snapshots step
     return this.#tokens.issue(token);
   }

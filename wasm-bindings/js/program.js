@@ -10,6 +10,7 @@ export class Program {
     const { tables, views, indexes } = JSON.parse(descriptionJson);
     this.tables = new Map(tables.map((table) => [table.name, table]));
     this.tableNumbers = new Map(tables.map((table, number) => [table.name, number]));  // the engine's order
+    this.columnNamesByNumber = tables.map((table) => table.columns.map((column) => column.name));
     this.views = new Map(views.map((view) => [view.name, view]));
     this.indexes = new Map(indexes.map((index) => [index.name, index]));
   }
@@ -17,6 +18,11 @@ export class Program {
   /** The table's number for the engine (ingestInput), or -1 when the name is not one as spelt. */
   tableNumber(name) {
     return this.tableNumbers.get(name) ?? -1;
+  }
+
+  /** The column names of table number `number`, in the table's order. */
+  columnNames(number) {
+    return this.columnNamesByNumber[number];
   }
 
   view(name) {

@@ -36,16 +36,32 @@ format::JsonTableReader& Pipeline::json_reader(const sql::CompiledTable& table) 
   return *json_readers_[index];
 }
 
+format::RowBlockReader& Pipeline::block_reader(const sql::CompiledTable& table) {
+  size_t index = static_cast<size_t>(&table - program_->tables.data());
+  if (block_readers_.size() <= index) block_readers_.resize(program_->tables.size());
+  if (!block_readers_[index]) block_readers_[index] = std::make_unique<format::RowBlockReader>(*table.schema);
+  return *block_readers_[index];
+}
+
+Result<std::vector<format::ParsedUpdate>> Pipeline::parse_input(const sql::CompiledTable& table, std::string_view data,
+                                                                const IngestOptions& options) {
+  switch (options.format) {
+    case IngestFormat::kCsv: return format::parse_csv(data, format::TableShape{table.schema.get(), table.primary_key});
+    case IngestFormat::kRowBlock: return block_reader(table).read(data);
+    case IngestFormat::kJson: break;
+  }
+  return json_reader(table).parse(data, options.json);
+}
+
 Result<uint64_t> Pipeline::ingest(std::string_view table_name, std::string_view data, const IngestOptions& options) {
   if (!failure_.ok()) return failure_;
   const sql::CompiledTable* table = program_->find_table(table_name);
   if (!table) return Status(ErrorCode::kUnknownTable, "unknown table '" + std::string(table_name) + "'");
   InputStats& stats = input_stats_[table->name];
-  Result<std::vector<format::ParsedUpdate>> parsed =
-      options.csv ? format::parse_csv(data, format::TableShape{table->schema.get(), table->primary_key})
-                  : json_reader(*table).parse(data, options.json);
+  const bool counted = options.format != IngestFormat::kRowBlock;  // see IngestFormat::kRowBlock
+  Result<std::vector<format::ParsedUpdate>> parsed = parse_input(*table, data, options);
   if (!parsed.ok()) {
-    ++stats.parse_errors;
+    stats.parse_errors += counted;
     return Status(parsed.status().code(), "table '" + table->name + "': " + parsed.status().message());
   }
   std::vector<format::ParsedUpdate>& updates = *parsed;
@@ -61,7 +77,7 @@ Result<uint64_t> Pipeline::ingest(std::string_view table_name, std::string_view 
       if (!updates[i].insert) continue;
       auto [it, fresh] = first_record.emplace(table->upsert_input->key_of(RowRef(updates[i].row)), i);
       if (!fresh) {
-        ++stats.parse_errors;
+        stats.parse_errors += counted;
         return Status(ErrorCode::kParseError, "table '" + table->name + "': record " + std::to_string(i) +
                                                   ": duplicate key: record " + std::to_string(it->second) +
                                                   " has the same key");

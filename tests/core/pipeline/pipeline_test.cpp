@@ -359,7 +359,7 @@ TEST(PipelineInputTest, BadInputFailsTheWholeCallAndAppliesNothing) {
 TEST(PipelineInputTest, CsvAndRawJsonAndKeylessTables) {
   auto p = make_pipeline();
   IngestOptions csv;
-  csv.csv = true;
+  csv.format = IngestFormat::kCsv;
   ASSERT_TRUE(p->ingest("orders", "1,2,30.5\n2,2,40\n", csv).ok());
   IngestOptions raw;
   raw.json.update_format = format::UpdateFormat::kRaw;

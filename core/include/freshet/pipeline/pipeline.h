@@ -17,13 +17,22 @@
 #include <vector>
 
 #include "freshet/format/json_input.h"
+#include "freshet/format/row_block.h"
 #include "freshet/pipeline/output_endpoint.h"
 #include "freshet/sql/compiler.h"
 
 namespace freshet {
 
+enum class IngestFormat : uint8_t {
+  kJson,
+  kCsv,
+  //! format/row_block.h. A block that fails is not counted as a parse error:
+  //! its writer sends the rows again as JSON, and that error is counted.
+  kRowBlock,
+};
+
 struct IngestOptions {
-  bool csv = false;               //!< CSV instead of JSON
+  IngestFormat format = IngestFormat::kJson;
   format::InputOptions json;      //!< update format and array framing for JSON
 };
 
@@ -166,6 +175,11 @@ class Pipeline {
   void forget_completed_tokens();
   //! The table's JSON reader (json_readers_).
   format::JsonTableReader& json_reader(const sql::CompiledTable& table);
+  //! The table's row block reader (block_readers_).
+  format::RowBlockReader& block_reader(const sql::CompiledTable& table);
+  //! Parses `data` in the format `options` names.
+  Result<std::vector<format::ParsedUpdate>> parse_input(const sql::CompiledTable& table, std::string_view data,
+                                                        const IngestOptions& options);
 
   std::unique_ptr<sql::CompiledProgram> program_;
   uint64_t program_hash_ = 0;
@@ -177,6 +191,7 @@ class Pipeline {
   std::map<std::string, InputStats> input_stats_;
   // One JSON reader per table (by index in program_->tables), made on first use.
   std::vector<std::unique_ptr<format::JsonTableReader>> json_readers_;
+  std::vector<std::unique_ptr<format::RowBlockReader>> block_readers_;  // likewise
   uint64_t pending_records_ = 0;  // ingested since the last step
 
   uint64_t steps_ = 0;

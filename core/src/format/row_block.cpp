@@ -1,0 +1,120 @@
+#include "freshet/format/row_block.h"
+
+#include <simdjson.h>
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "field_conversion.h"
+#include "freshet/types/row.h"
+
+namespace freshet::format {
+namespace {
+
+uint32_t read_u32(const char* at) {
+  uint8_t b[4];
+  std::memcpy(b, at, 4);
+  return static_cast<uint32_t>(b[0]) | static_cast<uint32_t>(b[1]) << 8 | static_cast<uint32_t>(b[2]) << 16 |
+         static_cast<uint32_t>(b[3]) << 24;
+}
+
+double read_f64(const char* at) {
+  uint64_t bits = 0;
+  for (int i = 7; i >= 0; --i) bits = bits << 8 | static_cast<uint8_t>(at[i]);
+  double value;
+  std::memcpy(&value, &bits, sizeof value);
+  return value;
+}
+
+// A number for a message, as JSON.stringify would mostly write it.
+std::string number_text(double value) {
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.17g", value);
+  return buffer;
+}
+
+Status malformed(const std::string& reason) { return Status(ErrorCode::kParseError, "malformed row block: " + reason); }
+
+}  // namespace
+
+RowBlockReader::RowBlockReader(const Schema& schema) : schema_(schema), row_(std::make_unique<RowBuilder>(schema)) {}
+RowBlockReader::~RowBlockReader() = default;
+
+Result<std::vector<ParsedUpdate>> RowBlockReader::read(std::string_view block) {
+  if (block.size() < kRowBlockHeaderBytes || read_u32(block.data()) != kRowBlockMagic) {
+    return malformed("no row block header");
+  }
+  const uint64_t rows = read_u32(block.data() + 4), columns = read_u32(block.data() + 8);
+  if (columns != schema_.size()) {
+    return malformed(std::to_string(columns) + " columns, the table has " + std::to_string(schema_.size()));
+  }
+  const uint64_t cells = rows * columns;
+  const uint64_t kinds_offset = kRowBlockHeaderBytes + 8 * cells;
+  if (kinds_offset + cells > block.size()) return malformed("shorter than its " + std::to_string(rows) + " rows");
+  const char* cell_data = block.data() + kRowBlockHeaderBytes;
+  const uint8_t* kinds = reinterpret_cast<const uint8_t*>(block.data() + kinds_offset);
+
+  std::vector<ParsedUpdate> updates;
+  updates.reserve(rows);
+  for (uint64_t r = 0; r < rows; ++r) {
+    for (size_t c = 0; c < columns; ++c) {
+      const uint64_t i = r * columns + c;
+      Status status = set_cell(c, static_cast<RowBlockKind>(kinds[i]), read_f64(cell_data + 8 * i), block);
+      if (!status.ok()) {
+        return Status(status.code(), "record " + std::to_string(r) + ", column '" + schema_.column(c).name +
+                                         "': " + status.message());
+      }
+    }
+    RowRef row = row_->finish();
+    updates.push_back(ParsedUpdate{true, row.to_bytes(), false});
+  }
+  return updates;
+}
+
+Status RowBlockReader::set_cell(size_t column, RowBlockKind kind, double cell, std::string_view block) {
+  const SqlType& type = schema_.type(column);
+  switch (kind) {
+    case RowBlockKind::kNull:
+      if (!type.nullable) return Status(ErrorCode::kTypeError, "NULL in NOT NULL column");
+      row_->set_null(column);
+      return Status::OK();
+    case RowBlockKind::kNumber: {
+      if (type.is_integer()) {
+        // Integral and inside int64 (2^63 itself is not): exact as a double.
+        if (!(std::trunc(cell) == cell && std::fabs(cell) < 9223372036854775808.0)) {
+          return internal::wrong_kind(type, {number_text(cell)});
+        }
+        // The value's text is only for a message: written only for one.
+        const int64_t value = static_cast<int64_t>(cell);
+        Status status = internal::set_integer(*row_, column, value, {});
+        return status.ok() ? status : internal::set_integer(*row_, column, value, std::to_string(value));
+      }
+      if (type.is_floating() && std::isfinite(cell)) {
+        Status status = internal::set_floating(*row_, column, cell, {});
+        return status.ok() ? status : internal::set_floating(*row_, column, cell, number_text(cell));
+      }
+      return internal::wrong_kind(type, {number_text(cell)});
+    }
+    case RowBlockKind::kFalse:
+    case RowBlockKind::kTrue:
+      if (type.id != TypeId::kBoolean) return internal::wrong_kind(type, {kind == RowBlockKind::kTrue ? "true" : "false"});
+      row_->set_bool(column, kind == RowBlockKind::kTrue);
+      return Status::OK();
+    case RowBlockKind::kString: {
+      if (!(cell >= 0 && std::trunc(cell) == cell && cell + 4 <= static_cast<double>(block.size()))) {
+        return malformed("a string outside the block");
+      }
+      const size_t offset = static_cast<size_t>(cell);
+      const size_t length = read_u32(block.data() + offset);
+      if (length > block.size() - offset - 4) return malformed("a string outside the block");
+      std::string_view text(block.data() + offset + 4, length);
+      if (!simdjson::validate_utf8(text.data(), text.size())) return malformed("a string that is not UTF-8");
+      return internal::set_from_text(*row_, column, text, {text, true});
+    }
+  }
+  return malformed("a cell of unknown kind " + std::to_string(static_cast<int>(kind)));
+}
+
+}  // namespace freshet::format
