@@ -1,0 +1,186 @@
+// RowBlockReader: a block means what the same values as JSON mean (the
+// rows are compared byte for byte with parse_json's), and every way a block
+// or a cell can be wrong is refused with the record and the column.
+#include "freshet/format/row_block.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "freshet/types/row.h"
+
+namespace freshet::format {
+namespace {
+
+struct Null {};
+using Cell = std::variant<Null, double, bool, std::string>;
+
+void put_u32(std::string& out, size_t at, uint32_t value) {
+  for (int i = 0; i < 4; ++i) out[at + i] = static_cast<char>(value >> (8 * i));
+}
+
+// What wasm-bindings/js/row_block.js writes for these rows.
+std::string block_of(const std::vector<std::vector<Cell>>& rows, size_t columns) {
+  const size_t cells = rows.size() * columns;
+  std::string out(kRowBlockHeaderBytes + 9 * cells, '\0');
+  put_u32(out, 0, kRowBlockMagic);
+  put_u32(out, 4, static_cast<uint32_t>(rows.size()));
+  put_u32(out, 8, static_cast<uint32_t>(columns));
+  const size_t kinds = kRowBlockHeaderBytes + 8 * cells;
+  for (size_t r = 0; r < rows.size(); ++r) {
+    for (size_t c = 0; c < columns; ++c) {
+      const size_t i = r * columns + c;
+      const Cell& cell = rows[r][c];
+      double slot = 0;
+      RowBlockKind kind = RowBlockKind::kNull;
+      if (const double* number = std::get_if<double>(&cell)) {
+        kind = RowBlockKind::kNumber;
+        slot = *number;
+      } else if (const bool* flag = std::get_if<bool>(&cell)) {
+        kind = *flag ? RowBlockKind::kTrue : RowBlockKind::kFalse;
+      } else if (const std::string* text = std::get_if<std::string>(&cell)) {
+        kind = RowBlockKind::kString;
+        slot = static_cast<double>(out.size());
+        out.resize(out.size() + 4);
+        put_u32(out, out.size() - 4, static_cast<uint32_t>(text->size()));
+        out += *text;
+      }
+      uint64_t bits;
+      std::memcpy(&bits, &slot, 8);
+      for (int b = 0; b < 8; ++b) out[kRowBlockHeaderBytes + 8 * i + b] = static_cast<char>(bits >> (8 * b));
+      out[kinds + i] = static_cast<char>(kind);
+    }
+  }
+  return out;
+}
+
+Schema all_types_schema() {
+  return Schema({{"b", SqlType::boolean()},
+                 {"tiny", SqlType::tinyint()},
+                 {"i", SqlType::integer()},
+                 {"big", SqlType::bigint(false)},
+                 {"r", SqlType::real()},
+                 {"d", SqlType::double_precision()},
+                 {"m", SqlType::decimal(10, 2)},
+                 {"v", SqlType::varchar(true, 5)},
+                 {"day", SqlType::date()},
+                 {"ts", SqlType::timestamp()}});
+}
+
+std::vector<std::string> rows_of(const Result<std::vector<ParsedUpdate>>& result) {
+  std::vector<std::string> rows;
+  EXPECT_TRUE(result.ok()) << result.status().to_string();
+  if (!result.ok()) return rows;
+  for (const ParsedUpdate& update : *result) {
+    EXPECT_TRUE(update.insert);
+    EXPECT_FALSE(update.key_only);
+    rows.push_back(update.row);
+  }
+  return rows;
+}
+
+TEST(RowBlockTest, RowsEqualTheSameValuesReadAsJson) {
+  Schema schema = all_types_schema();
+  RowBlockReader reader(schema);
+  std::string block = block_of(
+      {
+          {true, 5.0, -7.0, 9007199254740991.0, 1.5, 0.1, std::string("12.34"), std::string("héllo"),
+           std::string("2024-02-29"), std::string("2024-02-29 12:34:56.5")},
+          {Null{}, Null{}, Null{}, -9007199254740991.0, Null{}, -1e300, Null{}, std::string(""), Null{}, Null{}},
+          {false, -128.0, 2147483647.0, 1152921504606846976.0, 3.4e38, 5e-324, std::string("-0.5"),
+           std::string("\xF0\x9F\x98\x80"), Null{}, Null{}},
+          // Strings into non-text columns are read as JSON strings are.
+          {std::string("TRUE"), std::string("+12"), std::string("-3"), std::string("42"), std::string("NaN"),
+           std::string("-Infinity"), Null{}, Null{}, Null{}, Null{}},
+      },
+      schema.size());
+  const char* json =
+      "[{\"b\": true, \"tiny\": 5, \"i\": -7, \"big\": 9007199254740991, \"r\": 1.5, \"d\": 0.1, \"m\": \"12.34\","
+      "  \"v\": \"h\\u00e9llo\", \"day\": \"2024-02-29\", \"ts\": \"2024-02-29 12:34:56.5\"},"
+      " {\"big\": -9007199254740991, \"d\": -1e300, \"v\": \"\"},"
+      " {\"b\": false, \"tiny\": -128, \"i\": 2147483647, \"big\": 1152921504606846976, \"r\": 3.4e38,"
+      "  \"d\": 5e-324, \"m\": \"-0.5\", \"v\": \"\\ud83d\\ude00\"},"
+      " {\"b\": \"TRUE\", \"tiny\": \"+12\", \"i\": \"-3\", \"big\": \"42\", \"r\": \"NaN\", \"d\": \"-Infinity\"}]";
+  TableShape shape{&schema, {}};
+  std::vector<std::string> expected = rows_of(parse_json(json, shape, InputOptions{UpdateFormat::kRaw, true}));
+  ASSERT_EQ(expected.size(), 4u);
+  EXPECT_EQ(rows_of(reader.read(block)), expected);
+  // The reader keeps its builder between calls: a second read is the same.
+  EXPECT_EQ(rows_of(reader.read(block)), expected);
+  EXPECT_EQ(rows_of(reader.read(block_of({}, schema.size()))).size(), 0u);
+}
+
+TEST(RowBlockTest, CellsJsonRefusesAreRefused) {
+  Schema schema = all_types_schema();
+  RowBlockReader reader(schema);
+  auto row_with = [&](size_t column, Cell cell) {
+    std::vector<Cell> row(schema.size(), Null{});
+    row[3] = 1.0;  // big is NOT NULL
+    row[column] = std::move(cell);
+    return block_of({row}, schema.size());
+  };
+  struct Case {
+    size_t column;
+    Cell cell;
+    ErrorCode code;
+    const char* message;
+  };
+  const Case cases[] = {
+      {1, 1.5, ErrorCode::kParseError, "record 0, column 'tiny': expected an integer"},
+      {1, 300.0, ErrorCode::kTypeError, "record 0, column 'tiny': 300 is out of range"},
+      {3, 9223372036854775808.0, ErrorCode::kParseError, "record 0, column 'big': expected an integer"},
+      {3, Null{}, ErrorCode::kTypeError, "record 0, column 'big': NULL in NOT NULL column"},
+      {4, 1e39, ErrorCode::kTypeError, "record 0, column 'r'"},
+      {5, std::nan(""), ErrorCode::kParseError, "record 0, column 'd'"},
+      {6, 1.5, ErrorCode::kParseError, "record 0, column 'm'"},  // JSON reads DECIMAL from a number's text
+      {7, 5.0, ErrorCode::kParseError, "record 0, column 'v'"},
+      {7, std::string("toolong"), ErrorCode::kTypeError, "record 0, column 'v'"},
+      {0, 1.0, ErrorCode::kParseError, "record 0, column 'b'"},
+      {1, true, ErrorCode::kParseError, "record 0, column 'tiny'"},
+      {8, std::string("2024-02-30"), ErrorCode::kTypeError, "record 0, column 'day'"},
+      {7, std::string("\xC3"), ErrorCode::kParseError, "record 0, column 'v': malformed row block: a string that is not UTF-8"},
+  };
+  for (const Case& c : cases) {
+    Result<std::vector<ParsedUpdate>> result = reader.read(row_with(c.column, c.cell));
+    ASSERT_FALSE(result.ok()) << c.message;
+    EXPECT_EQ(result.status().code(), c.code) << result.status().to_string();
+    EXPECT_NE(result.status().message().find(c.message), std::string::npos) << result.status().to_string();
+  }
+  // After each refusal the reader starts clean.
+  EXPECT_EQ(rows_of(reader.read(row_with(1, 2.0))).size(), 1u);
+}
+
+TEST(RowBlockTest, MalformedBlocksAreRefused) {
+  Schema schema({{"x", SqlType::bigint()}, {"s", SqlType::varchar()}});
+  RowBlockReader reader(schema);
+  std::string good = block_of({{1.0, std::string("abc")}, {2.0, Null{}}}, 2);
+  ASSERT_TRUE(reader.read(good).ok());
+  auto refused = [&](std::string block, const char* reason) {
+    Result<std::vector<ParsedUpdate>> result = reader.read(block);
+    ASSERT_FALSE(result.ok()) << reason;
+    EXPECT_EQ(result.status().code(), ErrorCode::kParseError);
+    EXPECT_NE(result.status().message().find(reason), std::string::npos) << result.status().to_string();
+  };
+  refused("", "no row block header");
+  refused(std::string(good).replace(0, 1, "X"), "no row block header");
+  refused(block_of({{1.0}}, 1), "1 columns, the table has 2");
+  refused(good.substr(0, good.size() - 10), "shorter than its 2 rows");
+  // The first string's offset, then its length, pointing past the end.
+  std::string bad_offset = good;
+  double past = 1e9;
+  std::memcpy(&bad_offset[kRowBlockHeaderBytes + 8], &past, 8);
+  refused(bad_offset, "record 0, column 's': malformed row block: a string outside the block");
+  std::string bad_length = good;
+  put_u32(bad_length, good.size() - 7, 1000);
+  refused(bad_length, "a string outside the block");
+  std::string bad_kind = good;
+  bad_kind[kRowBlockHeaderBytes + 8 * 4 + 1] = 9;
+  refused(bad_kind, "a cell of unknown kind 9");
+}
+
+}  // namespace
+}  // namespace freshet::format

@@ -1,0 +1,164 @@
+// Row objects cross into wasm as row blocks (wasm-bindings/js/row_block.js)
+// when they are plain, as JSON otherwise. Either way an insert must mean
+// exactly what the rows' JSON text means: the oracle is a second pipeline
+// fed JSON.stringify(rows) as text, and errors must read (and count) as the
+// text's do.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { inspect } from 'node:util';
+
+import { Pipeline } from 'freshet';
+
+import { REFUSED, writeRowBlock } from '../../wasm-bindings/js/row_block.js';
+import { bag, random } from './support.mjs';
+
+const SQL = `
+CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY, b BOOLEAN, i INT, d DOUBLE, r REAL, v VARCHAR, day DATE, n BIGINT NOT NULL);
+CREATE MATERIALIZED VIEW everything AS SELECT * FROM t;
+`;
+const NAMES = ['id', 'b', 'i', 'd', 'r', 'v', 'day', 'n'];
+
+async function pair() {
+  const viaRows = await Pipeline.create({ sql: SQL });
+  const viaText = await Pipeline.create({ sql: SQL });
+  viaRows.pause();
+  viaText.pause();
+  return { viaRows, viaText };
+}
+
+/** JSON text of rows, BigInts written with every digit (as the package does). */
+function jsonText(rows) {
+  return JSON.stringify(rows, (key, value) => (typeof value === 'bigint' ? `\u0000${value}` : value))
+    .replace(/"\\u0000(-?\d+)"/g, '$1');
+}
+
+/** Inserts `rows` both ways and checks the outcomes agree. */
+function insertBoth({ viaRows, viaText }, rows) {
+  let rowsError = null, textError = null;
+  try {
+    viaRows.insert('t', rows);
+  } catch (error) {
+    rowsError = error;
+  }
+  try {
+    viaText.ingest('t', jsonText(rows), { updateFormat: 'raw' });
+  } catch (error) {
+    textError = error;
+  }
+  assert.equal(rowsError?.message, textError?.message, `rows ${inspect(rows)}`);
+  assert.equal(rowsError?.code, textError?.code);
+  return rowsError;
+}
+
+function sameState({ viaRows, viaText }) {
+  viaRows.step();
+  viaText.step();
+  assert.deepEqual(bag(viaRows.snapshot('everything')), bag(viaText.snapshot('everything')));
+  const [a, b] = [viaRows.stats().inputs.t, viaText.stats().inputs.t];
+  assert.equal(a.totalRecords, b.totalRecords);
+  assert.equal(a.parseErrors, b.parseErrors);
+}
+
+const STRINGS = ['', 'north', 'héllo wörld', '日本語', '😀 emoji', 'a"quote\\back\nline', '\u0000nul', 'x'.repeat(3000)];
+
+test('random plain rows: inserted as blocks, the same as their JSON text', async () => {
+  const next = random(7);
+  const pick = (values) => values[Math.floor(next() * values.length)];
+  const both = await pair();
+  let id = 0;
+  for (let call = 0; call < 60; ++call) {
+    const rows = [];
+    const count = 1 + Math.floor(next() * (call % 10 === 0 ? 2000 : 20));
+    for (let k = 0; k < count; ++k) {
+      const row = { id: id++, n: Math.floor(next() * 2 ** 53) * (next() < 0.5 ? -1 : 1) };
+      if (next() < 0.7) row.b = next() < 0.5;
+      if (next() < 0.7) row.i = pick([0, -0, 1, -2147483648, 2147483647, Math.floor(next() * 1000)]);
+      if (next() < 0.7) row.d = pick([0, -0, 0.1, -1e300, 5e-324, next() * 1e6, 123456789.123456789]);
+      if (next() < 0.7) row.r = pick([1.5, 0.1, -3.4e38, next()]);
+      if (next() < 0.7) row.v = pick(STRINGS);
+      if (next() < 0.5) row.day = pick(['2024-02-29', '1970-01-01', null]);
+      if (next() < 0.2) row.v = null;
+      rows.push(row);
+    }
+    assert.equal(insertBoth(both, rows), null);
+    if (call % 7 === 0) sameState(both);
+  }
+  sameState(both);
+  both.viaRows.close();
+  both.viaText.close();
+});
+
+test('rows that are not plain go as JSON and mean what their JSON means', async () => {
+  const both = await pair();
+  class Order {
+    constructor(id) {
+      this.id = id;
+      this.n = 1;
+    }
+  }
+  const cases = [
+    [{ id: 1, n: 1, d: NaN }, { id: 2, n: 2, d: Infinity }],  // JSON writes null
+    [{ id: 3, n: 3n }],  // BigInt: written with every digit
+    [new Order(5)],
+    [{ id: 6, n: 6, day: new Date(Date.UTC(2024, 0, 2)).toISOString().slice(0, 10) }],
+    [{ id: 7, n: 7, extra: undefined, d: undefined }],  // undefined is left out
+    [{ id: 8, n: 8, toJSON: () => ({ id: 8, n: 80 }) }],
+    [Object.assign(Object.create(null), { id: 9, n: 9 })],
+    [{ id: 10, n: 10, f: () => 1 }],
+  ];
+  for (const rows of cases) assert.equal(insertBoth(both, rows), null);
+  sameState(both);
+  const byId = new Map(both.viaRows.snapshot('everything').map((row) => [row.id, row]));
+  assert.equal(byId.get(1).d, null);
+  assert.equal(byId.get(8).n, 80);
+  both.viaRows.close();
+  both.viaText.close();
+});
+
+test('bad rows: the JSON text error, counted once, nothing applied', async () => {
+  const both = await pair();
+  const bad = [
+    [{ id: 1, n: 1 }, { id: 2 }],  // n NOT NULL, missing
+    [{ id: 1, n: null }],
+    [{ id: 1, n: 1.5 }],
+    [{ id: 1, n: 'abc' }],
+    [{ id: 1, n: 1, i: 2 ** 31 }],
+    [{ id: 1, n: 1, colour: 'red' }],
+    [{ id: 1, n: 1, ID: 2 }],
+    [{ id: 1, n: 1, day: '2024-02-30' }],
+    [{ id: 1, n: 1, r: 1e39 }],
+    [{ id: 1, n: 1 }, { id: 1, n: 2 }],  // one key twice in one call
+    [{ id: 1, n: 1, d: { nested: true } }],
+    [null],
+    [{ id: 1, n: 1, v: 'lone \ud800 surrogate' }],  // JSON.stringify escapes it; the parser refuses
+  ];
+  for (const rows of bad) assert.ok(insertBoth(both, rows), `refused: ${inspect(rows)}`);
+  sameState(both);
+  assert.equal(both.viaRows.stats().inputs.t.parseErrors, bad.length);
+  assert.equal(both.viaRows.snapshot('everything').length, 0);
+  both.viaRows.close();
+  both.viaText.close();
+});
+
+test('writeRowBlock: plain rows are written, others refused, short room asked for', () => {
+  const heap = new Uint8Array(1 << 16);
+  assert.equal(writeRowBlock(heap, 8, heap.length - 8, [{ id: 1, n: 2 }], NAMES), 16 + 9 * 8);
+  assert.equal(writeRowBlock(heap, 4, heap.length - 8, [{ id: 1, n: 2 }], NAMES), REFUSED);  // unaligned
+  for (const row of [{ id: 1n }, { id: NaN }, { id: 1, other: 2 }, { id: new Date() }, [1], 'row', { v: '\udc00' }]) {
+    assert.equal(writeRowBlock(heap, 0, heap.length, [row], NAMES), REFUSED, inspect(row));
+  }
+  const needed = writeRowBlock(heap, 0, 100, [{ id: 1, v: 'x'.repeat(500) }], NAMES);
+  assert.ok(needed < 0 && needed !== REFUSED && -needed >= 16 + 9 * 8 + 4 + 500, `${needed}`);
+  assert.ok(writeRowBlock(heap, 0, -needed, [{ id: 1, v: 'x'.repeat(500) }], NAMES) > 0);
+});
+
+test('a block larger than the input buffer keeps, and strings of every width', async () => {
+  const both = await pair();
+  const rows = Array.from({ length: 30000 }, (_, id) => ({ id, n: id, v: STRINGS[id % STRINGS.length] }));
+  assert.equal(insertBoth(both, rows), null);  // ~2 MB of block: past the kept buffer
+  assert.equal(insertBoth(both, [{ id: 30000, n: 1, v: 'after' }]), null);
+  sameState(both);
+  assert.equal(both.viaRows.snapshot('everything').length, 30001);
+  both.viaRows.close();
+  both.viaText.close();
+});
