@@ -14,6 +14,13 @@ SchemaPtr key_schema_of(const Schema& schema, const std::vector<size_t>& key_col
   return make_schema(std::move(columns));
 }
 
+uint64_t key_prefix(const std::string& key) {
+  uint64_t prefix = 0;
+  size_t n = key.size() < 8 ? key.size() : 8;
+  for (size_t i = 0; i < n; ++i) prefix |= static_cast<uint64_t>(static_cast<uint8_t>(key[i])) << (56 - 8 * i);
+  return prefix;
+}
+
 }  // namespace
 
 UpsertInputOperator::UpsertInputOperator(Stream output, StreamSlot* slot, std::vector<size_t> key_columns)
@@ -63,14 +70,21 @@ Status UpsertInputOperator::evaluate() {
   // The final state of every key this step touches: operations sorted by
   // key, stably, so the last one of each key is its final state. (A sort of
   // indices, not a map: no allocation per key, which matters most in wasm.)
+  // Each slot carries its key's first 8 bytes, big-endian, which decide
+  // most comparisons without reaching the strings; ties in the whole key
+  // fall back to the operations' order.
   order_.resize(pending_.size());
-  for (uint32_t i = 0; i < order_.size(); ++i) order_[i] = i;
-  std::stable_sort(order_.begin(), order_.end(), [this](uint32_t a, uint32_t b) { return pending_[a].key < pending_[b].key; });
+  for (uint32_t i = 0; i < order_.size(); ++i) order_[i] = {key_prefix(pending_[i].key), i};
+  std::sort(order_.begin(), order_.end(), [this](const SortSlot& a, const SortSlot& b) {
+    if (a.prefix != b.prefix) return a.prefix < b.prefix;
+    int c = pending_[a.index].key.compare(pending_[b.index].key);
+    return c != 0 ? c < 0 : a.index < b.index;
+  });
 
   finger_.clear();
   for (size_t i = 0; i < order_.size(); ++i) {
-    const Operation& op = pending_[order_[i]];
-    if (i + 1 < order_.size() && pending_[order_[i + 1]].key == op.key) continue;  // a later operation wins
+    const Operation& op = pending_[order_[i].index];
+    if (i + 1 < order_.size() && pending_[order_[i + 1].index].key == op.key) continue;  // a later operation wins
     // The trace changes only after the loop, so `old` stays valid through it.
     std::optional<RowRef> old = find(RowRef(op.key), finger_);
     if (old.has_value() == op.row.has_value() && (!old || *old == RowRef(*op.row))) continue;

@@ -54,13 +54,7 @@ Stream rows_of(Stream indexed) {
 }  // namespace
 
 Result<Stream> Planner::plan(LogicalPlan& plan) {
-  if (plan.kind == LogicalPlan::Kind::kAggregate && plan.inputs[0]->kind == LogicalPlan::Kind::kProject) {
-    // The projection of keys and arguments feeds the grouping map directly.
-    LogicalPlan& project = *plan.inputs[0];
-    Result<Stream> source = this->plan(*project.inputs[0]);
-    if (!source.ok()) return source.status();
-    return plan_aggregate(*source, project.schema, std::move(project.expressions), plan);
-  }
+  if (plan.kind == LogicalPlan::Kind::kAggregate) return plan_grouped_aggregate(plan);
   std::vector<Stream> inputs;
   for (PlanPtr& input : plan.inputs) {
     Result<Stream> stream = this->plan(*input);
@@ -76,13 +70,7 @@ Result<Stream> Planner::plan(LogicalPlan& plan) {
     case LogicalPlan::Kind::kFilter: return plan_filter(inputs[0], std::move(plan.predicate));
     case LogicalPlan::Kind::kProject: return plan_project(inputs[0], plan.schema, std::move(plan.expressions));
     case LogicalPlan::Kind::kJoin: return plan_join(inputs[0], inputs[1], plan);
-    case LogicalPlan::Kind::kAggregate: {
-      std::vector<ExprPtr> columns;  // the input as it is
-      for (size_t c = 0; c < plan.inputs[0]->schema->size(); ++c) {
-        columns.push_back(column_expr(c, plan.inputs[0]->schema->type(c)));
-      }
-      return plan_aggregate(inputs[0], plan.inputs[0]->schema, std::move(columns), plan);
-    }
+    case LogicalPlan::Kind::kAggregate: break;  // above
     case LogicalPlan::Kind::kDistinct: return distinct(inputs[0]);
     case LogicalPlan::Kind::kUnionAll: return plus(inputs[0], inputs[1]);
     case LogicalPlan::Kind::kExcept: return anti_join(distinct(inputs[0]), inputs[1]);
@@ -155,7 +143,7 @@ Stream Planner::index_by(Stream input, std::vector<ExprPtr> keys, bool drop_null
                     });
 }
 
-Stream Planner::plan_join(Stream left, Stream right, LogicalPlan& node) {
+Stream Planner::plan_join(Stream left, Stream right, LogicalPlan& node, const RowMap* then) {
   // In SQL a NULL key matches nothing. Unmatched left rows of a LEFT JOIN
   // must still come out, so only the right side loses them there.
   // Each side keeps only the columns used above the join (prune_columns.h).
@@ -171,6 +159,25 @@ Stream Planner::plan_join(Stream left, Stream right, LogicalPlan& node) {
       for (size_t c = left_width; c < out.schema().size(); ++c) out.set_null(c);
     }
   };
+  if (!then) return join_rows(left_indexed, right_indexed, node, concat);
+  if (node.join_type != JoinType::kInner || node.residual) {
+    return map(join_rows(left_indexed, right_indexed, node, concat), then->key_schema, then->value_schema, then->mapper);
+  }
+  // Each joined row is built in a scratch row and mapped from there.
+  auto joined = std::make_shared<RowBuilder>(*node.schema);
+  SchemaPtr joined_schema = node.schema;
+  JoinMapper concat_then_map = [concat, joined, joined_schema, map_row = then->mapper](
+                                   const RowReader& key, const RowReader& l, const RowReader* r, RowBuilder& out_key,
+                                   RowBuilder& out_value) {
+    concat(key, l, r, *joined, *joined);
+    static const RowReader kNoValue(*empty_schema(), RowRef());
+    map_row(RowReader(*joined_schema, joined->finish()), kNoValue, out_key, out_value);
+  };
+  return freshet::join(left_indexed, right_indexed, then->key_schema, then->value_schema, concat_then_map);
+}
+
+Stream Planner::join_rows(Stream left_indexed, Stream right_indexed, LogicalPlan& node, const JoinMapper& concat) {
+  size_t left_width = node.left_columns.size();
   if (node.join_type == JoinType::kLeft && !node.residual) {
     return left_join(left_indexed, right_indexed, node.schema, empty_schema(), concat);
   }
@@ -194,25 +201,51 @@ Stream Planner::plan_join(Stream left, Stream right, LogicalPlan& node) {
   return plus(matches, padded);
 }
 
-Stream Planner::plan_aggregate(Stream input, const SchemaPtr& row_schema, std::vector<ExprPtr> row,
-                               LogicalPlan& plan) {
+Result<Stream> Planner::plan_grouped_aggregate(LogicalPlan& plan) {
+  // The row the aggregate reads: a projection of keys and arguments, which
+  // feeds the grouping map directly, or the input as it is.
+  LogicalPlan* source = plan.inputs[0].get();
+  SchemaPtr row_schema = source->schema;
+  std::vector<ExprPtr> row;
+  if (source->kind == LogicalPlan::Kind::kProject) {
+    row = std::move(source->expressions);
+    source = source->inputs[0].get();
+  } else {
+    for (size_t c = 0; c < row_schema->size(); ++c) row.push_back(column_expr(c, row_schema->type(c)));
+  }
+  RowMap grouping = grouping_map(row_schema, std::move(row), plan.group_count);
+  if (source->kind == LogicalPlan::Kind::kJoin) {
+    Result<Stream> left = this->plan(*source->inputs[0]);
+    if (!left.ok()) return left.status();
+    Result<Stream> right = this->plan(*source->inputs[1]);
+    if (!right.ok()) return right.status();
+    return plan_aggregate(plan_join(*left, *right, *source, &grouping), plan);
+  }
+  Result<Stream> rows = this->plan(*source);
+  if (!rows.ok()) return rows.status();
+  return plan_aggregate(map(*rows, grouping.key_schema, grouping.value_schema, grouping.mapper), plan);
+}
+
+Planner::RowMap Planner::grouping_map(const SchemaPtr& row_schema, std::vector<ExprPtr> row, size_t group_count) {
   // One map computes the aggregate's input row and indexes it by the group key.
-  size_t group_count = plan.group_count;
   std::vector<Column> key_columns(row_schema->columns().begin(), row_schema->columns().begin() + group_count);
   auto state = std::make_shared<Evaluation>();
   state->expressions = std::move(row);
   state->circuit = &circuit_;
-  Stream grouped = map(input, make_schema(std::move(key_columns)), row_schema,
-                       [state, group_count](const RowReader& in, const RowReader&, RowBuilder& key, RowBuilder& value) {
-                         state->evaluator.start_row();
-                         for (size_t i = 0; i < state->expressions.size(); ++i) {
-                           const Expr& expr = *state->expressions[i];
-                           // A group key goes in both rows (evaluated twice; expressions have no side effects).
-                           if (i < group_count) write_expression(state->evaluator, expr, in, i, key);
-                           write_expression(state->evaluator, expr, in, i, value);
-                         }
-                         state->check();
-                       });
+  return {make_schema(std::move(key_columns)), row_schema,
+          [state, group_count](const RowReader& in, const RowReader&, RowBuilder& key, RowBuilder& value) {
+            state->evaluator.start_row();
+            for (size_t i = 0; i < state->expressions.size(); ++i) {
+              const Expr& expr = *state->expressions[i];
+              // A group key goes in both rows (evaluated twice; expressions have no side effects).
+              if (i < group_count) write_expression(state->evaluator, expr, in, i, key);
+              write_expression(state->evaluator, expr, in, i, value);
+            }
+            state->check();
+          }};
+}
+
+Stream Planner::plan_aggregate(Stream grouped, LogicalPlan& plan) {
   Stream result = aggregate(grouped, plan.aggregates);
   if (!plan.global) return result;
 

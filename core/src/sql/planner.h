@@ -8,6 +8,7 @@
 #include <string>
 
 #include "freshet/circuit/circuit.h"
+#include "freshet/operators/row_functions.h"
 #include "logical_plan.h"
 
 namespace freshet::sql {
@@ -25,9 +26,25 @@ class Planner {
  private:
   Stream plan_filter(Stream input, ExprPtr predicate);
   Stream plan_project(Stream input, const SchemaPtr& schema, std::vector<ExprPtr> expressions);
-  Stream plan_join(Stream left, Stream right, LogicalPlan& node);
-  //! The aggregate of `row` (expressions over `input`, the first ones the group key).
-  Stream plan_aggregate(Stream input, const SchemaPtr& row_schema, std::vector<ExprPtr> row, LogicalPlan& aggregate);
+  //! A map's output schemas and function: run as a map of its own, or by
+  //! the join whose output it maps.
+  struct RowMap {
+    SchemaPtr key_schema, value_schema;
+    RowMapper mapper;
+  };
+  //! The join of two planned inputs, its rows mapped by `then` when given:
+  //! an inner join without a residual condition maps each joined row itself,
+  //! which saves building and sorting a batch of joined rows every step.
+  Stream plan_join(Stream left, Stream right, LogicalPlan& node, const RowMap* then = nullptr);
+  //! The joined rows of indexed inputs, for every kind of join.
+  Stream join_rows(Stream left_indexed, Stream right_indexed, LogicalPlan& node, const JoinMapper& concat);
+  //! An aggregate node: its input rows grouped (grouping_map), then aggregated.
+  Result<Stream> plan_grouped_aggregate(LogicalPlan& plan);
+  //! Indexes rows of `row` (expressions over the input, the first
+  //! `group_count` the group key) by their group key.
+  RowMap grouping_map(const SchemaPtr& row_schema, std::vector<ExprPtr> row, size_t group_count);
+  //! The aggregate of grouped rows.
+  Stream plan_aggregate(Stream grouped, LogicalPlan& aggregate);
   //! Indexes a Z-set by key expressions (none: the empty key); the value is
   //! the whole row, or only `value_columns` of it. Rows with a NULL in their
   //! key are dropped when asked.

@@ -142,11 +142,18 @@ BatchPtr BatchBuilder::finish() {
     e.value_prefix = big_endian_prefix(arena_.data() + e.value_offset + value_skip, e.value_size - value_skip);
   }
   auto suffix = [](RowRef row, size_t skip) { return RowRef(row.data + skip, static_cast<uint32_t>(row.size - skip)); };
+  // Rows of equal prefixes and one size that fits in its prefix are equal:
+  // no need to compare their bytes (a group key of a few bytes, shared by
+  // many entries, compares once per pair otherwise).
+  const size_t key_whole = key_skip + 8, value_whole = value_skip + 8;
   auto before = [&](const Entry& a, const Entry& b) {
     if (a.key_prefix != b.key_prefix) return a.key_prefix < b.key_prefix;
-    int c = compare_rows(suffix(key_of(a), key_skip), suffix(key_of(b), key_skip));
-    if (c != 0) return c < 0;
+    if (a.key_size != b.key_size || a.key_size > key_whole) {
+      int c = compare_rows(suffix(key_of(a), key_skip), suffix(key_of(b), key_skip));
+      if (c != 0) return c < 0;
+    }
     if (a.value_prefix != b.value_prefix) return a.value_prefix < b.value_prefix;
+    if (a.value_size == b.value_size && a.value_size <= value_whole) return false;
     return compare_rows(suffix(value_of(a), value_skip), suffix(value_of(b), value_skip)) < 0;
   };
   // Callers often add in key order already (an upsert input walks its keys

@@ -66,7 +66,11 @@ class UpsertInputOperator : public Operator {
   SchemaPtr key_schema_;
   RowBuilder key_builder_;
   std::vector<Operation> pending_;
-  std::vector<uint32_t> order_;  // scratch: pending_ sorted by key
+  struct SortSlot {
+    uint64_t prefix;  // the key's first 8 bytes, big-endian
+    uint32_t index;   // in pending_
+  };
+  std::vector<SortSlot> order_;  // scratch: pending_ sorted by key
   std::vector<size_t> finger_;   // scratch: evaluate()'s seeks of by_key_ in that order
   BatchBuilder delta_, index_delta_;  // scratch of evaluate(), kept for their capacity
   Trace by_key_;  // state: key -> current row
