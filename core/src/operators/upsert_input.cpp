@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "freshet/common/hash.h"
 #include "freshet/zset/batch_builder.h"
 #include "freshet/zset/batch_codec.h"
 
@@ -37,6 +38,30 @@ std::string UpsertInputOperator::key_of(RowRef row) {
 }
 
 void UpsertInputOperator::push_upsert(RowRef row) { pending_.push_back({key_of(row), row.to_bytes()}); }
+
+void UpsertInputOperator::push_upsert(std::string&& row) {
+  std::string key = key_of(RowRef(row));
+  pending_.push_back({std::move(key), std::move(row)});
+}
+
+std::optional<std::pair<size_t, size_t>> UpsertInputOperator::repeated_upsert(size_t since) {
+  // Open addressing over positions in pending_: no allocation per key, and
+  // each key's bytes hashed once.
+  size_t capacity = 16;
+  while (capacity < 2 * (pending_.size() - since)) capacity *= 2;
+  seen_.assign(capacity, 0);
+  for (size_t i = since; i < pending_.size(); ++i) {
+    if (!pending_[i].row) continue;
+    const std::string& key = pending_[i].key;
+    size_t slot = hash_bytes(reinterpret_cast<const uint8_t*>(key.data()), key.size()) & (capacity - 1);
+    for (; seen_[slot] != 0; slot = (slot + 1) & (capacity - 1)) {
+      if (pending_[seen_[slot] - 1].key == key) return std::make_pair(i - since, seen_[slot] - 1 - since);
+    }
+    seen_[slot] = static_cast<uint32_t>(i + 1);
+  }
+  if (seen_.capacity() > 4096) seen_ = {};  // a bulk load's table is not kept
+  return std::nullopt;
+}
 
 void UpsertInputOperator::push_delete_key(RowRef key) { pending_.push_back({key.to_bytes(), std::nullopt}); }
 

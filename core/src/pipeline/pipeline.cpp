@@ -1,7 +1,5 @@
 #include "freshet/pipeline/pipeline.h"
 
-#include <unordered_map>
-
 #include "freshet/format/json_output.h"
 #include "pipeline_state.h"
 
@@ -65,39 +63,32 @@ Result<uint64_t> Pipeline::ingest(std::string_view table_name, std::string_view 
     return Status(parsed.status().code(), "table '" + table->name + "': " + parsed.status().message());
   }
   std::vector<format::ParsedUpdate>& updates = *parsed;
-  size_t inserts = 0;  // counted for tables with a PRIMARY KEY: only their inserts can clash
-  if (table->upsert_input) {
-    for (const format::ParsedUpdate& update : updates) inserts += update.insert ? 1 : 0;
-  }
-  if (inserts > 1) {
-    // Two inserts of one key in one call are ambiguous: refuse the call.
-    std::unordered_map<std::string, size_t> first_record;
-    first_record.reserve(inserts);
-    for (size_t i = 0; i < updates.size(); ++i) {
-      if (!updates[i].insert) continue;
-      auto [it, fresh] = first_record.emplace(table->upsert_input->key_of(RowRef(updates[i].row)), i);
-      if (!fresh) {
+  if (UpsertInputOperator* input = table->upsert_input) {
+    const size_t before = input->pending();
+    size_t inserts = 0;
+    for (format::ParsedUpdate& update : updates) {
+      if (update.insert) {
+        input->push_upsert(std::move(update.row));
+        ++inserts;
+      } else if (update.key_only) {
+        input->push_delete_key(RowRef(update.row));
+      } else {
+        input->push_delete_row(RowRef(update.row));
+      }
+    }
+    // Two inserts of one key in one call are ambiguous: the call is refused
+    // and what it buffered dropped.
+    if (inserts > 1) {
+      if (std::optional<std::pair<size_t, size_t>> twice = input->repeated_upsert(before)) {
+        input->truncate_pending(before);
         stats.parse_errors += counted;
-        return Status(ErrorCode::kParseError, "table '" + table->name + "': record " + std::to_string(i) +
-                                                  ": duplicate key: record " + std::to_string(it->second) +
+        return Status(ErrorCode::kParseError, "table '" + table->name + "': record " + std::to_string(twice->first) +
+                                                  ": duplicate key: record " + std::to_string(twice->second) +
                                                   " has the same key");
       }
     }
-  }
-  // Parsed and checked: from here on nothing fails.
-  for (const format::ParsedUpdate& update : updates) {
-    RowRef row(update.row);
-    if (table->upsert_input) {
-      if (update.insert) {
-        table->upsert_input->push_upsert(row);
-      } else if (update.key_only) {
-        table->upsert_input->push_delete_key(row);
-      } else {
-        table->upsert_input->push_delete_row(row);
-      }
-    } else {
-      table->input->push_row(row, update.insert ? 1 : -1);
-    }
+  } else {
+    for (const format::ParsedUpdate& update : updates) table->input->push_row(RowRef(update.row), update.insert ? 1 : -1);
   }
   stats.total_records += updates.size();
   stats.total_bytes += data.size();

@@ -356,6 +356,21 @@ TEST(PipelineInputTest, BadInputFailsTheWholeCallAndAppliesNothing) {
   EXPECT_EQ(p->ingest("nope", "[]").status().code(), ErrorCode::kUnknownTable);
 }
 
+// A refused call drops what it buffered and only that: the operations an
+// earlier call of the same step buffered stay, deletes in the refused call too.
+TEST(PipelineInputTest, ARefusedDuplicateKeepsEarlierCallsOfTheStep) {
+  auto p = make_pipeline();
+  testing::must_ingest(*p, "orders", "[" + order(1, 1, 20) + "]");
+  ASSERT_TRUE(p->step().ok());
+  testing::must_ingest(*p, "orders", "[" + order(3, 1, 300) + "]");
+  Result<uint64_t> refused = p->ingest(
+      "orders", "[{\"delete\":{\"id\":1}}, " + order(4, 1, 400) + ", " + order(5, 1, 500) + ", " + order(4, 2, 401) + "]");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().message(), "table 'orders': record 3: duplicate key: record 1 has the same key");
+  ASSERT_TRUE(p->step().ok());
+  EXPECT_EQ(testing::rows_of(*p->snapshot("big")).size(), 2u);  // 1 and 3; not 4 or 5, and 1 not deleted
+}
+
 TEST(PipelineInputTest, CsvAndRawJsonAndKeylessTables) {
   auto p = make_pipeline();
   IngestOptions csv;

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -38,11 +39,18 @@ class UpsertInputOperator : public Operator {
 
   //! Buffers an insert-or-replace of a whole row.
   void push_upsert(RowRef row);
+  void push_upsert(std::string&& row);
   //! Buffers a delete by key (a row of the key columns).
   void push_delete_key(RowRef key);
   //! Buffers a delete of the row with the same key as `row`.
   void push_delete_row(RowRef row);
   size_t pending() const { return pending_.size(); }
+  //! The first upsert buffered since operation `since` whose key an earlier
+  //! one since then has too: (its position, the earlier one's), counted
+  //! from `since`. One ingest must not give a key twice.
+  std::optional<std::pair<size_t, size_t>> repeated_upsert(size_t since);
+  //! Drops the operations buffered since the first `count` (a refused ingest).
+  void truncate_pending(size_t count) { pending_.resize(count); }
 
   //! The key row of a table row.
   std::string key_of(RowRef row);
@@ -72,6 +80,7 @@ class UpsertInputOperator : public Operator {
   };
   std::vector<SortSlot> order_;  // scratch: pending_ sorted by key
   std::vector<size_t> finger_;   // scratch: evaluate()'s seeks of by_key_ in that order
+  std::vector<uint32_t> seen_;   // scratch: repeated_upsert()'s hash set of pending_ positions + 1
   BatchBuilder delta_, index_delta_;  // scratch of evaluate(), kept for their capacity
   Trace by_key_;  // state: key -> current row
 };
