@@ -64,7 +64,7 @@ Weight Batch::weight_of(RowRef key, RowRef value) const {
 
 size_t Batch::memory_bytes() const {
   return sizeof(Batch) + keys_.memory_bytes() + values_.memory_bytes() +
-         value_starts_.capacity() * sizeof(uint32_t) + weights_.capacity() * sizeof(Weight);
+         value_starts_.capacity() * sizeof(uint32_t) + weights_.memory_bytes();
 }
 
 }  // namespace freshet

@@ -56,8 +56,7 @@ void SortedBatchBuilder::append_keys(const Batch& from, size_t begin, size_t end
   if (from.value_starts_.empty() && b.value_starts_.empty()) {
     b.keys_.append(from.keys_, begin, end);
     b.values_.append(from.values_, begin, end);
-    b.weights_.insert(b.weights_.end(), from.weights_.begin() + static_cast<std::ptrdiff_t>(begin),
-                      from.weights_.begin() + static_cast<std::ptrdiff_t>(end));
+    b.weights_.append(from.weights_, begin, end);
     values_of_key_ = 1;
     return;
   }

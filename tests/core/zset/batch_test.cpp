@@ -132,6 +132,47 @@ TEST(BatchTest, SeekForwardFindsWhatLowerBoundFinds) {
   }
 }
 
+// Weights of +1 are counted, not stored, until another weight comes; every
+// mix of pushes and appends reads back what was put in.
+TEST(WeightColumnTest, StoresWeightsOnlyOnceOneIsNotOne) {
+  std::mt19937_64 random(testing::test_seed(31));
+  for (int round = 0; round < 200; ++round) {
+    WeightColumn column, source;
+    std::vector<Weight> expected, source_weights;
+    int source_count = static_cast<int>(random() % 20);
+    for (int i = 0; i < source_count; ++i) {
+      Weight w = random() % 4 == 0 ? static_cast<Weight>(random() % 5) - 2 : 1;
+      source.push_back(w);
+      source_weights.push_back(w);
+    }
+    int steps = static_cast<int>(random() % 30);
+    for (int i = 0; i < steps; ++i) {
+      if (random() % 3 == 0 && source_count > 0) {
+        size_t begin = random() % source_count, end = begin + random() % (source_count - begin + 1);
+        column.append(source, begin, end);
+        expected.insert(expected.end(), source_weights.begin() + begin, source_weights.begin() + end);
+      } else {
+        Weight w = random() % 8 == 0 ? -1 : 1;
+        column.push_back(w);
+        expected.push_back(w);
+      }
+    }
+    ASSERT_EQ(column.size(), expected.size());
+    for (size_t i = 0; i < expected.size(); ++i) ASSERT_EQ(column[i], expected[i]) << "round " << round << " at " << i;
+  }
+  // Only ones, pushed or appended from a column of ones: nothing stored.
+  WeightColumn ones, more_ones;
+  for (int i = 0; i < 1000; ++i) more_ones.push_back(1);
+  ones.push_back(1);
+  ones.append(more_ones, 10, 500);
+  EXPECT_EQ(ones.memory_bytes(), 0u);
+  EXPECT_EQ(ones.size(), 491u);
+  ones.push_back(-3);
+  EXPECT_GT(ones.memory_bytes(), 0u);
+  EXPECT_EQ(ones[490], 1);
+  EXPECT_EQ(ones[491], -3);
+}
+
 TEST(MergeTest, MergeIsTheSumOfZSets) {
   std::mt19937_64 random(testing::test_seed(13));
   for (int round = 0; round < 50; ++round) {

@@ -10,7 +10,7 @@
 //   keys          k0 k1 k2 ...            (RowColumn)
 //   value_starts  where each key's values begin (omitted while every key has one value)
 //   values        v  v  v  v ...          (RowColumn)
-//   weights       w  w  w  w ...
+//   weights       w  w  w  w ...          (WeightColumn: none stored while all are +1)
 #pragma once
 
 #include <cstdint>
@@ -19,10 +19,10 @@
 #include <vector>
 
 #include "freshet/zset/row_column.h"
+#include "freshet/zset/weight_column.h"
 
 namespace freshet {
 
-using Weight = int64_t;
 
 class Batch {
  public:
@@ -63,7 +63,7 @@ class Batch {
   RowColumn keys_;
   std::vector<uint32_t> value_starts_;  // key_count()+1 entries, or empty when one value per key
   RowColumn values_;
-  std::vector<Weight> weights_;
+  WeightColumn weights_;
 };
 
 using BatchPtr = std::shared_ptr<const Batch>;
