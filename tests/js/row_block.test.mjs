@@ -33,15 +33,22 @@ function jsonText(rows) {
 }
 
 /** Inserts `rows` both ways and checks the outcomes agree. */
-function insertBoth({ viaRows, viaText }, rows) {
+function insertBoth(both, rows) {
+  return ingestBoth(both, rows, 'raw');
+}
+
+/** Ingests `records` as objects and as their JSON text; checks the outcomes agree. */
+function ingestBoth({ viaRows, viaText }, records, updateFormat = 'insert_delete') {
+  const rows = records;
   let rowsError = null, textError = null;
   try {
-    viaRows.insert('t', rows);
+    if (updateFormat === 'raw') viaRows.insert('t', rows);
+    else viaRows.ingest('t', rows);
   } catch (error) {
     rowsError = error;
   }
   try {
-    viaText.ingest('t', jsonText(rows), { updateFormat: 'raw' });
+    viaText.ingest('t', jsonText(rows), { updateFormat });
   } catch (error) {
     textError = error;
   }
@@ -83,6 +90,59 @@ test('random plain rows: inserted as blocks, the same as their JSON text', async
     assert.equal(insertBoth(both, rows), null);
     if (call % 7 === 0) sameState(both);
   }
+  sameState(both);
+  both.viaRows.close();
+  both.viaText.close();
+});
+
+test('random inserts and deletes (by key and whole rows): as blocks, the same as their JSON text', async () => {
+  const next = random(11);
+  const both = await pair();
+  const live = new Map();
+  let id = 0;
+  for (let call = 0; call < 80; ++call) {
+    const records = [];
+    const used = new Set();  // one insert of a key per call
+    const count = 1 + Math.floor(next() * (call % 10 === 0 ? 500 : 8));
+    for (let k = 0; k < count; ++k) {
+      const known = [...live.keys()];
+      if (known.length && next() < 0.4) {
+        const key = known[Math.floor(next() * known.length)];
+        if (used.has(key)) continue;
+        used.add(key);
+        // By key, or the whole row as inserted (a row that is not there deletes nothing).
+        records.push({ delete: next() < 0.5 ? { id: key } : { ...live.get(key), d: next() < 0.3 ? 1 : live.get(key).d } });
+        live.delete(key);
+      } else {
+        const key = next() < 0.2 && live.size ? [...live.keys()][0] : id++;
+        if (used.has(key)) continue;
+        used.add(key);
+        const row = { id: key, n: Math.floor(next() * 1000), v: STRINGS[Math.floor(next() * 7)] };
+        if (next() < 0.5) row.d = next() * 100;
+        records.push({ insert: row });
+        live.set(key, row);
+      }
+    }
+    assert.equal(ingestBoth(both, records), null);
+    if (call % 9 === 0) sameState(both);
+  }
+  // These crossed as a block (its size is what the stats count), deletes by key among them.
+  const before = both.viaRows.stats().inputs.t.totalBytes;
+  both.viaRows.ingest('t', [{ insert: { id: 700000, n: 1 } }, { delete: { id: 700000 } }, { delete: { id: 700001 } }]);
+  assert.equal(both.viaRows.stats().inputs.t.totalBytes - before, 16 + 9 * 3 * NAMES.length + 3);
+  both.viaText.ingest('t', '[{"insert": {"id": 700000, "n": 1}}, {"delete": {"id": 700000}}, {"delete": {"id": 700001}}]');
+  both.viaRows.delete('t', [...live.keys()].slice(0, 5).map((key) => ({ id: key })));
+  both.viaText.ingest('t', jsonText([...live.keys()].slice(0, 5).map((key) => ({ delete: { id: key } }))));
+  sameState(both);
+  const bad = [
+    [{ insert: { id: 1, n: 1 }, delete: { id: 2 } }],
+    [{ upsert: { id: 1, n: 1 } }],
+    [{ insert: 5 }],
+    [{ delete: { id: 1, n: 1.5 } }],
+    [{ delete: { v: 'no key' } }],
+    [{ insert: { id: 900000, n: 1 } }, { insert: { id: 900000, n: 2 } }],
+  ];
+  for (const records of bad) assert.ok(ingestBoth(both, records), `refused: ${inspect(records)}`);
   sameState(both);
   both.viaRows.close();
   both.viaText.close();
@@ -147,6 +207,10 @@ test('writeRowBlock: plain rows are written, others refused, short room asked fo
   for (const row of [{ id: 1n }, { id: NaN }, { id: 1, other: 2 }, { id: new Date() }, [1], 'row', { v: '\udc00' }]) {
     assert.equal(writeRowBlock(heap, 0, heap.length, [row], NAMES), REFUSED, inspect(row));
   }
+  for (const record of [{ insert: { id: 1 }, delete: { id: 1 } }, { upsert: { id: 1 } }, { insert: [1] }, { insert: null }]) {
+    assert.equal(writeRowBlock(heap, 0, heap.length, [record], NAMES, true), REFUSED, inspect(record));
+  }
+  assert.equal(writeRowBlock(heap, 0, heap.length, [{ delete: { id: 1 } }], NAMES, true), 16 + 9 * 8 + 1);
   const needed = writeRowBlock(heap, 0, 100, [{ id: 1, v: 'x'.repeat(500) }], NAMES);
   assert.ok(needed < 0 && needed !== REFUSED && -needed >= 16 + 9 * 8 + 4 + 500, `${needed}`);
   assert.ok(writeRowBlock(heap, 0, -needed, [{ id: 1, v: 'x'.repeat(500) }], NAMES) > 0);
@@ -156,6 +220,8 @@ test('a block larger than the input buffer keeps, and strings of every width', a
   const both = await pair();
   const rows = Array.from({ length: 30000 }, (_, id) => ({ id, n: id, v: STRINGS[id % STRINGS.length] }));
   assert.equal(insertBoth(both, rows), null);  // ~2 MB of block: past the kept buffer
+  const stringBytes = rows.reduce((sum, row) => sum + 4 + new TextEncoder().encode(row.v).length, 0);
+  assert.equal(both.viaRows.stats().inputs.t.totalBytes, 16 + 9 * rows.length * NAMES.length + stringBytes);  // a block
   assert.equal(insertBoth(both, [{ id: 30000, n: 1, v: 'after' }]), null);
   sameState(both);
   assert.equal(both.viaRows.snapshot('everything').length, 30001);

@@ -69,17 +69,18 @@ export class EngineFastPath {
   }
 
   /**
-   * Inserts row objects into table number `table` as a row block
-   * (row_block.js). @returns {number} the token, or REFUSED: the rows are
-   * not plain or the engine refused them, and nothing was applied — send
-   * them as JSON, whose errors are the ones to report.
+   * Ingests objects into table number `table` as a row block
+   * (row_block.js): rows to insert, or with `withOps` insert_delete records.
+   * @returns {number} the token, or REFUSED: the objects are not plain or
+   * the engine refused them, and nothing was applied — send them as JSON,
+   * whose errors are the ones to report.
    * @param {string[]} names the table's column names
    */
-  insertRows(table, rows, names) {
-    let bytes = writeRowBlock(this.#module.HEAPU8, this.#input, this.#capacity, rows, names);
+  ingestObjects(table, records, names, withOps) {
+    let bytes = writeRowBlock(this.#module.HEAPU8, this.#input, this.#capacity, records, names, withOps);
     if (bytes < 0 && bytes !== REFUSED) {  // -(the room it needs)
       this.#reserve(-bytes);
-      bytes = writeRowBlock(this.#module.HEAPU8, this.#input, this.#capacity, rows, names);
+      bytes = writeRowBlock(this.#module.HEAPU8, this.#input, this.#capacity, records, names, withOps);
     }
     if (bytes < 0) return REFUSED;
     const token = this.#module._freshet_ingest_input(this.#address, table, bytes, ROW_BLOCK, 1);

@@ -210,9 +210,10 @@ export class Pipeline {
       payload = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
     } else if (Array.isArray(data)) {
       if (format !== 'json') throw invalidArgument(`an array of objects is JSON input, not ${format}`);
-      // Rows to insert cross as a row block when they are plain (row_block.js).
-      const token = updateFormat === 'raw' && number >= 0
-        ? this.#fast.insertRows(number, data, this.#program.columnNames(number))
+      // Plain objects cross as a row block (row_block.js).
+      const withOps = updateFormat === 'insert_delete';
+      const token = number >= 0 && (withOps || updateFormat === 'raw')
+        ? this.#fast.ingestObjects(number, data, this.#program.columnNames(number), withOps)
         : REFUSED;
       if (token !== REFUSED) return this.#accepted(token);
       payload = stringifyJson(data);

@@ -1,15 +1,17 @@
 // Writes an array of row objects as a row block (core/include/freshet/format/
 // row_block.h) straight into wasm memory: no JSON.stringify, no encoding of
 // the text, no JSON parsing in wasm: inserting 10k orders costs ~2.8x less
-// than the JSON way (bench/js/README.md).
+// than the JSON way (bench/js/README.md). Both update formats: rows to
+// insert (raw), and {insert: row} / {delete: row} records (insert_delete).
 //
 // ## Design
 // A block must mean exactly what the rows' JSON would, so only rows whose
 // JSON meaning is plain are written; for anything else writeRowBlock()
 // answers REFUSED and the caller sends JSON, whose rules and errors are the
 // reference. Plain means: the array holds plain objects (prototype
-// Object.prototype or null) whose enumerable keys are all column names as
-// declared, each value null, undefined (JSON leaves it out: NULL), a finite
+// Object.prototype or null; a record's one key "insert" or "delete" holding
+// such an object) whose enumerable keys are all column names as
+// declared, each value null, undefined (JSON leaves the column out), a finite
 // number, a boolean or a well-formed string. Whether a value fits its
 // column (an integer for BIGINT, a date's text, NOT NULL) is the engine's to
 // check, with the JSON rules; a block it refuses is sent again as JSON too.
@@ -20,7 +22,8 @@ export const REFUSED = -2;
 
 const HEADER_BYTES = 16;
 const MAGIC = 0x31425246;  // "FRB1"
-const NULL = 0, NUMBER = 1, FALSE = 2, TRUE = 3, STRING = 4;
+const HAS_OPS = 1;
+const NULL = 0, NUMBER = 1, FALSE = 2, TRUE = 3, STRING = 4, ABSENT = 5;
 const encoder = new TextEncoder();
 const hasWellFormed = typeof ''.isWellFormed === 'function';
 
@@ -32,38 +35,64 @@ function isPlainObject(row) {
 
 /**
  * The bytes a block of these rows needs before its strings.
- * @param {number} rows @param {number} columns
+ * @param {number} rows @param {number} columns @param {boolean} withOps
  */
-export function fixedBlockBytes(rows, columns) {
-  return HEADER_BYTES + 9 * rows * columns;
+export function fixedBlockBytes(rows, columns, withOps = false) {
+  return HEADER_BYTES + 9 * rows * columns + (withOps ? rows : 0);
+}
+
+// The row of an insert_delete record {insert: row} / {delete: row}, with
+// its operation (1 insert, 0 delete); null when it is not such a record
+// with a plain row.
+function recordRow(record) {
+  if (!isPlainObject(record)) return null;
+  let keys = 0, op = -1;
+  for (const key in record) {
+    ++keys;
+    op = key === 'insert' ? 1 : key === 'delete' ? 0 : -1;
+  }
+  if (keys !== 1 || op < 0) return null;
+  const row = op ? record.insert : record.delete;
+  return isPlainObject(row) ? { row, op } : null;
 }
 
 /**
- * Writes `rows` as a block at `address` (8-byte aligned) in `heap`, within
- * `capacity` bytes. @returns {number} the block's size in bytes, REFUSED when
- * the rows are not plain (send JSON), or -(bytes needed) when the strings
- * did not fit (grow to at least that and call again).
+ * Writes `records` as a block at `address` (8-byte aligned) in `heap`,
+ * within `capacity` bytes: rows to insert (the raw update format), or with
+ * `withOps` records `{insert: row}` / `{delete: row}` (insert_delete).
+ * @returns {number} the block's size in bytes, REFUSED when the records are
+ * not plain (send JSON), or -(bytes needed) when the strings did not fit
+ * (grow to at least that and call again).
  * @param {Uint8Array} heap the wasm memory @param {number} address @param {number} capacity
- * @param {object[]} rows @param {string[]} names the table's column names, in order
+ * @param {object[]} records @param {string[]} names the table's column names, in order
+ * @param {boolean} withOps
  */
-export function writeRowBlock(heap, address, capacity, rows, names) {
-  const rowCount = rows.length, columnCount = names.length, cellCount = rowCount * columnCount;
-  const stringsStart = fixedBlockBytes(rowCount, columnCount);
+export function writeRowBlock(heap, address, capacity, records, names, withOps = false) {
+  const rowCount = records.length, columnCount = names.length, cellCount = rowCount * columnCount;
+  const stringsStart = fixedBlockBytes(rowCount, columnCount, withOps);
   if (address % 8 !== 0) return REFUSED;
-  if (stringsStart > capacity) return -stringsStart;
+  if (stringsStart > capacity) return -(stringsStart + stringBytesFrom(records, names, 0, 0, withOps));
   const cells = new Float64Array(heap.buffer, heap.byteOffset + address + HEADER_BYTES, cellCount);
   const kindsAt = address + HEADER_BYTES + 8 * cellCount;
+  const opsAt = kindsAt + cellCount;
   let stringAt = stringsStart;  // from the block's start
   let cell = 0;
   for (let r = 0; r < rowCount; ++r) {
-    const row = rows[r];
-    if (!isPlainObject(row)) return REFUSED;
+    let row = records[r];
+    if (withOps) {
+      const record = recordRow(row);
+      if (!record) return REFUSED;
+      row = record.row;
+      heap[opsAt + r] = record.op;
+    } else if (!isPlainObject(row)) {
+      return REFUSED;
+    }
     let present = 0;
     for (let c = 0; c < columnCount; ++c, ++cell) {
       const value = row[names[c]];
       switch (typeof value) {
-        case 'undefined':
-          heap[kindsAt + cell] = NULL;
+        case 'undefined':  // JSON leaves the column out
+          heap[kindsAt + cell] = ABSENT;
           break;
         case 'number':
           if (!Number.isFinite(value)) return REFUSED;  // JSON writes null
@@ -79,7 +108,7 @@ export function writeRowBlock(heap, address, capacity, rows, names) {
           if (hasWellFormed && !value.isWellFormed()) return REFUSED;
           // UTF-8 takes at most 3 bytes per UTF-16 unit.
           const room = 4 + 3 * value.length;
-          if (stringAt + room > capacity) return -(stringAt + stringBytesFrom(rows, names, r, c));
+          if (stringAt + room > capacity) return -(stringAt + stringBytesFrom(records, names, r, c, withOps));
           const { written } = encoder.encodeInto(value, heap.subarray(address + stringAt + 4, address + stringAt + room));
           writeU32(heap, address + stringAt, written);
           cells[cell] = stringAt;
@@ -109,7 +138,7 @@ export function writeRowBlock(heap, address, capacity, rows, names) {
   writeU32(heap, address, MAGIC);
   writeU32(heap, address + 4, rowCount);
   writeU32(heap, address + 8, columnCount);
-  writeU32(heap, address + 12, 0);
+  writeU32(heap, address + 12, withOps ? HAS_OPS : 0);
   return stringAt;
 }
 
@@ -124,11 +153,12 @@ function sendsOnlyColumns(row, names, present) {
 }
 
 // Bytes the strings from row `fromRow`, column `fromColumn` on may take.
-function stringBytesFrom(rows, names, fromRow, fromColumn) {
+function stringBytesFrom(records, names, fromRow, fromColumn, withOps) {
   let bytes = 0;
-  for (let r = fromRow; r < rows.length; ++r) {
+  for (let r = fromRow; r < records.length; ++r) {
+    const row = withOps ? recordRow(records[r])?.row : records[r];
     for (let c = r === fromRow ? fromColumn : 0; c < names.length; ++c) {
-      const value = rows[r]?.[names[c]];
+      const value = row?.[names[c]];
       if (typeof value === 'string') bytes += 4 + 3 * value.length;
     }
   }

@@ -39,7 +39,17 @@ Status malformed(const std::string& reason) { return Status(ErrorCode::kParseErr
 
 }  // namespace
 
-RowBlockReader::RowBlockReader(const Schema& schema) : schema_(schema), row_(std::make_unique<RowBuilder>(schema)) {}
+RowBlockReader::RowBlockReader(TableShape table)
+    : table_(std::move(table)), schema_(*table_.schema), is_key_(schema_.size(), false),
+      row_(std::make_unique<RowBuilder>(schema_)) {
+  std::vector<Column> key_columns;
+  for (size_t column : table_.primary_key) {
+    is_key_[column] = true;
+    key_columns.push_back(schema_.column(column));
+  }
+  key_schema_ = std::make_unique<Schema>(std::move(key_columns));
+  key_row_ = std::make_unique<RowBuilder>(*key_schema_);
+}
 RowBlockReader::~RowBlockReader() = default;
 
 Result<std::vector<ParsedUpdate>> RowBlockReader::read(std::string_view block) {
@@ -50,32 +60,72 @@ Result<std::vector<ParsedUpdate>> RowBlockReader::read(std::string_view block) {
   if (columns != schema_.size()) {
     return malformed(std::to_string(columns) + " columns, the table has " + std::to_string(schema_.size()));
   }
+  const uint32_t flags = read_u32(block.data() + 12);
+  if (flags & ~kRowBlockHasOps) return malformed("unknown flags " + std::to_string(flags));
   const uint64_t cells = rows * columns;
   const uint64_t kinds_offset = kRowBlockHeaderBytes + 8 * cells;
-  if (kinds_offset + cells > block.size()) return malformed("shorter than its " + std::to_string(rows) + " rows");
+  const uint64_t ops_offset = kinds_offset + cells;
+  if (ops_offset + (flags & kRowBlockHasOps ? rows : 0) > block.size()) {
+    return malformed("shorter than its " + std::to_string(rows) + " rows");
+  }
   const char* cell_data = block.data() + kRowBlockHeaderBytes;
   const uint8_t* kinds = reinterpret_cast<const uint8_t*>(block.data() + kinds_offset);
+  const uint8_t* ops = flags & kRowBlockHasOps ? reinterpret_cast<const uint8_t*>(block.data() + ops_offset) : nullptr;
 
-  std::vector<ParsedUpdate> updates;
-  updates.reserve(rows);
+  std::vector<ParsedUpdate> updates(rows);
   for (uint64_t r = 0; r < rows; ++r) {
+    const uint8_t* row_kinds = kinds + r * columns;
     for (size_t c = 0; c < columns; ++c) {
       const uint64_t i = r * columns + c;
-      Status status = set_cell(c, static_cast<RowBlockKind>(kinds[i]), read_f64(cell_data + 8 * i), block);
+      Status status = set_cell(c, static_cast<RowBlockKind>(row_kinds[c]), read_f64(cell_data + 8 * i), block);
       if (!status.ok()) {
+        row_->finish();  // the next read starts clean
         return Status(status.code(), "record " + std::to_string(r) + ", column '" + schema_.column(c).name +
                                          "': " + status.message());
       }
     }
-    RowRef row = row_->finish();
-    updates.push_back(ParsedUpdate{true, row.to_bytes(), false});
+    Status status = ops && ops[r] > 1 ? malformed("an unknown operation " + std::to_string(ops[r]))
+                                      : finish_row(!ops || ops[r] == 1, row_kinds, &updates[r]);
+    if (!status.ok()) {
+      row_->finish();
+      return Status(status.code(), "record " + std::to_string(r) + ", " + status.message());
+    }
   }
   return updates;
+}
+
+Status RowBlockReader::finish_row(bool insert, const uint8_t* kinds, ParsedUpdate* update) {
+  // As json_input.cpp's finish_row: a delete from a keyed table that gives
+  // key columns only is by key, and leaves the other columns unset.
+  bool key_only = !insert && !table_.primary_key.empty();
+  for (size_t column = 0; key_only && column < schema_.size(); ++column) {
+    if (kinds[column] != static_cast<uint8_t>(RowBlockKind::kAbsent) && !is_key_[column]) key_only = false;
+  }
+  for (size_t column = 0; column < schema_.size(); ++column) {
+    if (kinds[column] != static_cast<uint8_t>(RowBlockKind::kAbsent) || (key_only && !is_key_[column])) continue;
+    if (!schema_.type(column).nullable) {
+      return Status(ErrorCode::kTypeError, "column '" + schema_.column(column).name + "': NULL in NOT NULL column (missing from the record)");
+    }
+    row_->set_null(column);
+  }
+  RowRef row = row_->finish();
+  update->insert = insert;
+  if (!key_only) {
+    update->row = row.to_bytes();
+    return Status::OK();
+  }
+  RowReader reader(schema_, row);
+  for (size_t i = 0; i < table_.primary_key.size(); ++i) key_row_->copy_field(i, reader, table_.primary_key[i]);
+  update->row = key_row_->finish().to_bytes();
+  update->key_only = true;
+  return Status::OK();
 }
 
 Status RowBlockReader::set_cell(size_t column, RowBlockKind kind, double cell, std::string_view block) {
   const SqlType& type = schema_.type(column);
   switch (kind) {
+    case RowBlockKind::kAbsent:
+      return Status::OK();  // finish_row() decides
     case RowBlockKind::kNull:
       if (!type.nullable) return Status(ErrorCode::kTypeError, "NULL in NOT NULL column");
       row_->set_null(column);

@@ -37,7 +37,10 @@ format::JsonTableReader& Pipeline::json_reader(const sql::CompiledTable& table) 
 format::RowBlockReader& Pipeline::block_reader(const sql::CompiledTable& table) {
   size_t index = static_cast<size_t>(&table - program_->tables.data());
   if (block_readers_.size() <= index) block_readers_.resize(program_->tables.size());
-  if (!block_readers_[index]) block_readers_[index] = std::make_unique<format::RowBlockReader>(*table.schema);
+  if (!block_readers_[index]) {
+    block_readers_[index] = std::make_unique<format::RowBlockReader>(
+        format::TableShape{table.schema.get(), table.primary_key});
+  }
   return *block_readers_[index];
 }
 

@@ -17,19 +17,23 @@ namespace freshet::format {
 namespace {
 
 struct Null {};
-using Cell = std::variant<Null, double, bool, std::string>;
+struct Absent {};
+using Cell = std::variant<Null, double, bool, std::string, Absent>;
 
 void put_u32(std::string& out, size_t at, uint32_t value) {
   for (int i = 0; i < 4; ++i) out[at + i] = static_cast<char>(value >> (8 * i));
 }
 
-// What wasm-bindings/js/row_block.js writes for these rows.
-std::string block_of(const std::vector<std::vector<Cell>>& rows, size_t columns) {
+// What wasm-bindings/js/row_block.js writes for these rows (`ops`: one per
+// row, 1 insert 0 delete; none: inserts, the raw format).
+std::string block_of(const std::vector<std::vector<Cell>>& rows, size_t columns, const std::vector<uint8_t>& ops = {}) {
   const size_t cells = rows.size() * columns;
-  std::string out(kRowBlockHeaderBytes + 9 * cells, '\0');
+  std::string out(kRowBlockHeaderBytes + 9 * cells + ops.size(), '\0');
   put_u32(out, 0, kRowBlockMagic);
   put_u32(out, 4, static_cast<uint32_t>(rows.size()));
   put_u32(out, 8, static_cast<uint32_t>(columns));
+  put_u32(out, 12, ops.empty() ? 0 : kRowBlockHasOps);
+  for (size_t r = 0; r < ops.size(); ++r) out[kRowBlockHeaderBytes + 9 * cells + r] = static_cast<char>(ops[r]);
   const size_t kinds = kRowBlockHeaderBytes + 8 * cells;
   for (size_t r = 0; r < rows.size(); ++r) {
     for (size_t c = 0; c < columns; ++c) {
@@ -42,6 +46,8 @@ std::string block_of(const std::vector<std::vector<Cell>>& rows, size_t columns)
         slot = *number;
       } else if (const bool* flag = std::get_if<bool>(&cell)) {
         kind = *flag ? RowBlockKind::kTrue : RowBlockKind::kFalse;
+      } else if (std::holds_alternative<Absent>(cell)) {
+        kind = RowBlockKind::kAbsent;
       } else if (const std::string* text = std::get_if<std::string>(&cell)) {
         kind = RowBlockKind::kString;
         slot = static_cast<double>(out.size());
@@ -85,7 +91,7 @@ std::vector<std::string> rows_of(const Result<std::vector<ParsedUpdate>>& result
 
 TEST(RowBlockTest, RowsEqualTheSameValuesReadAsJson) {
   Schema schema = all_types_schema();
-  RowBlockReader reader(schema);
+  RowBlockReader reader(TableShape{&schema, {}});
   std::string block = block_of(
       {
           {true, 5.0, -7.0, 9007199254740991.0, 1.5, 0.1, std::string("12.34"), std::string("héllo"),
@@ -114,9 +120,60 @@ TEST(RowBlockTest, RowsEqualTheSameValuesReadAsJson) {
   EXPECT_EQ(rows_of(reader.read(block_of({}, schema.size()))).size(), 0u);
 }
 
+// Inserts and deletes (the insert_delete format): deletes giving key
+// columns only are by key, as in JSON; ABSENT is a column left out.
+TEST(RowBlockTest, OperationsEqualTheSameRecordsReadAsJson) {
+  Schema schema({{"id", SqlType::bigint(false)}, {"name", SqlType::varchar(false)}, {"x", SqlType::double_precision()}});
+  TableShape keyed{&schema, {0}}, keyless{&schema, {}};
+  std::vector<std::vector<Cell>> rows = {
+      {1.0, std::string("a"), 1.5},       // insert
+      {2.0, std::string("b"), Absent{}},  // insert, x left out: NULL
+      {1.0, Absent{}, Absent{}},          // delete by key
+      {3.0, std::string("c"), Null{}},    // delete of a whole row
+      {4.0, Absent{}, Null{}},            // x given (null): a whole row, name missing
+  };
+  std::vector<uint8_t> ops = {1, 1, 0, 0, 0};
+  const char* json =
+      "[{\"insert\": {\"id\": 1, \"name\": \"a\", \"x\": 1.5}}, {\"insert\": {\"id\": 2, \"name\": \"b\"}},"
+      " {\"delete\": {\"id\": 1}}, {\"delete\": {\"id\": 3, \"name\": \"c\", \"x\": null}},"
+      " {\"delete\": {\"id\": 4, \"x\": null}}]";
+  RowBlockReader keyed_reader(keyed);
+  Result<std::vector<ParsedUpdate>> from_json = parse_json(json, keyed, InputOptions{});
+  // The last record misses NOT NULL "name" and is not by key: both refuse it.
+  ASSERT_FALSE(from_json.ok());
+  Result<std::vector<ParsedUpdate>> from_block = keyed_reader.read(block_of(rows, 3, ops));
+  ASSERT_FALSE(from_block.ok());
+  EXPECT_EQ(from_block.status().code(), from_json.status().code());
+  EXPECT_NE(from_block.status().message().find("record 4, column 'name'"), std::string::npos) << from_block.status().to_string();
+
+  rows.pop_back();
+  ops.pop_back();
+  const char* good_json =
+      "[{\"insert\": {\"id\": 1, \"name\": \"a\", \"x\": 1.5}}, {\"insert\": {\"id\": 2, \"name\": \"b\"}},"
+      " {\"delete\": {\"id\": 1}}, {\"delete\": {\"id\": 3, \"name\": \"c\", \"x\": null}}]";
+  {
+    RowBlockReader reader(keyed);
+    Result<std::vector<ParsedUpdate>> expected = parse_json(good_json, keyed, InputOptions{});
+    Result<std::vector<ParsedUpdate>> actual = reader.read(block_of(rows, 3, ops));
+    ASSERT_TRUE(expected.ok()) << expected.status().to_string();
+    ASSERT_TRUE(actual.ok()) << actual.status().to_string();
+    ASSERT_EQ(actual->size(), expected->size());
+    for (size_t i = 0; i < actual->size(); ++i) {
+      EXPECT_EQ((*actual)[i].insert, (*expected)[i].insert) << i;
+      EXPECT_EQ((*actual)[i].key_only, (*expected)[i].key_only) << i;
+      EXPECT_EQ((*actual)[i].row, (*expected)[i].row) << i;
+    }
+    EXPECT_TRUE((*actual)[2].key_only) << "a delete of key columns only is by key in a keyed table";
+  }
+  // In a keyless table that delete is of a whole row, which misses NOT NULL "name".
+  EXPECT_FALSE(parse_json(good_json, keyless, InputOptions{}).ok());
+  EXPECT_FALSE(RowBlockReader(keyless).read(block_of(rows, 3, ops)).ok());
+  EXPECT_FALSE(RowBlockReader(keyed).read(block_of({{1.0, Absent{}, Absent{}}}, 3, {7})).ok());  // unknown op
+}
+
 TEST(RowBlockTest, CellsJsonRefusesAreRefused) {
   Schema schema = all_types_schema();
-  RowBlockReader reader(schema);
+  RowBlockReader reader(TableShape{&schema, {}});
   auto row_with = [&](size_t column, Cell cell) {
     std::vector<Cell> row(schema.size(), Null{});
     row[3] = 1.0;  // big is NOT NULL
@@ -156,7 +213,7 @@ TEST(RowBlockTest, CellsJsonRefusesAreRefused) {
 
 TEST(RowBlockTest, MalformedBlocksAreRefused) {
   Schema schema({{"x", SqlType::bigint()}, {"s", SqlType::varchar()}});
-  RowBlockReader reader(schema);
+  RowBlockReader reader(TableShape{&schema, {}});
   std::string good = block_of({{1.0, std::string("abc")}, {2.0, Null{}}}, 2);
   ASSERT_TRUE(reader.read(good).ok());
   auto refused = [&](std::string block, const char* reason) {

@@ -1,23 +1,29 @@
-// A row block: rows to insert into one table in a binary layout that JS
-// writes straight into wasm memory from an array of objects, with no JSON
-// text on either side (wasm-bindings/js/row_block.js writes it). Turning
-// 10k objects into JSON and parsing it back cost ~2.5x what writing and
-// reading their values costs.
+// A row block: updates of one table in a binary layout that JS writes
+// straight into wasm memory from an array of objects, with no JSON text on
+// either side (wasm-bindings/js/row_block.js writes it). Turning 10k
+// objects into JSON and parsing it back cost ~2.5x what writing and reading
+// their values costs.
 //
 // Layout, little-endian, the block's start 8-byte aligned:
 //   offset 0   u32 magic kRowBlockMagic
-//          4   u32 rows, 8: u32 columns (the table's, in its order), 12: 0
+//          4   u32 rows, 8: u32 columns (the table's, in its order)
+//         12   u32 flags: kRowBlockHasOps, or 0 (every row is an insert: the
+//              raw update format)
 //         16   f64 cells[rows * columns], row-major: a NUMBER's value, or a
 //              STRING's offset from the block's start
 //              u8  kinds[rows * columns], row-major (RowBlockKind)
+//              u8  ops[rows] when kRowBlockHasOps: 1 insert, 0 delete
 //              strings: each a u32 byte length, then its UTF-8 bytes
 //
-// A cell converts as the same JSON value would (field_conversion.h): a
-// NUMBER into an integer column must be integral, into REAL/DOUBLE any
-// finite double; a STRING is text (set_from_text). The reader refuses what
-// JSON would also refuse, but with its own messages: the JS writer only
-// sends values whose JSON meaning is plain, and when a block is refused it
-// sends the rows again as JSON, whose errors are the ones users see.
+// A row means what the same JSON record would (json_input.h): a cell
+// converts as its JSON value (field_conversion.h) — a NUMBER into an integer
+// column must be integral, into REAL/DOUBLE any finite double; a STRING is
+// text (set_from_text) — an ABSENT cell is a column the record leaves out,
+// and a delete from a table with a PRIMARY KEY that gives key columns only
+// is a delete by key. The reader refuses what JSON would also refuse, but
+// with its own messages: the JS writer only sends values whose JSON meaning
+// is plain, and when a block is refused it sends the rows again as JSON,
+// whose errors are the ones users see.
 #pragma once
 
 #include <memory>
@@ -36,27 +42,33 @@ namespace freshet::format {
 
 inline constexpr uint32_t kRowBlockMagic = 0x31425246;  // "FRB1"
 inline constexpr size_t kRowBlockHeaderBytes = 16;
+inline constexpr uint32_t kRowBlockHasOps = 1;
 
-enum class RowBlockKind : uint8_t { kNull = 0, kNumber = 1, kFalse = 2, kTrue = 3, kString = 4 };
+enum class RowBlockKind : uint8_t { kNull = 0, kNumber = 1, kFalse = 2, kTrue = 3, kString = 4, kAbsent = 5 };
 
 //! Reads row blocks for one table, keeping its row builder between calls
 //! (a live stream ingests one row at a time).
 class RowBlockReader {
  public:
-  explicit RowBlockReader(const Schema& schema);
+  explicit RowBlockReader(TableShape table);
   ~RowBlockReader();
   RowBlockReader(const RowBlockReader&) = delete;
   RowBlockReader& operator=(const RowBlockReader&) = delete;
 
-  //! Every row as an insert; kParseError or kTypeError naming "record <i>"
+  //! The block's updates; kParseError or kTypeError naming "record <i>"
   //! and the column for a bad cell, kParseError for a malformed block.
   Result<std::vector<ParsedUpdate>> read(std::string_view block);
 
  private:
   Status set_cell(size_t column, RowBlockKind kind, double cell, std::string_view block);
+  //! The record's columns left ABSENT, and its key row for a delete by key.
+  Status finish_row(bool insert, const uint8_t* kinds, ParsedUpdate* update);
 
+  const TableShape table_;
   const Schema& schema_;
-  std::unique_ptr<RowBuilder> row_;
+  std::vector<bool> is_key_;
+  std::unique_ptr<RowBuilder> row_, key_row_;
+  std::unique_ptr<Schema> key_schema_;
 };
 
 }  // namespace freshet::format
