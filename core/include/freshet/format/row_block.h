@@ -1,7 +1,7 @@
 // A row block: updates of one table in a binary layout that JS writes
 // straight into wasm memory from an array of objects, with no JSON text on
 // either side (wasm-bindings/js/row_block.js writes it). Turning 10k
-// objects into JSON and parsing it back cost ~2.5x what writing and reading
+// objects into JSON and parsing it back cost ~2.8x what writing and reading
 // their values costs.
 //
 // Layout, little-endian, the block's start 8-byte aligned:
