@@ -144,6 +144,11 @@ export interface Stats {
   /** The size of the wasm memory (it only grows). */
   wasmMemoryBytes: number;
   checkpoint: CheckpointStats;
+  /**
+   * Per table: records taken, bytes of input (text or bytes as given; for an
+   * array of objects, the binary block it crossed into the engine as, or its
+   * JSON text when it went as JSON), and calls refused.
+   */
   inputs: Record<string, { totalRecords: number; totalBytes: number; parseErrors: number }>;
   outputs: Record<string, EndpointStats>;
   /** Egress streams by id (EgressStream.id). */
