@@ -77,10 +77,11 @@ export class EngineFastPath {
    * @param {string[]} names the table's column names
    */
   ingestObjects(table, records, names, withOps) {
-    let bytes = writeRowBlock(this.#module.HEAPU8, this.#input, this.#capacity, records, names, withOps);
+    const module = this.#module;
+    let bytes = writeRowBlock(module.HEAPU8, this.#input, this.#capacity, records, names, withOps, module.HEAPF64);
     if (bytes < 0 && bytes !== REFUSED) {  // -(the room it needs)
-      this.#reserve(-bytes);
-      bytes = writeRowBlock(this.#module.HEAPU8, this.#input, this.#capacity, records, names, withOps);
+      this.#reserve(-bytes);  // the memory may grow: the views are read again
+      bytes = writeRowBlock(module.HEAPU8, this.#input, this.#capacity, records, names, withOps, module.HEAPF64);
     }
     if (bytes < 0) return REFUSED;
     const token = this.#module._freshet_ingest_input(this.#address, table, bytes, ROW_BLOCK, 1);

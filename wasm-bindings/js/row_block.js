@@ -66,13 +66,18 @@ function recordRow(record) {
  * @param {Uint8Array} heap the wasm memory @param {number} address @param {number} capacity
  * @param {object[]} records @param {string[]} names the table's column names, in order
  * @param {boolean} withOps
+ * @param {Float64Array} doubles a view of the same memory as `heap`, from the
+ *   same offset (the wasm memory's HEAPF64: a view per call costs more than
+ *   a one-row block's writing)
  */
-export function writeRowBlock(heap, address, capacity, records, names, withOps = false) {
-  const rowCount = records.length, columnCount = names.length, cellCount = rowCount * columnCount;
+export function writeRowBlock(heap, address, capacity, records, names, withOps = false,
+  doubles = new Float64Array(heap.buffer, heap.byteOffset, heap.byteLength >> 3)) {
+  const rowCount = records.length, columnCount = names.length;
   const stringsStart = fixedBlockBytes(rowCount, columnCount, withOps);
-  if (address % 8 !== 0) return REFUSED;
+  if (address % 8 !== 0 || heap.byteOffset % 8 !== 0) return REFUSED;
   if (stringsStart > capacity) return -(stringsStart + stringBytesFrom(records, names, 0, 0, withOps));
-  const cells = new Float64Array(heap.buffer, heap.byteOffset + address + HEADER_BYTES, cellCount);
+  const cellCount = rowCount * columnCount;
+  const cellsAt = (address + HEADER_BYTES) / 8;  // in doubles
   const kindsAt = address + HEADER_BYTES + 8 * cellCount;
   const opsAt = kindsAt + cellCount;
   let stringAt = stringsStart;  // from the block's start
@@ -97,7 +102,7 @@ export function writeRowBlock(heap, address, capacity, records, names, withOps =
         case 'number':
           if (!Number.isFinite(value)) return REFUSED;  // JSON writes null
           heap[kindsAt + cell] = NUMBER;
-          cells[cell] = value;  // -0 too: rows hold +0 (canonical_double), as JSON's "0" gives
+          doubles[cellsAt + cell] = value;  // -0 too: rows hold +0 (canonical_double), as JSON's "0" gives
           ++present;
           break;
         case 'boolean':
@@ -111,7 +116,7 @@ export function writeRowBlock(heap, address, capacity, records, names, withOps =
           if (stringAt + room > capacity) return -(stringAt + stringBytesFrom(records, names, r, c, withOps));
           const { written } = encoder.encodeInto(value, heap.subarray(address + stringAt + 4, address + stringAt + room));
           writeU32(heap, address + stringAt, written);
-          cells[cell] = stringAt;
+          doubles[cellsAt + cell] = stringAt;
           stringAt += 4 + written;
           heap[kindsAt + cell] = STRING;
           ++present;
