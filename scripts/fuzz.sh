@@ -7,14 +7,15 @@
 # into tests/fuzz/regressions/<target>/ once fixed, so the gtest replays it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-target=${1:?usage: fuzz.sh <target> [seconds]   (targets: sql_parser, sql_compiler, json_input, checkpoint_reader)}
+target=${1:?usage: fuzz.sh <target> [seconds]   (targets: sql_parser, sql_compiler, json_input, row_block, checkpoint_reader)}
 seconds=${2:-600}
 case $target in
   sql_parser) sources=(core/src/common/*.cpp core/src/types/*.cpp core/src/sql/*.cpp) ;;
   sql_compiler) sources=(core/src/*/*.cpp third_party/simdjson/simdjson.cpp) ;;
   json_input) sources=(core/src/*/*.cpp third_party/simdjson/simdjson.cpp) ;;
+  row_block) sources=(core/src/*/*.cpp third_party/simdjson/simdjson.cpp) ;;
   checkpoint_reader) sources=(core/src/*/*.cpp third_party/simdjson/simdjson.cpp) ;;
-  *) echo "unknown fuzz target '$target' (known: sql_parser, sql_compiler, json_input, checkpoint_reader)" >&2; exit 2 ;;
+  *) echo "unknown fuzz target '$target' (known: sql_parser, sql_compiler, json_input, row_block, checkpoint_reader)" >&2; exit 2 ;;
 esac
 # Checkpoint seeds are whole states of a small pipeline: allow them in full.
 max_len=4096

@@ -107,7 +107,9 @@ void RowBuilder::set_int(size_t column, int64_t value) {
 
 void RowBuilder::set_double(size_t column, double value) {
   if (schema_->type(column).id == TypeId::kReal) {
-    store<float>(column, static_cast<float>(canonical_double(value)));
+    // Narrowed before canonicalised: a double too small for a float (-1e-300)
+    // narrows to -0.0f, which must be stored as +0 like every other zero.
+    store<float>(column, static_cast<float>(canonical_double(static_cast<float>(value))));
   } else {
     FRESHET_ASSERT(schema_->type(column).id == TypeId::kDouble);
     store<double>(column, canonical_double(value));
