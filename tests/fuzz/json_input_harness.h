@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "freshet/format/json_input.h"
+#include "freshet/types/row.h"
 
 namespace freshet::fuzzing {
 
@@ -43,6 +44,22 @@ inline Result<std::vector<format::ParsedUpdate>> parse_fuzz_input(std::string_vi
   return format::parse_json(text, table,
                             {(mode & 1) != 0 ? format::UpdateFormat::kRaw : format::UpdateFormat::kInsertDelete,
                              (mode & 2) == 0});
+}
+
+//! Whether updates are what a reader may return: deletes by key only from a
+//! keyed table, every row decodes, and is canonical (its values encode back
+//! to its bytes). What both input fuzzers check of every successful read.
+inline bool updates_are_sound(const std::vector<format::ParsedUpdate>& updates, const format::TableShape& table) {
+  std::vector<Column> key_columns;
+  for (size_t column : table.primary_key) key_columns.push_back(table.schema->column(column));
+  Schema key_schema(std::move(key_columns));
+  for (const format::ParsedUpdate& update : updates) {
+    const Schema& row_schema = update.key_only ? key_schema : *table.schema;
+    if (update.key_only && (update.insert || table.primary_key.empty())) return false;
+    std::vector<Value> values = decode_row(row_schema, RowRef(update.row));  // must decode
+    if (encode_row(row_schema, values) != update.row) return false;           // and be canonical
+  }
+  return true;
 }
 
 }  // namespace freshet::fuzzing

@@ -37,7 +37,7 @@ function isPlainObject(row) {
  * The bytes a block of these rows needs before its strings.
  * @param {number} rows @param {number} columns @param {boolean} withOps
  */
-export function fixedBlockBytes(rows, columns, withOps = false) {
+function fixedBlockBytes(rows, columns, withOps = false) {
   return HEADER_BYTES + 9 * rows * columns + (withOps ? rows : 0);
 }
 

@@ -37,7 +37,7 @@ std::string UpsertInputOperator::key_of(RowRef row) {
   return key_builder_.finish().to_bytes();
 }
 
-void UpsertInputOperator::push_upsert(RowRef row) { pending_.push_back({key_of(row), row.to_bytes()}); }
+void UpsertInputOperator::push_upsert(RowRef row) { push_upsert(row.to_bytes()); }
 
 void UpsertInputOperator::push_upsert(std::string&& row) {
   std::string key = key_of(RowRef(row));

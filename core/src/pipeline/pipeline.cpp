@@ -24,34 +24,22 @@ Result<std::unique_ptr<Pipeline>> Pipeline::create(std::string_view sql) {
 
 // ------------------------------------------------------------------- input
 
-format::JsonTableReader& Pipeline::json_reader(const sql::CompiledTable& table) {
+template <typename Reader>
+Reader& Pipeline::table_reader(std::vector<std::unique_ptr<Reader>>& readers, const sql::CompiledTable& table) {
   size_t index = static_cast<size_t>(&table - program_->tables.data());
-  if (json_readers_.size() <= index) json_readers_.resize(program_->tables.size());
-  if (!json_readers_[index]) {
-    json_readers_[index] = std::make_unique<format::JsonTableReader>(
-        format::TableShape{table.schema.get(), table.primary_key});
-  }
-  return *json_readers_[index];
-}
-
-format::RowBlockReader& Pipeline::block_reader(const sql::CompiledTable& table) {
-  size_t index = static_cast<size_t>(&table - program_->tables.data());
-  if (block_readers_.size() <= index) block_readers_.resize(program_->tables.size());
-  if (!block_readers_[index]) {
-    block_readers_[index] = std::make_unique<format::RowBlockReader>(
-        format::TableShape{table.schema.get(), table.primary_key});
-  }
-  return *block_readers_[index];
+  if (readers.size() <= index) readers.resize(program_->tables.size());
+  if (!readers[index]) readers[index] = std::make_unique<Reader>(format::TableShape{table.schema.get(), table.primary_key});
+  return *readers[index];
 }
 
 Result<std::vector<format::ParsedUpdate>> Pipeline::parse_input(const sql::CompiledTable& table, std::string_view data,
                                                                 const IngestOptions& options) {
   switch (options.format) {
     case IngestFormat::kCsv: return format::parse_csv(data, format::TableShape{table.schema.get(), table.primary_key});
-    case IngestFormat::kRowBlock: return block_reader(table).read(data);
+    case IngestFormat::kRowBlock: return table_reader(block_readers_, table).read(data);
     case IngestFormat::kJson: break;
   }
-  return json_reader(table).parse(data, options.json);
+  return table_reader(json_readers_, table).parse(data, options.json);
 }
 
 Result<uint64_t> Pipeline::ingest(std::string_view table_name, std::string_view data, const IngestOptions& options) {

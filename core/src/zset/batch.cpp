@@ -9,8 +9,9 @@ const BatchPtr& Batch::empty_batch() {
   return kEmpty;
 }
 
-size_t Batch::lower_bound(RowRef key, size_t from) const {
-  size_t low = from, high = keys_.size();
+size_t Batch::lower_bound(RowRef key, size_t from) const { return lower_bound_in(key, from, keys_.size()); }
+
+size_t Batch::lower_bound_in(RowRef key, size_t low, size_t high) const {
   while (low < high) {
     size_t middle = low + (high - low) / 2;
     if (compare_rows(keys_[middle], key) < 0) {
@@ -29,16 +30,7 @@ size_t Batch::seek_forward(RowRef key, size_t from) const {
     step *= 2;
   }
   // Keys before `low` are < key; the one at low + step - 1 (if any) is not.
-  size_t high = std::min(low + step - 1, keys_.size());
-  while (low < high) {
-    size_t middle = low + (high - low) / 2;
-    if (compare_rows(keys_[middle], key) < 0) {
-      low = middle + 1;
-    } else {
-      high = middle;
-    }
-  }
-  return low;
+  return lower_bound_in(key, low, std::min(low + step - 1, keys_.size()));
 }
 
 std::optional<size_t> Batch::find(RowRef key) const {

@@ -173,10 +173,10 @@ class Pipeline {
   bool accepted_through(uint64_t step) const;
   //! Forgets the token ranges whose steps every connector accepted.
   void forget_completed_tokens();
-  //! The table's JSON reader (json_readers_).
-  format::JsonTableReader& json_reader(const sql::CompiledTable& table);
-  //! The table's row block reader (block_readers_).
-  format::RowBlockReader& block_reader(const sql::CompiledTable& table);
+  //! The table's reader among `readers` (json_readers_, block_readers_),
+  //! made on first use.
+  template <typename Reader>
+  Reader& table_reader(std::vector<std::unique_ptr<Reader>>& readers, const sql::CompiledTable& table);
   //! Parses `data` in the format `options` names.
   Result<std::vector<format::ParsedUpdate>> parse_input(const sql::CompiledTable& table, std::string_view data,
                                                         const IngestOptions& options);

@@ -59,6 +59,9 @@ class Batch {
 
  private:
   friend class SortedBatchBuilder;
+  //! Index of the first key >= `key` among keys [low, high), all keys
+  //! before `low` being smaller and the one at `high` (if any) not.
+  size_t lower_bound_in(RowRef key, size_t low, size_t high) const;
 
   RowColumn keys_;
   std::vector<uint32_t> value_starts_;  // key_count()+1 entries, or empty when one value per key
