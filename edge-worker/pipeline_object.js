@@ -36,6 +36,7 @@ import { jsonResponse, stringify } from './json.js';
 import { parseQuery } from './query.js';
 import { matchRoute, splitPipelinePath } from './routes.js';
 import { snakeCaseKeys } from './snake_case.js';
+import { discardUnreadBody } from './unread_body.js';
 
 const MAX_INCARNATIONS = 32;
 
@@ -70,6 +71,8 @@ export class PipelineObject {
       return await this[handler]({ request, url, name, params });
     } catch (error) {
       return errorResponse(error);
+    } finally {
+      await discardUnreadBody(request);
     }
   }
 

@@ -11,6 +11,7 @@
 import { checkPipelineName } from './definition.js';
 import { HttpError, errorResponse } from './http_errors.js';
 import { splitPipelinePath } from './routes.js';
+import { discardUnreadBody } from './unread_body.js';
 
 export { PipelineObject } from './pipeline_object.js';
 
@@ -45,6 +46,7 @@ async function api(request, env, url) {
     const stub = env.PIPELINES.get(env.PIPELINES.idFromName(path.pipeline));
     return await stub.fetch(request);
   } catch (error) {
+    await discardUnreadBody(request);
     return errorResponse(error);
   }
 }

@@ -28,11 +28,18 @@ export async function edgeWorker() {
     },
     /** fetch under /v0/pipelines/; `body` objects are sent as JSON. */
     async call(method, path, body, init = {}) {
-      const response = await fetch(`${worker.url}/v0/pipelines/${path}`, {
-        method,
-        ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-        ...init,
-      });
+      let response;
+      try {
+        response = await fetch(`${worker.url}/v0/pipelines/${path}`, {
+          method,
+          ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+          ...init,
+        });
+      } catch (error) {
+        // undici says only 'fetch failed'; what failed is in its cause.
+        const cause = error.cause ? ` (${error.cause.code ?? ''} ${error.cause.message})` : '';
+        throw new Error(`${method} ${path}: ${error.message}${cause}`, { cause: error });
+      }
       const text = await response.text();
       let json = null;
       try {
