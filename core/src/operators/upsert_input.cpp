@@ -113,17 +113,19 @@ Status UpsertInputOperator::evaluate() {
     // The trace changes only after the loop, so `old` stays valid through it.
     std::optional<RowRef> old = find(RowRef(op.key), finger_);
     if (old.has_value() == op.row.has_value() && (!old || *old == RowRef(*op.row))) continue;
-    if (old) {
-      delta_.add_row(*old, -1);
-      index_delta_.add(RowRef(op.key), *old, -1);
-    }
-    if (op.row) {
-      delta_.add_row(RowRef(*op.row), 1);
-      index_delta_.add(RowRef(op.key), RowRef(*op.row), 1);
+    if (old) delta_.add_row(*old, -1);
+    if (op.row) delta_.add_row(RowRef(*op.row), 1);
+    // The key's old and new rows, in value order.
+    if (old && op.row && compare_rows(RowRef(*op.row), *old) < 0) {
+      index_delta_.push(RowRef(op.key), RowRef(*op.row), 1);
+      index_delta_.push(RowRef(op.key), *old, -1);
+    } else {
+      if (old) index_delta_.push(RowRef(op.key), *old, -1);
+      if (op.row) index_delta_.push(RowRef(op.key), RowRef(*op.row), 1);
     }
   }
+  by_key_.insert(index_delta_.finish());  // before pending_ is cleared: the builder points into it
   pending_.clear();
-  by_key_.insert(index_delta_.finish());
   slot_->batch = delta_.finish();
   return Status::OK();
 }

@@ -6,6 +6,7 @@
 #include "freshet/operators/distinct.h"
 #include "freshet/operators/filter.h"
 #include "freshet/operators/join.h"
+#include "freshet/operators/join_aggregate.h"
 #include "freshet/operators/left_join.h"
 #include "freshet/operators/map.h"
 #include "freshet/operators/plus.h"
@@ -143,15 +144,12 @@ Stream Planner::index_by(Stream input, std::vector<ExprPtr> keys, bool drop_null
                     });
 }
 
-Stream Planner::plan_join(Stream left, Stream right, LogicalPlan& node, const RowMap* then) {
-  // In SQL a NULL key matches nothing. Unmatched left rows of a LEFT JOIN
-  // must still come out, so only the right side loses them there.
-  // Each side keeps only the columns used above the join (prune_columns.h).
-  Stream left_indexed = index_by(left, std::move(node.left_keys), node.join_type != JoinType::kLeft, node.left_columns);
-  Stream right_indexed = index_by(right, std::move(node.right_keys), true, node.right_columns);
+namespace {
 
-  size_t left_width = node.left_columns.size();
-  JoinMapper concat = [left_width](const RowReader&, const RowReader& l, const RowReader* r, RowBuilder& out, RowBuilder&) {
+// The joined row: the left side's columns, then the right side's (NULLs
+// for an unmatched left row).
+JoinMapper concat_mapper(size_t left_width) {
+  return [left_width](const RowReader&, const RowReader& l, const RowReader* r, RowBuilder& out, RowBuilder&) {
     copy_row(l, out, 0);
     if (r) {
       copy_row(*r, out, left_width);
@@ -159,21 +157,38 @@ Stream Planner::plan_join(Stream left, Stream right, LogicalPlan& node, const Ro
       for (size_t c = left_width; c < out.schema().size(); ++c) out.set_null(c);
     }
   };
-  if (!then) return join_rows(left_indexed, right_indexed, node, concat);
-  if (node.join_type != JoinType::kInner || node.residual) {
-    return map(join_rows(left_indexed, right_indexed, node, concat), then->key_schema, then->value_schema, then->mapper);
-  }
-  // Each joined row is built in a scratch row and mapped from there.
-  auto joined = std::make_shared<RowBuilder>(*node.schema);
-  SchemaPtr joined_schema = node.schema;
-  JoinMapper concat_then_map = [concat, joined, joined_schema, map_row = then->mapper](
-                                   const RowReader& key, const RowReader& l, const RowReader* r, RowBuilder& out_key,
-                                   RowBuilder& out_value) {
+}
+
+}  // namespace
+
+std::pair<Stream, Stream> Planner::index_join_inputs(Stream left, Stream right, LogicalPlan& node) {
+  // In SQL a NULL key matches nothing. Unmatched left rows of a LEFT JOIN
+  // must still come out, so only the right side loses them there.
+  // Each side keeps only the columns used above the join (prune_columns.h).
+  return {index_by(left, std::move(node.left_keys), node.join_type != JoinType::kLeft, node.left_columns),
+          index_by(right, std::move(node.right_keys), true, node.right_columns)};
+}
+
+Stream Planner::plan_join(Stream left, Stream right, LogicalPlan& node) {
+  auto [left_indexed, right_indexed] = index_join_inputs(left, right, node);
+  return join_rows(left_indexed, right_indexed, node, concat_mapper(node.left_columns.size()));
+}
+
+Stream Planner::plan_join_aggregate(Stream left, Stream right, LogicalPlan& join, const RowMap& grouping,
+                                    LogicalPlan& aggregate) {
+  auto [left_indexed, right_indexed] = index_join_inputs(left, right, join);
+  // Each joined row is built in a scratch row and grouped from there.
+  auto joined = std::make_shared<RowBuilder>(*join.schema);
+  JoinMapper concat_then_group = [concat = concat_mapper(join.left_columns.size()), joined, joined_schema = join.schema,
+                                  group = grouping.mapper](const RowReader& key, const RowReader& l, const RowReader* r,
+                                                           RowBuilder& out_key, RowBuilder& out_value) {
     concat(key, l, r, *joined, *joined);
     static const RowReader kNoValue(*empty_schema(), RowRef());
-    map_row(RowReader(*joined_schema, joined->finish()), kNoValue, out_key, out_value);
+    group(RowReader(*joined_schema, joined->finish()), kNoValue, out_key, out_value);
   };
-  return freshet::join(left_indexed, right_indexed, then->key_schema, then->value_schema, concat_then_map);
+  return with_empty_input_row(join_aggregate(left_indexed, right_indexed, grouping.key_schema, grouping.value_schema,
+                                             std::move(concat_then_group), aggregate.aggregates),
+                              aggregate);
 }
 
 Stream Planner::join_rows(Stream left_indexed, Stream right_indexed, LogicalPlan& node, const JoinMapper& concat) {
@@ -219,7 +234,11 @@ Result<Stream> Planner::plan_grouped_aggregate(LogicalPlan& plan) {
     if (!left.ok()) return left.status();
     Result<Stream> right = this->plan(*source->inputs[1]);
     if (!right.ok()) return right.status();
-    return plan_aggregate(plan_join(*left, *right, *source, &grouping), plan);
+    if (source->join_type == JoinType::kInner && !source->residual) {
+      return plan_join_aggregate(*left, *right, *source, grouping, plan);
+    }
+    Stream joined = plan_join(*left, *right, *source);
+    return plan_aggregate(map(joined, grouping.key_schema, grouping.value_schema, grouping.mapper), plan);
   }
   Result<Stream> rows = this->plan(*source);
   if (!rows.ok()) return rows.status();
@@ -246,7 +265,10 @@ Planner::RowMap Planner::grouping_map(const SchemaPtr& row_schema, std::vector<E
 }
 
 Stream Planner::plan_aggregate(Stream grouped, LogicalPlan& plan) {
-  Stream result = aggregate(grouped, plan.aggregates);
+  return with_empty_input_row(aggregate(grouped, plan.aggregates), plan);
+}
+
+Stream Planner::with_empty_input_row(Stream result, LogicalPlan& plan) {
   if (!plan.global) return result;
 
   // Without GROUP BY there is always one row: the aggregates of nothing

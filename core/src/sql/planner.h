@@ -6,6 +6,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "freshet/circuit/circuit.h"
 #include "freshet/operators/row_functions.h"
@@ -27,24 +28,32 @@ class Planner {
   Stream plan_filter(Stream input, ExprPtr predicate);
   Stream plan_project(Stream input, const SchemaPtr& schema, std::vector<ExprPtr> expressions);
   //! A map's output schemas and function: run as a map of its own, or by
-  //! the join whose output it maps.
+  //! the join-aggregate on each joined row.
   struct RowMap {
     SchemaPtr key_schema, value_schema;
     RowMapper mapper;
   };
-  //! The join of two planned inputs, its rows mapped by `then` when given:
-  //! an inner join without a residual condition maps each joined row itself,
-  //! which saves building and sorting a batch of joined rows every step.
-  Stream plan_join(Stream left, Stream right, LogicalPlan& node, const RowMap* then = nullptr);
+  //! A join node's planned inputs indexed by its keys.
+  std::pair<Stream, Stream> index_join_inputs(Stream left, Stream right, LogicalPlan& node);
+  //! The join of two planned inputs.
+  Stream plan_join(Stream left, Stream right, LogicalPlan& node);
   //! The joined rows of indexed inputs, for every kind of join.
   Stream join_rows(Stream left_indexed, Stream right_indexed, LogicalPlan& node, const JoinMapper& concat);
   //! An aggregate node: its input rows grouped (grouping_map), then aggregated.
   Result<Stream> plan_grouped_aggregate(LogicalPlan& plan);
+  //! An aggregate over an inner join without a residual condition, in one
+  //! operator (join_aggregate.h): the joined rows are grouped and folded as
+  //! they are made, never built into a batch and sorted.
+  Stream plan_join_aggregate(Stream left, Stream right, LogicalPlan& join, const RowMap& grouping,
+                             LogicalPlan& aggregate);
   //! Indexes rows of `row` (expressions over the input, the first
   //! `group_count` the group key) by their group key.
   RowMap grouping_map(const SchemaPtr& row_schema, std::vector<ExprPtr> row, size_t group_count);
   //! The aggregate of grouped rows.
   Stream plan_aggregate(Stream grouped, LogicalPlan& aggregate);
+  //! An aggregate's result, with the one row of an aggregate without GROUP
+  //! BY over an empty input.
+  Stream with_empty_input_row(Stream result, LogicalPlan& aggregate);
   //! Indexes a Z-set by key expressions (none: the empty key); the value is
   //! the whole row, or only `value_columns` of it. Rows with a NULL in their
   //! key are dropped when asked.

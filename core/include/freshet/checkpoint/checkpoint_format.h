@@ -27,7 +27,9 @@ namespace freshet {
 //! 2: an aggregate over an inner join groups the joined rows in the join
 //! itself (sql/planner.h), one operator fewer: version 1's operator states
 //! no longer line up with the circuit of the same SQL.
-constexpr uint32_t kCheckpointFormatVersion = 2;
+//! 3: such an aggregate and its join are one operator (join_aggregate.h),
+//! whose state is the join's then the aggregate's.
+constexpr uint32_t kCheckpointFormatVersion = 3;
 //! A part never exceeds this (a Workers KV value holds at most 25 MiB).
 constexpr size_t kMaxCheckpointPartBytes = size_t{16} << 20;
 

@@ -81,7 +81,10 @@ class UpsertInputOperator : public Operator {
   std::vector<SortSlot> order_;  // scratch: pending_ sorted by key
   std::vector<size_t> finger_;   // scratch: evaluate()'s seeks of by_key_ in that order
   std::vector<uint32_t> seen_;   // scratch: repeated_upsert()'s hash set of pending_ positions + 1
-  BatchBuilder delta_, index_delta_;  // scratch of evaluate(), kept for their capacity
+  BatchBuilder delta_;  // scratch of evaluate(), kept for its capacity
+  // The index's changes come in key order (the operations are sorted by
+  // key), so they need no sort of their own.
+  SortedBatchBuilder index_delta_;
   Trace by_key_;  // state: key -> current row
 };
 

@@ -1,0 +1,35 @@
+// Join-aggregate: GROUP BY over an inner equi-join, in one operator.
+//
+// The same as aggregate(join(left, right, ..., mapper), aggregates) — the
+// mapper writes each joined pair as (group key, the aggregate's input row) —
+// without the joined rows ever forming a batch: each joined entry is folded
+// into its group as the join's walk makes it. A batch of them would be
+// sorted and consolidated only for the aggregate to fold them one by one,
+// and that sort was the largest cost of a bulk load into such a view.
+//
+//   ΔA, ΔB ──► ⋈ walk ──(group, row, weight)──► fold ──► emit ──► Δ(output)
+//
+// ## Invariants
+// - The output, and the state of both traces, equal those of the join
+//   followed by the aggregate, after every step; the one difference is that
+//   a floating SUM/AVG adds a step's joined rows in the walk's order and
+//   unconsolidated (a pair that cancels within a step is added and taken
+//   away), which can change its rounding, as any incremental float sum does.
+// - On an error the traces still take the step's input (as the join would
+//   have) and the aggregate's rules for errors apply (aggregate.h).
+#pragma once
+
+#include <vector>
+
+#include "freshet/operators/aggregate.h"
+#include "freshet/operators/row_functions.h"
+
+namespace freshet {
+
+//! GROUP BY `aggregates` of left ⋈ right, whose `mapper` writes each joined
+//! pair as a group key row (`group_schema`) and an input row (`row_schema`).
+//! The specs must pass validate_aggregates() against `row_schema`.
+Stream join_aggregate(Stream left, Stream right, SchemaPtr group_schema, SchemaPtr row_schema, JoinMapper mapper,
+                      std::vector<AggregateSpec> aggregates);
+
+}  // namespace freshet

@@ -1,0 +1,199 @@
+#include "aggregation.h"
+
+#include "freshet/zset/batch_codec.h"
+
+namespace freshet::aggregate_detail {
+
+Aggregation::Aggregation(SchemaPtr key_schema, SchemaPtr value_schema, SchemaPtr output_schema,
+                         std::vector<AggregatePlan> plans)
+    : key_schema_(std::move(key_schema)),
+      value_schema_(std::move(value_schema)),
+      output_schema_(std::move(output_schema)),
+      plans_(std::move(plans)),
+      output_row_(*output_schema_) {
+  state_.value_traces.resize(plans_.size());
+  value_changes_.resize(plans_.size());
+  for (const AggregatePlan& plan : plans_) {
+    value_rows_.emplace_back(plan.value_schema ? *plan.value_schema : *empty_schema());
+  }
+}
+
+GroupMap::value_type& Aggregation::group(RowRef key) {
+  if (last_group_ && RowRef(last_group_->first) == key) return *last_group_;
+  GroupMap::value_type& group = state_.find_or_add(key, plans_.size());
+  state_.mark_pending(group);
+  last_group_ = &group;
+  return group;
+}
+
+Status Aggregation::fold(GroupMap::value_type& group, RowRef value, Weight weight) {
+  RowReader row(*value_schema_, value);
+  group.second.count += weight;
+  ++state_.work.rows_folded;
+  for (size_t a = 0; a < plans_.size(); ++a) {
+    FRESHET_RETURN_IF_ERROR(fold_one(a, RowRef(group.first), row, weight, group.second.accumulators[a]));
+  }
+  return Status::OK();
+}
+
+// Accumulators directly; MIN/MAX and COUNT DISTINCT values into this step's
+// changes of their traces.
+Status Aggregation::fold_one(size_t a, RowRef key, const RowReader& row, Weight weight, Accumulator& accumulator) {
+  const AggregatePlan& plan = plans_[a];
+  if (plan.spec.kind == AggregateKind::kCountStar || row.is_null(plan.spec.column)) return Status::OK();
+  if (!plan.keeps_trace()) return fold_value(plan, row, weight, accumulator);
+  value_rows_[a].copy_field(0, row, plan.spec.column);
+  RowRef value = value_rows_[a].finish();
+  if (plan.ordered()) {
+    encode_sorted_row(RowReader(*plan.value_schema, value), plan.order, &sort_entry_);
+    value = RowRef(sort_entry_);
+  }
+  value_changes_[a].add(key, value, weight);
+  return Status::OK();
+}
+
+Status Aggregation::emit(BatchPtr* output) {
+  update_value_traces();
+  // Recomputes the row of every pending group, then emits the differences.
+  // Nothing is committed unless every row could be computed, so after an
+  // error the groups stay pending and what was emitted stays the truth.
+  new_rows_.resize(state_.pending.size());
+  for (size_t i = 0; i < state_.pending.size(); ++i) {
+    const GroupMap::value_type& group = *state_.pending[i];
+    ++state_.work.groups_evaluated;
+    new_rows_[i].reset();
+    if (group.second.count <= 0) continue;
+    Status status = build_row(group);
+    RowRef row = output_row_.finish();
+    if (!status.ok()) return status;
+    new_rows_[i] = row.to_bytes();
+  }
+  last_group_ = nullptr;  // commit() may erase groups
+  for (size_t i = 0; i < state_.pending.size(); ++i) commit(*state_.pending[i], new_rows_[i]);
+  state_.pending.clear();
+  *output = changes_.finish();
+  return Status::OK();
+}
+
+void Aggregation::update_value_traces() {
+  for (size_t a = 0; a < plans_.size(); ++a) {
+    if (value_changes_[a].empty()) continue;
+    BatchPtr changes = value_changes_[a].finish();
+    if (plans_[a].spec.kind == AggregateKind::kCountDistinct) count_distinct_crossings(a, *changes);
+    state_.value_traces[a].insert(std::move(changes));
+  }
+}
+
+// A value counts for COUNT DISTINCT while its total weight is positive:
+// adjust the group's count where this step's change crosses zero.
+void Aggregation::count_distinct_crossings(size_t a, const Batch& changes) {
+  const Trace& trace = state_.value_traces[a];
+  for (size_t k = 0; k < changes.key_count(); ++k) {
+    RowRef key = changes.key(k);
+    Accumulator& accumulator = state_.groups.find(key.to_bytes())->second.accumulators[a];
+    for (size_t v = changes.values_begin(k); v < changes.values_end(k); ++v) {
+      Weight before = trace.weight_of(key, changes.value(v));
+      Weight after = before + changes.weight(v);
+      accumulator.distinct += static_cast<int64_t>(after > 0) - static_cast<int64_t>(before > 0);
+      ++state_.work.trace_seeks;
+    }
+  }
+}
+
+Status Aggregation::build_row(const GroupMap::value_type& group) {
+  RowReader key(*key_schema_, RowRef(group.first));
+  for (size_t c = 0; c < key.schema().size(); ++c) output_row_.copy_field(c, key, c);
+  for (size_t a = 0; a < plans_.size(); ++a) {
+    if (plans_[a].ordered()) {
+      write_extreme(a, RowRef(group.first));
+    } else {
+      FRESHET_RETURN_IF_ERROR(
+          write_linear_result(plans_[a], group.second.count, group.second.accumulators[a], output_row_));
+    }
+  }
+  return Status::OK();
+}
+
+// MIN/MAX: the group's first live entry in the aggregate's sort order.
+void Aggregation::write_extreme(size_t a, RowRef group_key) {
+  const AggregatePlan& plan = plans_[a];
+  Trace::KeyCursor first = state_.value_traces[a].seek(group_key);
+  ++state_.work.trace_seeks;
+  if (!first.valid()) return output_row_.set_null(plan.output_column);
+  RowReader value(*plan.value_schema, sorted_row_payload(first.value()));
+  output_row_.copy_field(plan.output_column, value, 0);
+}
+
+void Aggregation::commit(GroupMap::value_type& group, std::optional<std::string>& new_row) {
+  GroupState& state = group.second;
+  state_.group_bytes -= group_footprint(group);
+  bool unchanged = state.emitted && new_row && state.output == *new_row;
+  if (!unchanged) {
+    if (state.emitted) changes_.add_row(RowRef(state.output), -1);
+    if (new_row) changes_.add_row(RowRef(*new_row), 1);
+    state.emitted = new_row.has_value();
+    state.output = new_row ? std::move(*new_row) : std::string();
+  }
+  state.pending = false;
+  bool empty = state.count == 0;
+  for (Accumulator& accumulator : state.accumulators) {
+    // A float sum of values that all left is exactly 0, not the rounding residue.
+    if (accumulator.non_null == 0) accumulator.float_sum = 0;
+    empty = empty && accumulator.zero();
+  }
+  state_.group_bytes += group_footprint(group);
+  if (empty) state_.erase(group);
+}
+
+void Aggregation::save_state(ByteWriter& out) const {
+  out.varint(state_.groups.size());
+  for (const auto& [key, group] : state_.groups) {
+    out.bytes(key);
+    out.i64(group.count);
+    for (const Accumulator& accumulator : group.accumulators) {
+      out.i64(accumulator.non_null);
+      out.i128(accumulator.exact_sum);
+      out.f64(accumulator.float_sum);
+      out.i64(accumulator.distinct);
+    }
+    out.boolean(group.emitted);
+    if (group.emitted) out.bytes(group.output);
+  }
+  for (const Trace& trace : state_.value_traces) write_trace(out, trace);
+}
+
+void Aggregation::restore_state(ByteReader& in) {
+  size_t count = in.count(10 + 40 * plans_.size());
+  for (size_t g = 0; g < count && in.ok(); ++g) {
+    RowRef key(in.bytes());
+    if (in.ok() && !row_fits_schema(*key_schema_, key)) in.fail("group " + std::to_string(g) + " does not fit its schema");
+    if (!in.ok()) break;
+    GroupMap::value_type& group = state_.find_or_add(key, plans_.size());
+    state_.group_bytes -= group_footprint(group);
+    group.second.count = in.i64();
+    for (Accumulator& accumulator : group.second.accumulators) {
+      accumulator.non_null = in.i64();
+      accumulator.exact_sum = in.i128();
+      accumulator.float_sum = in.f64();
+      accumulator.distinct = in.i64();
+    }
+    group.second.emitted = in.boolean();
+    if (group.second.emitted) group.second.output = std::string(in.bytes());
+    state_.group_bytes += group_footprint(group);
+    if (in.ok() && group.second.emitted && !row_fits_schema(*output_schema_, RowRef(group.second.output))) {
+      in.fail("the output of group " + std::to_string(g) + " does not fit its schema");
+    }
+  }
+  for (size_t a = 0; a < plans_.size() && in.ok(); ++a) {
+    const AggregatePlan& plan = plans_[a];
+    RowCheck values = any_row();
+    if (plan.ordered()) {
+      values = sorted_rows_of(plan.value_schema);
+    } else if (plan.keeps_trace()) {
+      values = rows_of(plan.value_schema);
+    }
+    read_trace(in, rows_of(key_schema_), values, &state_.value_traces[a]);
+  }
+}
+
+}  // namespace freshet::aggregate_detail

@@ -1,0 +1,64 @@
+// The work of a GROUP BY aggregate apart from where its input comes from:
+// entries (group key, input row, weight) are folded in, in any order and
+// unconsolidated (every aggregate is a sum over them, or keeps a trace built
+// by a consolidating builder), and a step ends by emitting the changes of
+// the touched groups' rows. The aggregate operator feeds it a batch; the
+// fused join-aggregate feeds it joined rows as the join makes them.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "aggregate_plan.h"
+#include "aggregate_state.h"
+#include "freshet/common/byte_io.h"
+#include "freshet/common/status.h"
+#include "freshet/zset/batch_builder.h"
+
+namespace freshet::aggregate_detail {
+
+class Aggregation {
+ public:
+  //! Groups are rows of `key_schema`, folded rows of `value_schema`; output
+  //! rows (group key columns, then one per aggregate) of `output_schema`.
+  Aggregation(SchemaPtr key_schema, SchemaPtr value_schema, SchemaPtr output_schema, std::vector<AggregatePlan> plans);
+
+  //! The group of `key`, created if new and marked as touched this step.
+  GroupMap::value_type& group(RowRef key);
+  //! Folds one input row of weight `weight` into `group`.
+  Status fold(GroupMap::value_type& group, RowRef value, Weight weight);
+  //! Ends a step: the output's changes for every touched group. On an error
+  //! nothing is emitted and the groups stay touched (see aggregate.h).
+  Status emit(BatchPtr* output);
+
+  size_t state_bytes() const { return state_.memory_bytes(); }
+  // Groups (key, count, accumulators, last output), then the value traces.
+  // Between steps no group is pending.
+  void save_state(ByteWriter& out) const;
+  void restore_state(ByteReader& in);
+  const AggregateWork& work() const { return state_.work; }
+
+ private:
+  Status fold_one(size_t a, RowRef key, const RowReader& row, Weight weight, Accumulator& accumulator);
+  void update_value_traces();
+  void count_distinct_crossings(size_t a, const Batch& changes);
+  Status build_row(const GroupMap::value_type& group);
+  void write_extreme(size_t a, RowRef group_key);
+  void commit(GroupMap::value_type& group, std::optional<std::string>& new_row);
+
+  const SchemaPtr key_schema_, value_schema_, output_schema_;
+  const std::vector<AggregatePlan> plans_;
+  AggregateState state_;
+  // The group group() returned last: joined rows often come in runs of one group.
+  GroupMap::value_type* last_group_ = nullptr;
+  // Scratch, empty between steps.
+  std::vector<BatchBuilder> value_changes_;  // per aggregate: this step's changes of its value trace
+  std::vector<RowBuilder> value_rows_;       // per aggregate: one-column rows of its values
+  std::string sort_entry_;
+  RowBuilder output_row_;
+  std::vector<std::optional<std::string>> new_rows_;
+  BatchBuilder changes_;
+};
+
+}  // namespace freshet::aggregate_detail
