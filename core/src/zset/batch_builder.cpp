@@ -88,7 +88,7 @@ BatchPtr SortedBatchBuilder::finish() {
 
 namespace {
 
-constexpr size_t kKeptArenaBytes = 64 * 1024;
+constexpr size_t kKeptBytes = 64 * 1024;
 
 uint64_t big_endian_prefix(const uint8_t* data, uint32_t size) {
   uint64_t prefix = 0;
@@ -163,14 +163,18 @@ BatchPtr BatchBuilder::finish() {
   sorted.reserve(entries_.size(), key_bytes_, value_bytes_);
   for (const Entry& e : entries_) sorted.push(key_of(e), value_of(e), e.weight);
   BatchPtr batch = sorted.finish();
+  // A builder kept for its capacity (reused every step) keeps a large one
+  // only while steps fill it: the steps of a bulk load then reuse it rather
+  // than grow a new one by doubling each step (copies, and fresh memory
+  // between the traces' batches), and the first small step after the load
+  // frees it.
+  const bool release = memory_bytes() > kKeptBytes && entries_.size() < entries_.capacity() / 4;
   entries_.clear();
   arena_.clear();
   key_bytes_ = value_bytes_ = 0;
-  // A builder kept for its capacity (reused every step) keeps a small one,
-  // not what its largest step needed.
-  if (arena_.capacity() > kKeptArenaBytes) {
+  if (release) {
     arena_.release();
-    entries_ = {};
+    std::vector<Entry>().swap(entries_);  // `entries_ = {}` would keep the capacity
   }
   return batch;
 }

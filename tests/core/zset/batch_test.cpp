@@ -173,6 +173,23 @@ TEST(WeightColumnTest, StoresWeightsOnlyOnceOneIsNotOne) {
   EXPECT_EQ(ones[491], -3);
 }
 
+TEST(BatchBuilderTest, KeepsItsCapacityWhileStepsFillItAndFreesItAfter) {
+  BatchBuilder builder;
+  auto step = [&](int64_t entries) {
+    for (int64_t i = 0; i < entries; ++i) builder.add_row(RowRef(row_of(i)), 1);
+    EXPECT_EQ(builder.finish()->size(), static_cast<size_t>(entries));
+  };
+  step(10'000);  // a bulk load's step
+  const size_t held = builder.memory_bytes();
+  EXPECT_GT(held, size_t{64 * 1024});
+  step(10'000);  // the next one reuses what the first grew
+  EXPECT_EQ(builder.memory_bytes(), held);
+  step(4'100);  // still a quarter or more of it in use: kept
+  EXPECT_EQ(builder.memory_bytes(), held);
+  step(1);  // a small step after the load: the large buffers go
+  EXPECT_LE(builder.memory_bytes(), size_t{64 * 1024});
+}
+
 TEST(MergeTest, MergeIsTheSumOfZSets) {
   std::mt19937_64 random(testing::test_seed(13));
   for (int round = 0; round < 50; ++round) {

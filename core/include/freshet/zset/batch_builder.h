@@ -53,6 +53,8 @@ class BatchBuilder {
   //! A Z-set update: the row is the key, the value empty.
   void add_row(RowRef row, Weight weight) { add(row, RowRef(), weight); }
   size_t pending() const { return entries_.size(); }
+  //! Bytes held for entries, added or not (its capacity, kept between finishes).
+  size_t memory_bytes() const { return arena_.capacity() + entries_.capacity() * sizeof(Entry); }
   bool empty() const { return entries_.empty(); }
   //! Consolidates everything added into a batch and starts over.
   BatchPtr finish();
