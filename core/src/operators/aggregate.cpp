@@ -12,7 +12,9 @@ using aggregate_detail::Aggregation;
 class AggregateOperator : public Operator {
  public:
   AggregateOperator(const StreamSlot* input, StreamSlot* output, std::vector<aggregate_detail::AggregatePlan> plans)
-      : input_(input), output_(output), aggregation_(input->key_schema, input->value_schema, output->key_schema, std::move(plans)) {}
+      : input_(input),
+        output_(output),
+        aggregation_(input->key_schema, input->value_schema, output->key_schema, std::move(plans)) {}
   const char* name() const override { return "aggregate"; }
   size_t state_bytes() const override { return aggregation_.state_bytes(); }
   void save_state(ByteWriter& out) const override { aggregation_.save_state(out); }

@@ -166,7 +166,9 @@ void Aggregation::restore_state(ByteReader& in) {
   size_t count = in.count(10 + 40 * plans_.size());
   for (size_t g = 0; g < count && in.ok(); ++g) {
     RowRef key(in.bytes());
-    if (in.ok() && !row_fits_schema(*key_schema_, key)) in.fail("group " + std::to_string(g) + " does not fit its schema");
+    if (in.ok() && !row_fits_schema(*key_schema_, key)) {
+      in.fail("group " + std::to_string(g) + " does not fit its schema");
+    }
     if (!in.ok()) break;
     GroupMap::value_type& group = state_.find_or_add(key, plans_.size());
     state_.group_bytes -= group_footprint(group);

@@ -71,10 +71,9 @@ Stream join_aggregate(Stream left, Stream right, SchemaPtr group_schema, SchemaP
   Circuit& circuit = *left.circuit();
   Stream output = circuit.add_stream(make_schema(std::move(columns)), empty_schema());
   auto plans = aggregate_detail::make_plans(*row_schema, aggregates, group_schema->size());
-  circuit.add_operator(std::make_unique<JoinAggregateOperator>(&circuit.slot(left), &circuit.slot(right),
-                                                               &circuit.slot(output), std::move(group_schema),
-                                                               std::move(row_schema), std::move(mapper),
-                                                               std::move(plans)));
+  circuit.add_operator(std::make_unique<JoinAggregateOperator>(
+      &circuit.slot(left), &circuit.slot(right), &circuit.slot(output), std::move(group_schema), std::move(row_schema),
+      std::move(mapper), std::move(plans)));
   return output;
 }
 

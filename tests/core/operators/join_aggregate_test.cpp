@@ -37,8 +37,12 @@ std::vector<AggregateSpec> specs() {
   };
   using K = AggregateKind;
   // Integer inputs: sums are exact in any order, so outputs compare exactly.
-  return {spec(K::kCountStar, 0, "n"),      spec(K::kCount, 0, "count_lx"), spec(K::kSum, 0, "sum_lx"),
-          spec(K::kAvg, 0, "avg_lx"),       spec(K::kMin, 1, "min_rs"),     spec(K::kMax, 0, "max_lx"),
+  return {spec(K::kCountStar, 0, "n"),
+          spec(K::kCount, 0, "count_lx"),
+          spec(K::kSum, 0, "sum_lx"),
+          spec(K::kAvg, 0, "avg_lx"),
+          spec(K::kMin, 1, "min_rs"),
+          spec(K::kMax, 0, "max_lx"),
           spec(K::kCountDistinct, 1, "distinct_rs")};
 }
 
