@@ -1,9 +1,7 @@
 #include "freshet/operators/join.h"
 
 #include "freshet/zset/batch_builder.h"
-#include "freshet/zset/batch_codec.h"
-#include "freshet/zset/trace.h"
-#include "join_walk.h"
+#include "join_core.h"
 
 namespace freshet {
 namespace {
@@ -11,41 +9,23 @@ namespace {
 class JoinOperator : public Operator {
  public:
   JoinOperator(const StreamSlot* left, const StreamSlot* right, StreamSlot* output, JoinMapper mapper)
-      : left_(left),
-        right_(right),
-        output_(output),
-        walk_(left->key_schema, left->value_schema, right->value_schema, *output->key_schema, *output->value_schema,
-              std::move(mapper)) {}
+      : output_(output), join_(left, right, *output->key_schema, *output->value_schema, std::move(mapper)) {}
   const char* name() const override { return "join"; }
 
   Status evaluate() override {
-    auto add = [this](RowRef key, RowRef value, Weight weight) { joined_.add(key, value, weight); };
-    walk_.walk(*left_->batch, right_trace_, /*delta_is_left=*/true, add);
-    left_trace_.insert(left_->batch);
-    walk_.walk(*right_->batch, left_trace_, /*delta_is_left=*/false, add);
-    right_trace_.insert(right_->batch);
+    join_.step([this](RowRef key, RowRef value, Weight weight) { joined_.add(key, value, weight); });
     output_->batch = joined_.finish();
     return Status::OK();
   }
 
-  size_t state_bytes() const override { return left_trace_.memory_bytes() + right_trace_.memory_bytes(); }
-  void save_state(ByteWriter& out) const override {
-    write_trace(out, left_trace_);
-    write_trace(out, right_trace_);
-  }
-  void restore_state(ByteReader& in) override {
-    read_trace(in, rows_of(left_->key_schema), rows_of(left_->value_schema), &left_trace_);
-    read_trace(in, rows_of(right_->key_schema), rows_of(right_->value_schema), &right_trace_);
-  }
+  size_t state_bytes() const override { return join_.state_bytes(); }
+  void save_state(ByteWriter& out) const override { join_.save_state(out); }
+  void restore_state(ByteReader& in) override { join_.restore_state(in); }
 
  private:
-  const StreamSlot* left_;
-  const StreamSlot* right_;
   StreamSlot* output_;
-  JoinWalk walk_;
+  JoinCore join_;
   BatchBuilder joined_;
-  // State: the integrals of both inputs.
-  Trace left_trace_, right_trace_;
 };
 
 }  // namespace

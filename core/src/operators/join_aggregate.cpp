@@ -3,8 +3,7 @@
 #include "aggregate_plan.h"
 #include "aggregation.h"
 #include "freshet/common/assert.h"
-#include "freshet/zset/batch_codec.h"
-#include "join_walk.h"
+#include "join_core.h"
 
 namespace freshet {
 namespace {
@@ -15,50 +14,36 @@ class JoinAggregateOperator : public Operator {
  public:
   JoinAggregateOperator(const StreamSlot* left, const StreamSlot* right, StreamSlot* output, SchemaPtr group_schema,
                         SchemaPtr row_schema, JoinMapper mapper, std::vector<aggregate_detail::AggregatePlan> plans)
-      : left_(left),
-        right_(right),
-        output_(output),
-        walk_(left->key_schema, left->value_schema, right->value_schema, *group_schema, *row_schema, std::move(mapper)),
+      : output_(output),
+        join_(left, right, *group_schema, *row_schema, std::move(mapper)),
         aggregation_(group_schema, row_schema, output->key_schema, std::move(plans)) {}
   const char* name() const override { return "join_aggregate"; }
 
   Status evaluate() override {
     output_->batch = Batch::empty_batch();
     Status folded = Status::OK();
-    auto fold = [this, &folded](RowRef group, RowRef row, Weight weight) {
+    join_.step([this, &folded](RowRef group, RowRef row, Weight weight) {
       if (folded.ok()) folded = aggregation_.fold(aggregation_.group(group), row, weight);
-    };
-    walk_.walk(*left_->batch, right_trace_, /*delta_is_left=*/true, fold);
-    left_trace_.insert(left_->batch);
-    walk_.walk(*right_->batch, left_trace_, /*delta_is_left=*/false, fold);
-    right_trace_.insert(right_->batch);
+    });
     FRESHET_RETURN_IF_ERROR(folded);
     return aggregation_.emit(&output_->batch);
   }
 
-  size_t state_bytes() const override {
-    return left_trace_.memory_bytes() + right_trace_.memory_bytes() + aggregation_.state_bytes();
-  }
+  size_t state_bytes() const override { return join_.state_bytes() + aggregation_.state_bytes(); }
   // The join's traces, then the aggregate's state.
   void save_state(ByteWriter& out) const override {
-    write_trace(out, left_trace_);
-    write_trace(out, right_trace_);
+    join_.save_state(out);
     aggregation_.save_state(out);
   }
   void restore_state(ByteReader& in) override {
-    read_trace(in, rows_of(left_->key_schema), rows_of(left_->value_schema), &left_trace_);
-    read_trace(in, rows_of(right_->key_schema), rows_of(right_->value_schema), &right_trace_);
+    join_.restore_state(in);
     if (in.ok()) aggregation_.restore_state(in);
   }
 
  private:
-  const StreamSlot* left_;
-  const StreamSlot* right_;
   StreamSlot* output_;
-  JoinWalk walk_;
+  JoinCore join_;
   Aggregation aggregation_;
-  // The join's state: the integrals of both inputs.
-  Trace left_trace_, right_trace_;
 };
 
 }  // namespace
