@@ -175,19 +175,37 @@ Stream Planner::plan_join(Stream left, Stream right, LogicalPlan& node) {
 }
 
 Stream Planner::plan_join_aggregate(Stream left, Stream right, LogicalPlan& join, const RowMap& grouping,
-                                    LogicalPlan& aggregate) {
+                                    const std::optional<std::vector<size_t>>& columns, LogicalPlan& aggregate) {
   auto [left_indexed, right_indexed] = index_join_inputs(left, right, join);
-  // Each joined row is built in a scratch row and grouped from there.
-  auto joined = std::make_shared<RowBuilder>(*join.schema);
-  JoinMapper concat_then_group = [concat = concat_mapper(join.left_columns.size()), joined, joined_schema = join.schema,
-                                  group = grouping.mapper](const RowReader& key, const RowReader& l, const RowReader* r,
-                                                           RowBuilder& out_key, RowBuilder& out_value) {
-    concat(key, l, r, *joined, *joined);
-    static const RowReader kNoValue(*empty_schema(), RowRef());
-    group(RowReader(*joined_schema, joined->finish()), kNoValue, out_key, out_value);
-  };
+  const size_t left_width = join.left_columns.size();
+  JoinMapper group_joined;
+  if (columns) {
+    // Each column of the grouped row is a column of one side: copied from
+    // there, with no joined row in between.
+    group_joined = [columns = *columns, left_width, group_count = aggregate.group_count](
+                       const RowReader&, const RowReader& l, const RowReader* r, RowBuilder& out_key,
+                       RowBuilder& out_value) {
+      for (size_t i = 0; i < columns.size(); ++i) {
+        const bool from_left = columns[i] < left_width;
+        const RowReader& side = from_left ? l : *r;
+        const size_t column = from_left ? columns[i] : columns[i] - left_width;
+        if (i < group_count) out_key.copy_field(i, side, column);
+        out_value.copy_field(i, side, column);
+      }
+    };
+  } else {
+    // Each joined row is built in a scratch row and grouped from there.
+    auto joined = std::make_shared<RowBuilder>(*join.schema);
+    group_joined = [concat = concat_mapper(left_width), joined, joined_schema = join.schema, group = grouping.mapper](
+                       const RowReader& key, const RowReader& l, const RowReader* r, RowBuilder& out_key,
+                       RowBuilder& out_value) {
+      concat(key, l, r, *joined, *joined);
+      static const RowReader kNoValue(*empty_schema(), RowRef());
+      group(RowReader(*joined_schema, joined->finish()), kNoValue, out_key, out_value);
+    };
+  }
   return with_empty_input_row(join_aggregate(left_indexed, right_indexed, grouping.key_schema, grouping.value_schema,
-                                             std::move(concat_then_group), aggregate.aggregates),
+                                             std::move(group_joined), aggregate.aggregates),
                               aggregate);
 }
 
@@ -228,6 +246,13 @@ Result<Stream> Planner::plan_grouped_aggregate(LogicalPlan& plan) {
   } else {
     for (size_t c = 0; c < row_schema->size(); ++c) row.push_back(column_expr(c, row_schema->type(c)));
   }
+  // Group keys and arguments that are all plain columns (GROUP BY c.region
+  // ... SUM(o.amount)) can be copied from the join's two sides directly.
+  std::optional<std::vector<size_t>> columns = std::vector<size_t>();
+  for (const ExprPtr& expr : row) {
+    if (expr->kind != ExprKind::kColumn) columns.reset();
+    if (columns) columns->push_back(expr->column);
+  }
   RowMap grouping = grouping_map(row_schema, std::move(row), plan.group_count);
   if (source->kind == LogicalPlan::Kind::kJoin) {
     Result<Stream> left = this->plan(*source->inputs[0]);
@@ -235,7 +260,7 @@ Result<Stream> Planner::plan_grouped_aggregate(LogicalPlan& plan) {
     Result<Stream> right = this->plan(*source->inputs[1]);
     if (!right.ok()) return right.status();
     if (source->join_type == JoinType::kInner && !source->residual) {
-      return plan_join_aggregate(*left, *right, *source, grouping, plan);
+      return plan_join_aggregate(*left, *right, *source, grouping, columns, plan);
     }
     Stream joined = plan_join(*left, *right, *source);
     return plan_aggregate(map(joined, grouping.key_schema, grouping.value_schema, grouping.mapper), plan);

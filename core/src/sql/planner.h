@@ -43,9 +43,10 @@ class Planner {
   Result<Stream> plan_grouped_aggregate(LogicalPlan& plan);
   //! An aggregate over an inner join without a residual condition, in one
   //! operator (join_aggregate.h): the joined rows are grouped and folded as
-  //! they are made, never built into a batch and sorted.
+  //! they are made, never built into a batch and sorted. `columns`: the
+  //! joined row's columns the grouped row copies, when it only copies.
   Stream plan_join_aggregate(Stream left, Stream right, LogicalPlan& join, const RowMap& grouping,
-                             LogicalPlan& aggregate);
+                             const std::optional<std::vector<size_t>>& columns, LogicalPlan& aggregate);
   //! Indexes rows of `row` (expressions over the input, the first
   //! `group_count` the group key) by their group key.
   RowMap grouping_map(const SchemaPtr& row_schema, std::vector<ExprPtr> row, size_t group_count);
