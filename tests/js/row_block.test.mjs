@@ -214,6 +214,14 @@ test('writeRowBlock: plain rows are written, others refused, short room asked fo
   const needed = writeRowBlock(heap, 0, 100, [{ id: 1, v: 'x'.repeat(500) }], NAMES);
   assert.ok(needed < 0 && needed !== REFUSED && -needed >= 16 + 9 * 8 + 4 + 500, `${needed}`);
   assert.ok(writeRowBlock(heap, 0, -needed, [{ id: 1, v: 'x'.repeat(500) }], NAMES) > 0);
+  // Room short of the fixed part: that and a guess for the strings, then
+  // exactly what the strings past the guess need.
+  const long = Array.from({ length: 4 }, (_, id) => ({ id, v: 'y'.repeat(300) }));
+  const first = writeRowBlock(heap, 0, 100, long, NAMES);
+  assert.ok(first < 0 && first !== REFUSED && -first > 16 + 9 * 8 * 4, `${first}`);
+  const second = writeRowBlock(heap, 0, -first, long, NAMES);
+  assert.ok(second < 0 && second !== REFUSED && -second >= 16 + 9 * 8 * 4 + 4 * 304, `${second}`);
+  assert.equal(writeRowBlock(heap, 0, -second, long, NAMES), 16 + 9 * 8 * 4 + 4 * 304);
 });
 
 test('a block larger than the input buffer keeps, and strings of every width', async () => {

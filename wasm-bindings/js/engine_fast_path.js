@@ -79,7 +79,9 @@ export class EngineFastPath {
   ingestObjects(table, records, names, withOps) {
     const module = this.#module;
     let bytes = writeRowBlock(module.HEAPU8, this.#input, this.#capacity, records, names, withOps, module.HEAPF64);
-    if (bytes < 0 && bytes !== REFUSED) {  // -(the room it needs)
+    // -(the room it asks for): the fixed part and a guess for the strings,
+    // then, if the strings overflow the guess, exactly the rest.
+    for (let tries = 0; tries < 2 && bytes < 0 && bytes !== REFUSED; ++tries) {
       this.#reserve(-bytes);  // the memory may grow: the views are read again
       bytes = writeRowBlock(module.HEAPU8, this.#input, this.#capacity, records, names, withOps, module.HEAPF64);
     }

@@ -61,8 +61,8 @@ function recordRow(record) {
  * within `capacity` bytes: rows to insert (the raw update format), or with
  * `withOps` records `{insert: row}` / `{delete: row}` (insert_delete).
  * @returns {number} the block's size in bytes, REFUSED when the records are
- * not plain (send JSON), or -(bytes needed) when the strings did not fit
- * (grow to at least that and call again).
+ * not plain (send JSON), or -(bytes) when the block did not fit: grow to
+ * at least that and call again (a block of long strings may ask twice).
  * @param {Uint8Array} heap the wasm memory @param {number} address @param {number} capacity
  * @param {object[]} records @param {string[]} names the table's column names, in order
  * @param {boolean} withOps
@@ -75,7 +75,12 @@ export function writeRowBlock(heap, address, capacity, records, names, withOps =
   const rowCount = records.length, columnCount = names.length;
   const stringsStart = fixedBlockBytes(rowCount, columnCount, withOps);
   if (address % 8 !== 0 || heap.byteOffset % 8 !== 0) return REFUSED;
-  if (stringsStart > capacity) return -(stringsStart + stringBytesFrom(records, names, 0, 0, withOps));
+  // Not even the fixed part fits: ask for it and some room for strings, not
+  // for an exact count — a walk over every row only to size the buffer
+  // costs as much as the writing (more while the code is cold, as in a
+  // process's first bulk load). Strings that then do not fit are sized
+  // exactly below, from where they stopped.
+  if (stringsStart > capacity) return -(stringsStart + (stringsStart >> 1));
   const cellCount = rowCount * columnCount;
   const cellsAt = (address + HEADER_BYTES) / 8;  // in doubles
   const kindsAt = address + HEADER_BYTES + 8 * cellCount;

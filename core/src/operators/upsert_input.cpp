@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "freshet/common/hash.h"
+#include "freshet/common/prefix_sort.h"
 #include "freshet/zset/batch_builder.h"
 #include "freshet/zset/batch_codec.h"
 
@@ -100,11 +101,12 @@ Status UpsertInputOperator::evaluate() {
   // fall back to the operations' order.
   order_.resize(pending_.size());
   for (uint32_t i = 0; i < order_.size(); ++i) order_[i] = {key_prefix(pending_[i].key), i};
-  std::sort(order_.begin(), order_.end(), [this](const SortSlot& a, const SortSlot& b) {
-    if (a.prefix != b.prefix) return a.prefix < b.prefix;
-    int c = pending_[a.index].key.compare(pending_[b.index].key);
-    return c != 0 ? c < 0 : a.index < b.index;
-  });
+  sort_by_prefix(order_, order_scratch_, [](const SortSlot& s) { return s.prefix; },
+                 [this](const SortSlot& a, const SortSlot& b) {
+                   if (a.prefix != b.prefix) return a.prefix < b.prefix;
+                   int c = pending_[a.index].key.compare(pending_[b.index].key);
+                   return c != 0 ? c < 0 : a.index < b.index;
+                 });
 
   finger_.clear();
   for (size_t i = 0; i < order_.size(); ++i) {
@@ -126,6 +128,10 @@ Status UpsertInputOperator::evaluate() {
   }
   by_key_.insert(index_delta_.finish());  // before pending_ is cleared: the builder points into it
   pending_.clear();
+  if (order_.capacity() > 4096) {  // a bulk load's sort room is not kept
+    std::vector<SortSlot>().swap(order_);
+    std::vector<SortSlot>().swap(order_scratch_);
+  }
   slot_->batch = delta_.finish();
   return Status::OK();
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "freshet/common/assert.h"
+#include "freshet/common/prefix_sort.h"
 
 namespace freshet {
 
@@ -158,7 +159,9 @@ BatchPtr BatchBuilder::finish() {
   // Callers often add in key order already (an upsert input walks its keys
   // in order): a pass that stops at the first pair out of order is cheap
   // beside a sort's n log n comparisons.
-  if (!std::is_sorted(entries_.begin(), entries_.end(), before)) std::sort(entries_.begin(), entries_.end(), before);
+  if (!std::is_sorted(entries_.begin(), entries_.end(), before)) {
+    sort_by_prefix(entries_, sort_scratch_, [](const Entry& e) { return e.key_prefix; }, before);
+  }
   SortedBatchBuilder sorted;
   sorted.reserve(entries_.size(), key_bytes_, value_bytes_);
   for (const Entry& e : entries_) sorted.push(key_of(e), value_of(e), e.weight);
@@ -168,13 +171,14 @@ BatchPtr BatchBuilder::finish() {
   // than grow a new one by doubling each step (copies, and fresh memory
   // between the traces' batches), and the first small step after the load
   // frees it.
-  const bool release = memory_bytes() > kKeptBytes && entries_.size() < entries_.capacity() / 4;
+  const bool release = memory_bytes() > kKeptBytes && entries_.size() < std::max(entries_.capacity(), sort_scratch_.capacity()) / 4;
   entries_.clear();
   arena_.clear();
   key_bytes_ = value_bytes_ = 0;
   if (release) {
     arena_.release();
     std::vector<Entry>().swap(entries_);  // `entries_ = {}` would keep the capacity
+    std::vector<Entry>().swap(sort_scratch_);
   }
   return batch;
 }

@@ -79,6 +79,7 @@ class UpsertInputOperator : public Operator {
     uint32_t index;   // in pending_
   };
   std::vector<SortSlot> order_;  // scratch: pending_ sorted by key
+  std::vector<SortSlot> order_scratch_;  // scratch of sort_by_prefix
   std::vector<size_t> finger_;   // scratch: evaluate()'s seeks of by_key_ in that order
   std::vector<uint32_t> seen_;   // scratch: repeated_upsert()'s hash set of pending_ positions + 1
   BatchBuilder delta_;  // scratch of evaluate(), kept for its capacity
