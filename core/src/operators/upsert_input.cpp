@@ -108,32 +108,65 @@ Status UpsertInputOperator::evaluate() {
                    return c != 0 ? c < 0 : a.index < b.index;
                  });
 
-  finger_.clear();
-  for (size_t i = 0; i < order_.size(); ++i) {
-    const Operation& op = pending_[order_[i].index];
-    if (i + 1 < order_.size() && pending_[order_[i + 1].index].key == op.key) continue;  // a later operation wins
-    // The trace changes only after the loop, so `old` stays valid through it.
-    std::optional<RowRef> old = find(RowRef(op.key), finger_);
-    if (old.has_value() == op.row.has_value() && (!old || *old == RowRef(*op.row))) continue;
-    if (old) delta_.add_row(*old, -1);
-    if (op.row) delta_.add_row(RowRef(*op.row), 1);
-    // The key's old and new rows, in value order.
-    if (old && op.row && compare_rows(RowRef(*op.row), *old) < 0) {
-      index_delta_.push(RowRef(op.key), RowRef(*op.row), 1);
-      index_delta_.push(RowRef(op.key), *old, -1);
-    } else {
-      if (old) index_delta_.push(RowRef(op.key), *old, -1);
-      if (op.row) index_delta_.push(RowRef(op.key), RowRef(*op.row), 1);
+  // The table's changes, as a Z-set of rows. They come in key order, which
+  // is the rows' byte order too while each row's bytes start as its key's do
+  // (the key columns first, no NULL flag set before them): then each row is
+  // appended to the batch as it comes, with no sort and no second copy.
+  // Otherwise, from the first row out of order on, a second walk gives them
+  // all to a builder that sorts them.
+  size_t row_bytes = 0;
+  for (const Operation& op : pending_) row_bytes += op.row ? op.row->size() : 0;
+  SortedBatchBuilder rows;
+  rows.reserve(pending_.size(), row_bytes, 0);
+  bool rows_in_order = true;
+  RowRef last_row;
+  for_each_change([&](RowRef key, RowRef row, Weight weight) {
+    index_delta_.push(key, row, weight);
+    if (!rows_in_order) return;
+    if (last_row.data && compare_rows(last_row, row) >= 0) {
+      rows_in_order = false;
+      return;
     }
+    rows.push(row, RowRef(), weight);
+    last_row = row;
+  });
+  BatchPtr changes;
+  if (rows_in_order) {
+    changes = rows.finish();
+  } else {
+    for_each_change([&](RowRef, RowRef row, Weight weight) { delta_.add_row(row, weight); });
+    changes = delta_.finish();
   }
-  by_key_.insert(index_delta_.finish());  // before pending_ is cleared: the builder points into it
+  // The trace changes and pending_ is cleared only now: the builders and the
+  // walks point into both.
+  by_key_.insert(index_delta_.finish());
   pending_.clear();
   if (order_.capacity() > 4096) {  // a bulk load's sort room is not kept
     std::vector<SortSlot>().swap(order_);
     std::vector<SortSlot>().swap(order_scratch_);
   }
-  slot_->batch = delta_.finish();
+  slot_->batch = std::move(changes);
   return Status::OK();
+}
+
+template <typename Change>
+void UpsertInputOperator::for_each_change(Change&& change) {
+  finger_.clear();
+  for (size_t i = 0; i < order_.size(); ++i) {
+    const Operation& op = pending_[order_[i].index];
+    if (i + 1 < order_.size() && pending_[order_[i + 1].index].key == op.key) continue;  // a later operation wins
+    std::optional<RowRef> old = find(RowRef(op.key), finger_);
+    if (old.has_value() == op.row.has_value() && (!old || *old == RowRef(*op.row))) continue;
+    const RowRef key(op.key);
+    // The key's old and new rows, in row order.
+    if (old && op.row && compare_rows(RowRef(*op.row), *old) < 0) {
+      change(key, RowRef(*op.row), 1);
+      change(key, *old, -1);
+    } else {
+      if (old) change(key, *old, -1);
+      if (op.row) change(key, RowRef(*op.row), 1);
+    }
+  }
 }
 
 void UpsertInputOperator::save_state(ByteWriter& out) const {

@@ -62,6 +62,11 @@ class UpsertInputOperator : public Operator {
   std::optional<RowRef> find(RowRef key) const;
   //! find() for keys in ascending order (Trace::seek with a finger).
   std::optional<RowRef> find(RowRef key, std::vector<size_t>& finger) const;
+  //! Calls change(key, row, weight) for each row this step's operations
+  //! retract (-1) or insert (+1), in key order and a key's rows in row
+  //! order, as of the trace before the step.
+  template <typename Change>
+  void for_each_change(Change&& change);
 
   struct Operation {
     std::string key;
@@ -82,7 +87,7 @@ class UpsertInputOperator : public Operator {
   std::vector<SortSlot> order_scratch_;  // scratch of sort_by_prefix
   std::vector<size_t> finger_;   // scratch: evaluate()'s seeks of by_key_ in that order
   std::vector<uint32_t> seen_;   // scratch: repeated_upsert()'s hash set of pending_ positions + 1
-  BatchBuilder delta_;  // scratch of evaluate(), kept for its capacity
+  BatchBuilder delta_;  // scratch of evaluate() when rows come out of key order, kept for its capacity
   // The index's changes come in key order (the operations are sorted by
   // key), so they need no sort of their own.
   SortedBatchBuilder index_delta_;
