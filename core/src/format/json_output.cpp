@@ -322,15 +322,15 @@ int utf8_sequence(const uint8_t* bytes, size_t available) {
 void append_fixed_value(const SqlType& type, RowRef row, uint32_t offset, std::string* out) {
   switch (type.id) {
     case TypeId::kBoolean: out->append(load<uint8_t>(row, offset) != 0 ? "true" : "false"); return;
-    case TypeId::kTinyInt: append_integer(load<int8_t>(row, offset), out); return;
-    case TypeId::kSmallInt: append_integer(load<int16_t>(row, offset), out); return;
-    case TypeId::kInt: append_integer(load<int32_t>(row, offset), out); return;
-    case TypeId::kBigInt: append_integer(load<int64_t>(row, offset), out); return;
+    case TypeId::kTinyInt: append_integer(load_ordered_int<int8_t>(row.data + offset), out); return;
+    case TypeId::kSmallInt: append_integer(load_ordered_int<int16_t>(row.data + offset), out); return;
+    case TypeId::kInt: append_integer(load_ordered_int<int32_t>(row.data + offset), out); return;
+    case TypeId::kBigInt: append_integer(load_ordered_int<int64_t>(row.data + offset), out); return;
     case TypeId::kReal: append_real(load<float>(row, offset), out); return;
     case TypeId::kDouble: append_double(load<double>(row, offset), out); return;
     case TypeId::kDecimal: append_decimal(load<int128>(row, offset), type.scale, out); return;
-    case TypeId::kDate: append_date(load<int32_t>(row, offset), out); return;
-    case TypeId::kTimestamp: append_timestamp(load<int64_t>(row, offset), out); return;
+    case TypeId::kDate: append_date(load_ordered_int<int32_t>(row.data + offset), out); return;
+    case TypeId::kTimestamp: append_timestamp(load_ordered_int<int64_t>(row.data + offset), out); return;
     case TypeId::kVarchar: break;  // the caller's: the body is not in the slot
   }
 }

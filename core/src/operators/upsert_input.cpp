@@ -16,10 +16,11 @@ SchemaPtr key_schema_of(const Schema& schema, const std::vector<size_t>& key_col
   return make_schema(std::move(columns));
 }
 
-uint64_t key_prefix(const std::string& key) {
+// 8 bytes of `key` from `skip` on, big-endian (zeros past its end).
+uint64_t key_prefix(const std::string& key, size_t skip) {
   uint64_t prefix = 0;
-  size_t n = key.size() < 8 ? key.size() : 8;
-  for (size_t i = 0; i < n; ++i) prefix |= static_cast<uint64_t>(static_cast<uint8_t>(key[i])) << (56 - 8 * i);
+  size_t n = key.size() < skip + 8 ? key.size() : skip + 8;
+  for (size_t i = skip; i < n; ++i) prefix |= static_cast<uint64_t>(static_cast<uint8_t>(key[i])) << (56 - 8 * (i - skip));
   return prefix;
 }
 
@@ -96,17 +97,28 @@ Status UpsertInputOperator::evaluate() {
   // The final state of every key this step touches: operations sorted by
   // key, stably, so the last one of each key is its final state. (A sort of
   // indices, not a map: no allocation per key, which matters most in wasm.)
-  // Each slot carries its key's first 8 bytes, big-endian, which decide
-  // most comparisons without reaching the strings; ties in the whole key
-  // fall back to the operations' order.
+  // Each slot carries 8 bytes of its key, big-endian, from the first byte
+  // where keys differ (null flags and an id's high bytes are mostly shared):
+  // they decide most comparisons without reaching the strings; ties in the
+  // whole key fall back to the operations' order. Keys that come in order
+  // (growing ids) need no sort.
+  const std::string& first = pending_.front().key;
+  size_t skip = first.size();
+  for (const Operation& op : pending_) {
+    size_t n = std::min(skip, op.key.size()), i = 0;
+    while (i < n && op.key[i] == first[i]) ++i;
+    skip = i;
+  }
   order_.resize(pending_.size());
-  for (uint32_t i = 0; i < order_.size(); ++i) order_[i] = {key_prefix(pending_[i].key), i};
-  sort_by_prefix(order_, order_scratch_, [](const SortSlot& s) { return s.prefix; },
-                 [this](const SortSlot& a, const SortSlot& b) {
-                   if (a.prefix != b.prefix) return a.prefix < b.prefix;
-                   int c = pending_[a.index].key.compare(pending_[b.index].key);
-                   return c != 0 ? c < 0 : a.index < b.index;
-                 });
+  for (uint32_t i = 0; i < order_.size(); ++i) order_[i] = {key_prefix(pending_[i].key, skip), i};
+  auto before = [this](const SortSlot& a, const SortSlot& b) {
+    if (a.prefix != b.prefix) return a.prefix < b.prefix;
+    int c = pending_[a.index].key.compare(pending_[b.index].key);
+    return c != 0 ? c < 0 : a.index < b.index;
+  };
+  if (!std::is_sorted(order_.begin(), order_.end(), before)) {
+    sort_by_prefix(order_, order_scratch_, [](const SortSlot& s) { return s.prefix; }, before);
+  }
 
   // The table's changes, as a Z-set of rows. They come in key order, which
   // is the rows' byte order too while each row's bytes start as its key's do

@@ -26,13 +26,13 @@ bool RowReader::any_null() const {
 
 int64_t RowReader::get_int(size_t column) const {
   switch (schema_->type(column).id) {
-    case TypeId::kBoolean:
-    case TypeId::kTinyInt: return load<int8_t>(column);
-    case TypeId::kSmallInt: return load<int16_t>(column);
+    case TypeId::kBoolean: return load<uint8_t>(column);
+    case TypeId::kTinyInt: return load_int<int8_t>(column);
+    case TypeId::kSmallInt: return load_int<int16_t>(column);
     case TypeId::kInt:
-    case TypeId::kDate: return load<int32_t>(column);
+    case TypeId::kDate: return load_int<int32_t>(column);
     case TypeId::kBigInt:
-    case TypeId::kTimestamp: return load<int64_t>(column);
+    case TypeId::kTimestamp: return load_int<int64_t>(column);
     default: FRESHET_ASSERT(false && "get_int on a non-integer column");
   }
   return 0;
@@ -95,12 +95,12 @@ void RowBuilder::set_bool(size_t column, bool value) { store<uint8_t>(column, va
 void RowBuilder::set_int(size_t column, int64_t value) {
   switch (schema_->type(column).id) {
     case TypeId::kBoolean: store<uint8_t>(column, value != 0 ? 1 : 0); break;
-    case TypeId::kTinyInt: store<int8_t>(column, static_cast<int8_t>(value)); break;
-    case TypeId::kSmallInt: store<int16_t>(column, static_cast<int16_t>(value)); break;
+    case TypeId::kTinyInt: store_int<int8_t>(column, static_cast<int8_t>(value)); break;
+    case TypeId::kSmallInt: store_int<int16_t>(column, static_cast<int16_t>(value)); break;
     case TypeId::kInt:
-    case TypeId::kDate: store<int32_t>(column, static_cast<int32_t>(value)); break;
+    case TypeId::kDate: store_int<int32_t>(column, static_cast<int32_t>(value)); break;
     case TypeId::kBigInt:
-    case TypeId::kTimestamp: store<int64_t>(column, value); break;
+    case TypeId::kTimestamp: store_int<int64_t>(column, value); break;
     default: FRESHET_ASSERT(false && "set_int on a non-integer column");
   }
 }
@@ -124,7 +124,9 @@ void RowBuilder::set_decimal(size_t column, int128 value) {
 void RowBuilder::set_string(size_t column, std::string_view value) {
   FRESHET_ASSERT(schema_->type(column).id == TypeId::kVarchar);
   store<uint32_t>(column, static_cast<uint32_t>(value.size()));
-  strings_[schema_->string_ordinal(column)].assign(value.data(), value.size());
+  ByteBuffer& body = strings_[schema_->string_ordinal(column)];
+  body.clear();
+  body.append(reinterpret_cast<const uint8_t*>(value.data()), value.size());
 }
 
 void RowBuilder::set_value(size_t column, const Value& value) {
@@ -156,13 +158,14 @@ void RowBuilder::copy_field(size_t column, const RowReader& source, size_t sourc
 }
 
 RowRef RowBuilder::finish() {
-  finished_.assign(fixed_.begin(), fixed_.end());
-  for (std::string& body : strings_) {
-    finished_.insert(finished_.end(), body.begin(), body.end());
+  finished_.clear();
+  finished_.append(fixed_.data(), fixed_.size());
+  for (ByteBuffer& body : strings_) {
+    finished_.append(body.data(), body.size());
     body.clear();
   }
-  std::fill(fixed_.begin(), fixed_.end(), 0);
-  return RowRef(finished_);
+  std::memset(fixed_.data(), 0, fixed_.size());
+  return RowRef(finished_.data(), static_cast<uint32_t>(finished_.size()));
 }
 
 std::string encode_row(const Schema& schema, const std::vector<Value>& values) {

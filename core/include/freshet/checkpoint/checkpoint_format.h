@@ -29,7 +29,9 @@ namespace freshet {
 //! no longer line up with the circuit of the same SQL.
 //! 3: such an aggregate and its join are one operator (join_aggregate.h),
 //! whose state is the join's then the aggregate's.
-constexpr uint32_t kCheckpointFormatVersion = 3;
+//! 4: rows store integers big-endian with the sign bit flipped
+//! (types/ordered_int.h), so every row of an older checkpoint reads wrong.
+constexpr uint32_t kCheckpointFormatVersion = 4;
 //! A part never exceeds this (a Workers KV value holds at most 25 MiB).
 constexpr size_t kMaxCheckpointPartBytes = size_t{16} << 20;
 

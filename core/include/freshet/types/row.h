@@ -8,6 +8,12 @@
 // NaN. So two rows are equal exactly when their bytes are, a row's hash is the
 // hash of its bytes, and byte order (compare_rows) is a total order that
 // batches sort by. SQL's ORDER BY order is a different one: see sort_key.h.
+//
+// Integers (TINYINT to BIGINT, DATE, TIMESTAMP) are stored big-endian with
+// the sign bit flipped (ordered_int.h), so that their bytes sort as their
+// values do: rows keyed by ids that grow (the common bulk load) then come
+// in byte order already, and a step's new keys land after a trace's old
+// ones — sorts find them sorted, merges copy whole runs, seeks stop at once.
 #pragma once
 
 #include <cstdint>
@@ -16,7 +22,9 @@
 #include <string_view>
 #include <vector>
 
+#include "freshet/common/byte_buffer.h"
 #include "freshet/common/hash.h"
+#include "freshet/types/ordered_int.h"
 #include "freshet/types/schema.h"
 #include "freshet/types/value.h"
 
@@ -100,13 +108,17 @@ class RowReader {
     std::memcpy(&value, row_.data + schema_->offset(column), sizeof(T));
     return value;
   }
+  template <typename T>
+  T load_int(size_t column) const {
+    return load_ordered_int<T>(row_.data + schema_->offset(column));
+  }
 
   const Schema* schema_;
   RowRef row_;
 };
 
 //! RowBuilder writes one row at a time. Set columns in any order (unset ones
-//! are zero / empty, not NULL), then finish(): the returned RowRef stays
+//! hold zero bytes — not NULL, and not 0 for an integer), then finish(): the returned RowRef stays
 //! valid until the next finish(), and the builder starts the next row clean.
 class RowBuilder {
  public:
@@ -135,12 +147,19 @@ class RowBuilder {
     clear_null(column);
     std::memcpy(fixed_.data() + schema_->offset(column), &value, sizeof(T));
   }
+  template <typename T>
+  void store_int(size_t column, T value) {
+    clear_null(column);
+    store_ordered_int<T>(fixed_.data() + schema_->offset(column), value);
+  }
   void clear_null(size_t column) { fixed_[column >> 3] &= static_cast<uint8_t>(~(1u << (column & 7))); }
 
+  // ByteBuffers, not strings and vectors: their appends are inline, and a
+  // row is built for every entry an operator makes.
   const Schema* schema_;
-  std::vector<uint8_t> fixed_;         // bitmap + fixed slots of the row being built
-  std::vector<std::string> strings_;   // bodies of the VARCHAR columns, by ordinal
-  std::vector<uint8_t> finished_;      // the last finished row
+  std::vector<uint8_t> fixed_;       // bitmap + fixed slots of the row being built
+  std::vector<ByteBuffer> strings_;  // bodies of the VARCHAR columns, by ordinal
+  ByteBuffer finished_;              // the last finished row
 };
 
 //! Encodes a whole row from Values (tests, literals).

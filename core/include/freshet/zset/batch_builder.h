@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "freshet/zset/batch.h"
-#include "freshet/zset/byte_buffer.h"
+#include "freshet/common/byte_buffer.h"
 
 namespace freshet {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "freshet/types/row.h"
-#include "freshet/zset/byte_buffer.h"
+#include "freshet/common/byte_buffer.h"
 
 namespace freshet {
 

@@ -1,5 +1,6 @@
 // ByteBuffer: a growable byte array whose append is one capacity check and
-// one memcpy, inline. Batches and builders append every row they hold;
+// one memcpy, inline. Batches and builders append every row they hold, row
+// builders every field and row they build;
 // std::vector<uint8_t>::insert does the same through an out-of-line call with
 // general iterator handling, which in wasm cost ~70 ns for a row's 10-30
 // bytes. Growth doubles; new bytes are not zeroed.
