@@ -164,7 +164,7 @@ RowRef RowBuilder::finish() {
     finished_.append(body.data(), body.size());
     body.clear();
   }
-  std::memset(fixed_.data(), 0, fixed_.size());
+  if (!fixed_.empty()) std::memset(fixed_.data(), 0, fixed_.size());  // an empty schema's data() is null
   return RowRef(finished_.data(), static_cast<uint32_t>(finished_.size()));
 }
 
