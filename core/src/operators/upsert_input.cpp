@@ -47,6 +47,16 @@ void UpsertInputOperator::push_upsert(std::string&& row) {
 }
 
 std::optional<std::pair<size_t, size_t>> UpsertInputOperator::repeated_upsert(size_t since) {
+  // Keys in increasing order (growing ids) cannot repeat: one comparison
+  // each instead of a hash.
+  const std::string* previous = nullptr;
+  bool increasing = true;
+  for (size_t i = since; i < pending_.size() && increasing; ++i) {
+    if (!pending_[i].row) continue;
+    increasing = !previous || *previous < pending_[i].key;
+    previous = &pending_[i].key;
+  }
+  if (increasing) return std::nullopt;
   // Open addressing over positions in pending_: no allocation per key, and
   // each key's bytes hashed once.
   size_t capacity = 16;
@@ -132,14 +142,20 @@ Status UpsertInputOperator::evaluate() {
   rows.reserve(pending_.size(), row_bytes, 0);
   bool rows_in_order = true;
   RowRef last_row;
+  // Keys come strictly increasing and a key's rows differ, so both
+  // builders take entries as they are, with nothing to sum.
+  RowRef last_key;
   for_each_change([&](RowRef key, RowRef row, Weight weight) {
-    index_delta_.push(key, row, weight);
+    if (key.data != last_key.data) index_delta_.append_key(key);
+    index_delta_.append_value(row, weight);
+    last_key = key;
     if (!rows_in_order) return;
     if (last_row.data && compare_rows(last_row, row) >= 0) {
       rows_in_order = false;
       return;
     }
-    rows.push(row, RowRef(), weight);
+    rows.append_key(row);
+    rows.append_value(RowRef(), weight);
     last_row = row;
   });
   BatchPtr changes;
@@ -153,7 +169,8 @@ Status UpsertInputOperator::evaluate() {
   // walks point into both.
   by_key_.insert(index_delta_.finish());
   pending_.clear();
-  if (order_.capacity() > 4096) {  // a bulk load's sort room is not kept
+  if (order_.capacity() > 4096) {  // a bulk load's operations and sort room are not kept
+    std::vector<Operation>().swap(pending_);
     std::vector<SortSlot>().swap(order_);
     std::vector<SortSlot>().swap(order_scratch_);
   }

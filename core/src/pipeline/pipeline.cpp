@@ -56,6 +56,7 @@ Result<uint64_t> Pipeline::ingest(std::string_view table_name, std::string_view 
   std::vector<format::ParsedUpdate>& updates = *parsed;
   if (UpsertInputOperator* input = table->upsert_input) {
     const size_t before = input->pending();
+    input->reserve_pending(updates.size());
     size_t inserts = 0;
     for (format::ParsedUpdate& update : updates) {
       if (update.insert) {

@@ -12,6 +12,7 @@
 // only the keys it touches: O(|ops| × log n).
 #pragma once
 
+#include <algorithm>
 #include <optional>
 #include <utility>
 #include <string>
@@ -45,6 +46,10 @@ class UpsertInputOperator : public Operator {
   //! Buffers a delete of the row with the same key as `row`.
   void push_delete_row(RowRef row);
   size_t pending() const { return pending_.size(); }
+  //! Room for `more` operations, before an ingest buffers them.
+  void reserve_pending(size_t more) {
+    if (pending_.size() + more > pending_.capacity()) pending_.reserve(std::max(pending_.size() + more, 2 * pending_.capacity()));
+  }
   //! The first upsert buffered since operation `since` whose key an earlier
   //! one since then has too: (its position, the earlier one's), counted
   //! from `since`. One ingest must not give a key twice.
