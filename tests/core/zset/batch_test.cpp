@@ -118,8 +118,8 @@ TEST(BatchTest, SeeksKeys) {
 }
 
 TEST(BatchTest, SeekForwardFindsWhatLowerBoundFinds) {
-  // Keys 0, 3, 6, ... in byte order (little-endian BIGINTs are not in
-  // numeric order); every probe key from every start, and starts past it.
+  // Keys 0, 3, 6, ... in byte order (a BIGINT's bytes sort as its value:
+  // types/ordered_int.h); every probe key from every start, and starts past it.
   BatchBuilder builder;
   for (int64_t k = 0; k < 300; k += 3) builder.add_row(RowRef(row_of(k)), 1);
   BatchPtr batch = builder.finish();

@@ -3,12 +3,13 @@
 // comparison sort of what the radix passes left tied.
 //
 // Why: the steps of a bulk load sort ~10k entries each (a batch builder's
-// entries, an upsert input's operations), and their prefixes mostly differ in
-// only two or three bytes — the low bytes of an integer key stored
-// little-endian, a short string's first letters. Three counting passes over
-// those bytes order almost everything, where std::sort spends ~13 comparisons
-// an entry; in wasm, code running before TurboFan has compiled it (a
-// process's first load) pays for every comparison twice over.
+// entries, an upsert input's operations), and their prefixes — taken from
+// the first byte where the keys differ — mostly differ in only two or three
+// bytes: the low bytes of an integer key, a short string's first letters.
+// Three counting passes over those bytes order almost everything, where
+// std::sort spends ~13 comparisons an entry; in wasm, code running before
+// TurboFan has compiled it (a process's first load) pays for every
+// comparison twice over.
 //
 // How: the radix passes (least significant digit first, stable) cover the
 // most significant bytes where prefixes differ, at most kRadixDigits of them;

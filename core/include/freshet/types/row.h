@@ -51,10 +51,21 @@ struct RowRef {
 inline int compare_rows(RowRef a, RowRef b) {
   uint32_t common = a.size < b.size ? a.size : b.size;
 #ifdef __wasm__
-  // musl's memcmp in wasm is an out-of-line call to a byte loop; rows
-  // mostly differ within their first bytes (a little-endian integer's low
-  // byte), so the loop inline ends sooner than the call starts.
-  for (uint32_t i = 0; i < common; ++i) {
+  // musl's memcmp in wasm is an out-of-line call to a byte loop. Inline,
+  // 8 bytes at a time: rows often share their first bytes (null flags, an
+  // integer's high bytes), and in a little-endian word the first differing
+  // byte is the lowest set bit of the words' difference.
+  uint32_t i = 0;
+  for (; i + 8 <= common; i += 8) {
+    uint64_t x, y;
+    std::memcpy(&x, a.data + i, 8);
+    std::memcpy(&y, b.data + i, 8);
+    if (x != y) {
+      const uint32_t at = i + static_cast<uint32_t>(__builtin_ctzll(x ^ y) >> 3);
+      return a.data[at] < b.data[at] ? -1 : 1;
+    }
+  }
+  for (; i < common; ++i) {
     if (a.data[i] != b.data[i]) return a.data[i] < b.data[i] ? -1 : 1;
   }
 #else
@@ -65,9 +76,16 @@ inline int compare_rows(RowRef a, RowRef b) {
 }
 inline bool operator==(RowRef a, RowRef b) {
 #ifdef __wasm__
-  // Inline in wasm, as compare_rows.
+  // Inline in wasm, 8 bytes at a time, as compare_rows.
   if (a.size != b.size) return false;
-  for (uint32_t i = 0; i < a.size; ++i) {
+  uint32_t i = 0;
+  for (; i + 8 <= a.size; i += 8) {
+    uint64_t x, y;
+    std::memcpy(&x, a.data + i, 8);
+    std::memcpy(&y, b.data + i, 8);
+    if (x != y) return false;
+  }
+  for (; i < a.size; ++i) {
     if (a.data[i] != b.data[i]) return false;
   }
   return true;
