@@ -48,7 +48,8 @@ class UpsertInputOperator : public Operator {
   size_t pending() const { return pending_.size(); }
   //! Room for `more` operations, before an ingest buffers them.
   void reserve_pending(size_t more) {
-    if (pending_.size() + more > pending_.capacity()) pending_.reserve(std::max(pending_.size() + more, 2 * pending_.capacity()));
+    const size_t wanted = pending_.size() + more;
+    if (wanted > pending_.capacity()) pending_.reserve(std::max(wanted, 2 * pending_.capacity()));
   }
   //! The first upsert buffered since operation `since` whose key an earlier
   //! one since then has too: (its position, the earlier one's), counted

@@ -136,8 +136,9 @@ class RowReader {
 };
 
 //! RowBuilder writes one row at a time. Set columns in any order (unset ones
-//! hold zero bytes — not NULL, and not 0 for an integer), then finish(): the returned RowRef stays
-//! valid until the next finish(), and the builder starts the next row clean.
+//! hold zero bytes: not NULL, and not 0 for an integer), then finish(): the
+//! returned RowRef stays valid until the next finish(), and the builder
+//! starts the next row clean.
 class RowBuilder {
  public:
   explicit RowBuilder(const Schema& schema);

@@ -54,7 +54,9 @@ class BatchBuilder {
   void add_row(RowRef row, Weight weight) { add(row, RowRef(), weight); }
   size_t pending() const { return entries_.size(); }
   //! Bytes held for entries, added or not (its capacity, kept between finishes).
-  size_t memory_bytes() const { return arena_.capacity() + (entries_.capacity() + sort_scratch_.capacity()) * sizeof(Entry); }
+  size_t memory_bytes() const {
+    return arena_.capacity() + (entries_.capacity() + sort_scratch_.capacity()) * sizeof(Entry);
+  }
   bool empty() const { return entries_.empty(); }
   //! Consolidates everything added into a batch and starts over.
   BatchPtr finish();
