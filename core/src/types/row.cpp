@@ -153,8 +153,18 @@ void RowBuilder::copy_field(size_t column, const RowReader& source, size_t sourc
   if (source.is_null(source_column)) return set_null(column);
   if (schema_->type(column).id == TypeId::kVarchar) return set_string(column, source.get_string(source_column));
   clear_null(column);
-  std::memcpy(fixed_.data() + schema_->offset(column), source.row().data + source.schema().offset(source_column),
-              fixed_width(schema_->type(column).id));
+  uint8_t* to = fixed_.data() + schema_->offset(column);
+  const uint8_t* from = source.row().data + source.schema().offset(source_column);
+  // Copies of a constant size: loads and stores in wasm, where a memcpy of
+  // unknown size is a call out of the compiled code (memory.copy).
+  switch (fixed_width(schema_->type(column).id)) {
+    case 1: std::memcpy(to, from, 1); break;
+    case 2: std::memcpy(to, from, 2); break;
+    case 4: std::memcpy(to, from, 4); break;
+    case 8: std::memcpy(to, from, 8); break;
+    case 16: std::memcpy(to, from, 16); break;
+    default: std::memcpy(to, from, fixed_width(schema_->type(column).id)); break;
+  }
 }
 
 RowRef RowBuilder::finish() {

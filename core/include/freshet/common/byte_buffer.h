@@ -40,6 +40,23 @@ class ByteBuffer {
 
   void append(const uint8_t* bytes, size_t count) {
     if (capacity_ - size_ < count) reallocate(std::max(size_ + count, 2 * capacity_));
+#ifdef __wasm__
+    // A row's few bytes word by word: a memcpy of unknown size is wasm's
+    // memory.copy, which V8 runs as a call out of the compiled code, dear
+    // for 10-30 bytes (sql_bench PRIMARY KEY tables in wasm: −3%).
+    if (count <= 32) {
+      uint8_t* to = bytes_.get() + size_;
+      size_t i = 0;
+      for (; i + 8 <= count; i += 8) {
+        uint64_t word;
+        std::memcpy(&word, bytes + i, 8);
+        std::memcpy(to + i, &word, 8);
+      }
+      for (; i < count; ++i) to[i] = bytes[i];
+      size_ += count;
+      return;
+    }
+#endif
     if (count != 0) std::memcpy(bytes_.get() + size_, bytes, count);
     size_ += count;
   }
