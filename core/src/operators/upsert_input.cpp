@@ -18,10 +18,7 @@ SchemaPtr key_schema_of(const Schema& schema, const std::vector<size_t>& key_col
 
 // 8 bytes of `key` from `skip` on, big-endian (zeros past its end).
 uint64_t key_prefix(const std::string& key, size_t skip) {
-  uint64_t prefix = 0;
-  size_t n = key.size() < skip + 8 ? key.size() : skip + 8;
-  for (size_t i = skip; i < n; ++i) prefix |= static_cast<uint64_t>(static_cast<uint8_t>(key[i])) << (56 - 8 * (i - skip));
-  return prefix;
+  return big_endian_prefix(reinterpret_cast<const uint8_t*>(key.data()) + skip, key.size() - skip);
 }
 
 }  // namespace

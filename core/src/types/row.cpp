@@ -157,13 +157,14 @@ void RowBuilder::copy_field(size_t column, const RowReader& source, size_t sourc
   const uint8_t* from = source.row().data + source.schema().offset(source_column);
   // Copies of a constant size: loads and stores in wasm, where a memcpy of
   // unknown size is a call out of the compiled code (memory.copy).
-  switch (fixed_width(schema_->type(column).id)) {
+  const uint32_t width = fixed_width(schema_->type(column).id);
+  switch (width) {
     case 1: std::memcpy(to, from, 1); break;
     case 2: std::memcpy(to, from, 2); break;
     case 4: std::memcpy(to, from, 4); break;
     case 8: std::memcpy(to, from, 8); break;
     case 16: std::memcpy(to, from, 16); break;
-    default: std::memcpy(to, from, fixed_width(schema_->type(column).id)); break;
+    default: std::memcpy(to, from, width); break;
   }
 }
 

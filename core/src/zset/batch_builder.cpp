@@ -91,13 +91,6 @@ namespace {
 
 constexpr size_t kKeptBytes = 64 * 1024;
 
-uint64_t big_endian_prefix(const uint8_t* data, uint32_t size) {
-  uint64_t prefix = 0;
-  uint32_t n = size < 8 ? size : 8;
-  for (uint32_t i = 0; i < n; ++i) prefix |= static_cast<uint64_t>(data[i]) << (56 - 8 * i);
-  return prefix;
-}
-
 }  // namespace
 
 template <typename RowOf>

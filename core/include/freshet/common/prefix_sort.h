@@ -30,6 +30,15 @@ namespace freshet {
 inline constexpr int kRadixDigits = 3;
 inline constexpr size_t kMinRadixSortItems = 256;  // below, std::sort is as fast
 
+//! The prefix of `size` bytes at `data`: their first 8, big-endian, zeros
+//! past the end (so prefixes order as the bytes do).
+inline uint64_t big_endian_prefix(const uint8_t* data, size_t size) {
+  uint64_t prefix = 0;
+  const size_t n = size < 8 ? size : 8;
+  for (size_t i = 0; i < n; ++i) prefix |= static_cast<uint64_t>(data[i]) << (56 - 8 * i);
+  return prefix;
+}
+
 //! Sorts `items` by `less`. `scratch` is working room, kept by the caller
 //! for its capacity; the two vectors may trade buffers. Item must be
 //! trivially copyable.
