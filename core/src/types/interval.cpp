@@ -49,19 +49,19 @@ std::string expected_form(const std::vector<IntervalUnit>& fields) {
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-// Reads digits at `position` (at least one); false on overflow or none.
+// Reads digits at `position`; false when there are none (`digits` 0) or on overflow.
 bool read_number(std::string_view text, size_t* position, int64_t* value, size_t* digits) {
   size_t start = *position;
   int64_t result = 0;
+  bool overflow = false;
   while (*position < text.size() && is_digit(text[*position])) {
-    if (__builtin_mul_overflow(result, 10, &result) || __builtin_add_overflow(result, text[*position] - '0', &result)) {
-      return false;
-    }
+    overflow = overflow || __builtin_mul_overflow(result, 10, &result) ||
+               __builtin_add_overflow(result, text[*position] - '0', &result);
     ++*position;
   }
   *digits = *position - start;
   *value = result;
-  return *digits > 0;
+  return *digits > 0 && !overflow;
 }
 
 std::string_view trim(std::string_view text) {
