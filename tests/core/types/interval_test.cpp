@@ -111,9 +111,9 @@ TEST(IntervalTest, FormatsAsFelderaCasts) {
 // reading it back gives the same value.
 TEST(IntervalTest, TextRoundTrips) {
   std::mt19937_64 random(41);
-  SqlType types[] = {day_time(U::kDay, U::kSecond), day_time(U::kHour, U::kSecond), day_time(U::kMinute, U::kSecond),
-                     day_time(U::kSecond, U::kSecond), year_month(U::kYear, U::kMonth),
-                     year_month(U::kMonth, U::kMonth)};
+  SqlType types[] = {day_time(U::kDay, U::kSecond),    day_time(U::kHour, U::kSecond),
+                     day_time(U::kMinute, U::kSecond), day_time(U::kSecond, U::kSecond),
+                     year_month(U::kYear, U::kMonth),  year_month(U::kMonth, U::kMonth)};
   for (int i = 0; i < 20000; ++i) {
     const SqlType& type = types[i % 6];
     int64_t value = static_cast<int64_t>(random() % 2'000'000'000'000'000) - 1'000'000'000'000'000;
