@@ -113,6 +113,8 @@ Datum temporal_arithmetic(Evaluator& evaluator, const Expr& expr, const Datum& l
   if (first.is_datetime() && expr.type.is_interval()) return difference(evaluator, expr, left, right);
   if (first.is_datetime()) {
     int64_t interval = right.integer;
+    // TIME only needs the interval modulo a day, whose negation cannot overflow.
+    if (first.id == TypeId::kTime) interval %= kMicrosPerDay;
     if (expr.op == AstOperator::kSubtract && __builtin_sub_overflow(int64_t{0}, interval, &interval)) {
       return out_of_range(evaluator, expr);
     }
