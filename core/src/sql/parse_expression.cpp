@@ -227,8 +227,11 @@ Result<AstExprPtr> Parser::name_expression() {
       advance();
       return make_literal(kind, position, advance().text);
     }
+    // INTERVAL '1' DAY, INTERVAL 1 DAY, INTERVAL -'1' DAY (not `interval - 1`, a column named interval).
+    bool signed_value = (next.kind == TokenKind::kMinus || next.kind == TokenKind::kPlus) &&
+                        peek(2).kind == TokenKind::kString;
     if (token.text == "interval" && (next.kind == TokenKind::kString || next.kind == TokenKind::kInteger ||
-                                     next.kind == TokenKind::kDecimal || next.kind == TokenKind::kMinus)) {
+                                     next.kind == TokenKind::kDecimal || signed_value)) {
       return interval_literal();
     }
     if (token.text == "case") return case_expression();
