@@ -17,7 +17,7 @@ class Value {
   //! A NULL of the given type.
   static Value null(TypeId type) { return Value(type); }
   static Value boolean(bool value);
-  //! Any integer type, DATE (days) or TIMESTAMP (microseconds).
+  //! Any integer type, DATE (days), TIMESTAMP or TIME (microseconds).
   static Value integer(TypeId type, int64_t value);
   static Value bigint(int64_t value) { return integer(TypeId::kBigInt, value); }
   static Value floating(TypeId type, double value);
