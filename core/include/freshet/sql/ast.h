@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "freshet/types/sql_type.h"
+#include "freshet/types/time_unit.h"
 
 namespace freshet::sql {
 
@@ -35,7 +36,7 @@ enum class AstExprKind : uint8_t {
   kCase,        //!< see AstExpr::case_operand / children / else
   kCast,        //!< CAST(children[0] AS cast_type)
   kFunction,    //!< name(children...), COUNT(*) has star, COUNT(DISTINCT x) has distinct
-  kExtract,     //!< EXTRACT(name FROM children[0]); name is "year" | "month" | "day" | "hour"
+  kExtract,     //!< EXTRACT(unit FROM children[0]) (DATE_PART(unit, x) too); name is the field's keyword
 };
 
 enum class AstOperator : uint8_t {
@@ -78,6 +79,10 @@ struct AstExpr {
   AstExprPtr case_operand;
   AstExprPtr else_result;
   SqlType cast_type;                //!< CAST target (nullable)
+  //! EXTRACT's field, or the time unit keyword of DATE_TRUNC(x, unit),
+  //! FLOOR(x TO unit), TIMESTAMPADD(unit, n, x)... (not among `children`).
+  std::optional<TimeUnit> unit;
+  SourcePosition unit_position;
 };
 
 // -------------------------------------------------------------------- queries

@@ -55,7 +55,7 @@ enum class ExprKind : uint8_t {
   kCast,        //!< CAST(children[0] AS type)
   kCoalesce,    //!< the first non-NULL of children (same type)
   kFunction,    //!< function(children...)
-  kExtract,     //!< EXTRACT(field FROM children[0]) -> BIGINT
+  kExtract,     //!< EXTRACT(field FROM children[0]) -> BIGINT (DATE_PART, YEAR(x), DAYOFWEEK(x)...)
 };
 
 enum class ScalarFunction : uint8_t {
@@ -66,9 +66,21 @@ enum class ScalarFunction : uint8_t {
   kCharLength,  //!< CHAR_LENGTH(varchar) -> BIGINT, in code points
   kSubstring,   //!< SUBSTRING(varchar, start [, length]) 1-based, in code points
   kConcat,      //!< varchar || varchar (NULL if either is)
+  kFloor,       //!< FLOOR(numeric): integers unchanged, DECIMAL to scale 0
+  kCeil,        //!< CEIL(numeric)
+  // Time functions (evaluate_temporal.cpp); `field` holds their time unit.
+  kDateTrunc,      //!< DATE_TRUNC / TIMESTAMP_TRUNC(children[0], field): the argument's type
+  kFloorTo,        //!< FLOOR(children[0] TO field): DATE or TIMESTAMP
+  kCeilTo,         //!< CEIL(children[0] TO field)
+  kTimestampAdd,   //!< TIMESTAMPADD(field, children[0] BIGINT, children[1] DATE or TIMESTAMP)
+  kTimestampDiff,  //!< TIMESTAMPDIFF(field, children[0], children[1]) -> INTEGER; both TIMESTAMP
+  kDateDiff,       //!< DATEDIFF(field, children[0], children[1]) -> INTEGER; both DATE
+  kMakeDate,       //!< MAKE_DATE(year, month, day BIGINT) -> DATE; NULL when no such date
+  kMakeTimestamp,  //!< MAKE_TIMESTAMP(y, mo, d, h, mi BIGINT, s numeric) -> TIMESTAMP; NULL when invalid
 };
 
-enum class ExtractField : uint8_t { kYear, kMonth, kDay, kHour };
+//! EXTRACT's field: any time unit (freshet/types/time_unit.h).
+using ExtractField = TimeUnit;
 
 struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
