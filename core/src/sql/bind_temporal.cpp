@@ -42,9 +42,9 @@ struct Shorthand {
 
 // Feldera's abbreviations of EXTRACT.
 constexpr Shorthand kShorthands[] = {
-    {"year", TimeUnit::kYear},       {"quarter", TimeUnit::kQuarter},      {"month", TimeUnit::kMonth},
-    {"week", TimeUnit::kWeek},       {"dayofyear", TimeUnit::kDayOfYear},  {"dayofmonth", TimeUnit::kDay},
-    {"dayofweek", TimeUnit::kDayOfWeek}, {"hour", TimeUnit::kHour},        {"minute", TimeUnit::kMinute},
+    {"year", TimeUnit::kYear},           {"quarter", TimeUnit::kQuarter},     {"month", TimeUnit::kMonth},
+    {"week", TimeUnit::kWeek},           {"dayofyear", TimeUnit::kDayOfYear}, {"dayofmonth", TimeUnit::kDay},
+    {"dayofweek", TimeUnit::kDayOfWeek}, {"hour", TimeUnit::kHour},           {"minute", TimeUnit::kMinute},
     {"second", TimeUnit::kSecond},
 };
 
@@ -207,7 +207,8 @@ Result<ExprPtr> ExpressionBinder::bind_truncate(const AstExpr& ast) {
   TimeUnit last = timestamp_trunc ? TimeUnit::kSecond : TimeUnit::kDay;
   if (!in_units(unit, TimeUnit::kMillennium, last)) {
     std::string what = timestamp_trunc ? "TIMESTAMP_TRUNC" : "DATE_TRUNC of a " + describe(child->type);
-    bool hint = !timestamp_trunc && child->type.id == TypeId::kTimestamp && in_units(unit, TimeUnit::kHour, TimeUnit::kSecond);
+    bool hint =
+        !timestamp_trunc && child->type.id == TypeId::kTimestamp && in_units(unit, TimeUnit::kHour, TimeUnit::kSecond);
     return sql_error(ast.unit_position, what + " takes a unit from MILLENNIUM to " + time_unit_name(last) + ", not " +
                                             time_unit_name(unit) + (hint ? " (TIMESTAMP_TRUNC takes it)" : ""));
   }
@@ -249,8 +250,8 @@ Result<ExprPtr> ExpressionBinder::bind_floor_ceil(const AstExpr& ast) {
   }
   TimeUnit unit = *ast.unit;
   if (!in_units(unit, TimeUnit::kMillennium, TimeUnit::kNanosecond)) {
-    return sql_error(ast.unit_position, upper(ast.name) + " TO takes a unit from MILLENNIUM to NANOSECOND, not " +
-                                            time_unit_name(unit));
+    return sql_error(ast.unit_position,
+                     upper(ast.name) + " TO takes a unit from MILLENNIUM to NANOSECOND, not " + time_unit_name(unit));
   }
   SqlType type = child->type;
   args.push_back(std::move(child));
@@ -273,12 +274,12 @@ Result<ExprPtr> ExpressionBinder::bind_timestamp_add(const AstExpr& ast) {
   if (is_null_literal(*args[0])) args[0] = null_literal(SqlType::bigint());
   if (is_null_literal(*args[1])) args[1] = null_literal(SqlType::timestamp());
   if (!args[0]->type.is_integer()) {
-    return sql_error(ast.children[0]->position, "TIMESTAMPADD needs an integer count as argument 2, not " +
-                                                    describe(args[0]->type));
+    return sql_error(ast.children[0]->position,
+                     "TIMESTAMPADD needs an integer count as argument 2, not " + describe(args[0]->type));
   }
   if (!is_datetime(args[1]->type)) {
-    return sql_error(ast.children[1]->position, "TIMESTAMPADD needs a DATE or TIMESTAMP as argument 3, not " +
-                                                    describe(args[1]->type));
+    return sql_error(ast.children[1]->position,
+                     "TIMESTAMPADD needs a DATE or TIMESTAMP as argument 3, not " + describe(args[1]->type));
   }
   args[0] = cast_to(std::move(args[0]), SqlType::bigint());
   bool date_result = args[1]->type.id == TypeId::kDate && unit <= TimeUnit::kDay;
@@ -291,8 +292,8 @@ Result<ExprPtr> ExpressionBinder::bind_timestamp_diff(const AstExpr& ast) {
   bool datediff = ast.name == "datediff";
   const char* what = datediff ? "DATEDIFF" : "TIMESTAMPDIFF";
   if (ast.children.size() != 2) {
-    return sql_error(ast.position, std::string(what) + " takes 3 arguments, not " +
-                                       std::to_string(ast.children.size() + 1));
+    return sql_error(ast.position,
+                     std::string(what) + " takes 3 arguments, not " + std::to_string(ast.children.size() + 1));
   }
   Result<std::vector<ExprPtr>> bound = bind_children(ast);
   if (!bound.ok()) return bound.status();
@@ -314,9 +315,9 @@ Result<ExprPtr> ExpressionBinder::bind_timestamp_diff(const AstExpr& ast) {
     bool ok = datediff ? args[i]->type.id == TypeId::kDate : is_datetime(args[i]->type);
     if (!ok) {
       std::string hint = datediff && args[i]->type.id == TypeId::kTimestamp ? " (TIMESTAMPDIFF takes timestamps)" : "";
-      return sql_error(ast.children[i]->position, std::string(what) + " needs " +
-                                                      (datediff ? "a DATE" : "a DATE or TIMESTAMP") + " as argument " +
-                                                      std::to_string(i + 2) + ", not " + describe(args[i]->type) + hint);
+      return sql_error(ast.children[i]->position,
+                       std::string(what) + " needs " + (datediff ? "a DATE" : "a DATE or TIMESTAMP") + " as argument " +
+                           std::to_string(i + 2) + ", not " + describe(args[i]->type) + hint);
     }
     args[i] = cast_to(std::move(args[i]), operand_type);
   }
@@ -353,7 +354,8 @@ Result<ExprPtr> ExpressionBinder::bind_make(const AstExpr& ast) {
     }
   }
   // Always nullable: an impossible date is NULL, not an error (as Feldera).
-  if (timestamp) return make_call(ScalarFunction::kMakeTimestamp, SqlType::timestamp(true), std::move(args), TimeUnit::kDay);
+  if (timestamp)
+    return make_call(ScalarFunction::kMakeTimestamp, SqlType::timestamp(true), std::move(args), TimeUnit::kDay);
   return make_call(ScalarFunction::kMakeDate, SqlType::date(true), std::move(args), TimeUnit::kDay);
 }
 

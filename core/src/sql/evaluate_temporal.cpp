@@ -34,31 +34,46 @@ bool date_in_calendar(int64_t days) {
 // Months in a unit of YEAR .. MONTH; 0 for shorter units.
 int64_t months_of_unit(TimeUnit unit) {
   switch (unit) {
-    case TimeUnit::kMillennium: return 12'000;
-    case TimeUnit::kCentury: return 1'200;
-    case TimeUnit::kDecade: return 120;
-    case TimeUnit::kYear: return 12;
-    case TimeUnit::kQuarter: return 3;
-    case TimeUnit::kMonth: return 1;
-    default: return 0;
+    case TimeUnit::kMillennium:
+      return 12'000;
+    case TimeUnit::kCentury:
+      return 1'200;
+    case TimeUnit::kDecade:
+      return 120;
+    case TimeUnit::kYear:
+      return 12;
+    case TimeUnit::kQuarter:
+      return 3;
+    case TimeUnit::kMonth:
+      return 1;
+    default:
+      return 0;
   }
 }
 
 // Microseconds in a unit of WEEK .. MICROSECOND.
 int64_t micros_of_unit(TimeUnit unit) {
   switch (unit) {
-    case TimeUnit::kWeek: return 7 * kMicrosPerDay;
-    case TimeUnit::kDay: return kMicrosPerDay;
-    case TimeUnit::kHour: return kMicrosPerHour;
-    case TimeUnit::kMinute: return kMicrosPerMinute;
-    case TimeUnit::kSecond: return kMicrosPerSecond;
-    case TimeUnit::kMillisecond: return 1000;
-    default: return 1;
+    case TimeUnit::kWeek:
+      return 7 * kMicrosPerDay;
+    case TimeUnit::kDay:
+      return kMicrosPerDay;
+    case TimeUnit::kHour:
+      return kMicrosPerHour;
+    case TimeUnit::kMinute:
+      return kMicrosPerMinute;
+    case TimeUnit::kSecond:
+      return kMicrosPerSecond;
+    case TimeUnit::kMillisecond:
+      return 1000;
+    default:
+      return 1;
   }
 }
 
 Datum truncate(const Expr& expr, const Datum& value) {
-  if (expr.type.id == TypeId::kDate) return Datum::of_int(truncate_date(static_cast<int32_t>(value.integer), expr.field));
+  if (expr.type.id == TypeId::kDate)
+    return Datum::of_int(truncate_date(static_cast<int32_t>(value.integer), expr.field));
   return Datum::of_int(truncate_timestamp(value.integer, expr.field));
 }
 
@@ -120,9 +135,15 @@ Datum timestamp_diff(Evaluator& evaluator, const Expr& expr, const Datum* argume
     int64_t micros;
     if (__builtin_sub_overflow(end, start, &micros)) return overflow(evaluator, expr);
     switch (expr.field) {
-      case TimeUnit::kMillisecond: result = micros / kMicrosPerSecond * 1000; break;
-      case TimeUnit::kMicrosecond: result = micros / kMicrosPerSecond * kMicrosPerSecond; break;
-      default: result = micros / micros_of_unit(expr.field); break;
+      case TimeUnit::kMillisecond:
+        result = micros / kMicrosPerSecond * 1000;
+        break;
+      case TimeUnit::kMicrosecond:
+        result = micros / kMicrosPerSecond * kMicrosPerSecond;
+        break;
+      default:
+        result = micros / micros_of_unit(expr.field);
+        break;
     }
   }
   if (!integer_fits(TypeId::kInt, result)) {
@@ -139,15 +160,25 @@ Datum date_diff(Evaluator& evaluator, const Expr& expr, const Datum* arguments) 
   int64_t months = months_between(start * kMicrosPerDay, end * kMicrosPerDay);
   int64_t result = 0;
   switch (expr.field) {
-    case TimeUnit::kYear: result = months / 12; break;
-    case TimeUnit::kQuarter:
-      result = months / 12 * 4 + extract_from_date(TimeUnit::kQuarter, end) -
-               extract_from_date(TimeUnit::kQuarter, start);
+    case TimeUnit::kYear:
+      result = months / 12;
       break;
-    case TimeUnit::kMonth: result = months; break;
-    case TimeUnit::kWeek: result = days / 7; break;
-    case TimeUnit::kDay: result = days; break;
-    default: result = days * 24; break;  // HOUR
+    case TimeUnit::kQuarter:
+      result =
+          months / 12 * 4 + extract_from_date(TimeUnit::kQuarter, end) - extract_from_date(TimeUnit::kQuarter, start);
+      break;
+    case TimeUnit::kMonth:
+      result = months;
+      break;
+    case TimeUnit::kWeek:
+      result = days / 7;
+      break;
+    case TimeUnit::kDay:
+      result = days;
+      break;
+    default:
+      result = days * 24;
+      break;  // HOUR
   }
   if (!integer_fits(TypeId::kInt, result)) {
     return evaluator.fail(ErrorCode::kOverflow, "integer overflow in " + expr.to_string());
@@ -165,8 +196,8 @@ std::optional<int64_t> seconds_in_micros(const SqlType& type, const Datum& value
   }
   if (type.id == TypeId::kDecimal) {
     if (value.decimal < 0 || value.decimal / pow10_int128(type.scale) >= 60) return std::nullopt;
-    int128 micros = type.scale <= 6 ? value.decimal * pow10_int128(6 - type.scale)
-                                    : value.decimal / pow10_int128(type.scale - 6);
+    int128 micros =
+        type.scale <= 6 ? value.decimal * pow10_int128(6 - type.scale) : value.decimal / pow10_int128(type.scale - 6);
     if (micros >= 60 * kMicrosPerSecond) return std::nullopt;
     return static_cast<int64_t>(micros);
   }
@@ -186,18 +217,25 @@ Datum make_timestamp(const Expr& expr, const Datum* arguments) {
 
 Datum call_time_function(Evaluator& evaluator, const Expr& expr, const Datum* arguments) {
   switch (expr.function) {
-    case ScalarFunction::kDateTrunc: return truncate(expr, arguments[0]);
+    case ScalarFunction::kDateTrunc:
+      return truncate(expr, arguments[0]);
     case ScalarFunction::kFloorTo:
-    case ScalarFunction::kCeilTo: return floor_or_ceil(evaluator, expr, arguments[0]);
-    case ScalarFunction::kTimestampAdd: return timestamp_add(evaluator, expr, arguments);
-    case ScalarFunction::kTimestampDiff: return timestamp_diff(evaluator, expr, arguments);
-    case ScalarFunction::kDateDiff: return date_diff(evaluator, expr, arguments);
+    case ScalarFunction::kCeilTo:
+      return floor_or_ceil(evaluator, expr, arguments[0]);
+    case ScalarFunction::kTimestampAdd:
+      return timestamp_add(evaluator, expr, arguments);
+    case ScalarFunction::kTimestampDiff:
+      return timestamp_diff(evaluator, expr, arguments);
+    case ScalarFunction::kDateDiff:
+      return date_diff(evaluator, expr, arguments);
     case ScalarFunction::kMakeDate: {
       std::optional<int32_t> days = make_date(arguments[0].integer, arguments[1].integer, arguments[2].integer);
       return days ? Datum::of_int(*days) : Datum::null_value();
     }
-    case ScalarFunction::kMakeTimestamp: return make_timestamp(expr, arguments);
-    default: return evaluator.fail(ErrorCode::kInternal, "not a time function: " + expr.to_string());
+    case ScalarFunction::kMakeTimestamp:
+      return make_timestamp(expr, arguments);
+    default:
+      return evaluator.fail(ErrorCode::kInternal, "not a time function: " + expr.to_string());
   }
 }
 

@@ -16,20 +16,24 @@ int64_t floor_div(int64_t value, int64_t divisor) {
 }
 
 int32_t first_of_year(int64_t year) { return days_from_civil({static_cast<int32_t>(year), 1, 1}); }
-int32_t first_of_month(int64_t year, uint32_t month) {
-  return days_from_civil({static_cast<int32_t>(year), month, 1});
-}
+int32_t first_of_month(int64_t year, uint32_t month) { return days_from_civil({static_cast<int32_t>(year), month, 1}); }
 
 // Microseconds of sub-day units; 0 for DAY and longer.
 int64_t micros_of_unit(TimeUnit unit) {
   switch (unit) {
-    case TimeUnit::kHour: return kMicrosPerHour;
-    case TimeUnit::kMinute: return kMicrosPerMinute;
-    case TimeUnit::kSecond: return kMicrosPerSecond;
-    case TimeUnit::kMillisecond: return 1000;
+    case TimeUnit::kHour:
+      return kMicrosPerHour;
+    case TimeUnit::kMinute:
+      return kMicrosPerMinute;
+    case TimeUnit::kSecond:
+      return kMicrosPerSecond;
+    case TimeUnit::kMillisecond:
+      return 1000;
     case TimeUnit::kMicrosecond:
-    case TimeUnit::kNanosecond: return 1;  // timestamps hold microseconds: nothing finer to drop
-    default: return 0;
+    case TimeUnit::kNanosecond:
+      return 1;  // timestamps hold microseconds: nothing finer to drop
+    default:
+      return 0;
   }
 }
 
@@ -71,20 +75,34 @@ IsoWeek iso_week(int32_t days) {
 int64_t extract_from_date(TimeUnit field, int32_t days) {
   CivilDate date = civil_from_days(days);
   switch (field) {
-    case TimeUnit::kMillennium: return (date.year + 999) / 1000;
-    case TimeUnit::kCentury: return (date.year + 99) / 100;
-    case TimeUnit::kDecade: return date.year / 10;
-    case TimeUnit::kYear: return date.year;
-    case TimeUnit::kQuarter: return (date.month - 1) / 3 + 1;
-    case TimeUnit::kMonth: return date.month;
-    case TimeUnit::kWeek: return iso_week(days).week;
-    case TimeUnit::kDay: return date.day;
-    case TimeUnit::kDayOfYear: return day_of_year(days);
-    case TimeUnit::kDayOfWeek: return day_of_week(days);
-    case TimeUnit::kIsoDayOfWeek: return iso_day_of_week(days);
-    case TimeUnit::kIsoYear: return iso_week(days).year;
-    case TimeUnit::kEpoch: return int64_t{days} * 86'400;
-    default: return 0;  // HOUR and shorter: a date is at midnight
+    case TimeUnit::kMillennium:
+      return (date.year + 999) / 1000;
+    case TimeUnit::kCentury:
+      return (date.year + 99) / 100;
+    case TimeUnit::kDecade:
+      return date.year / 10;
+    case TimeUnit::kYear:
+      return date.year;
+    case TimeUnit::kQuarter:
+      return (date.month - 1) / 3 + 1;
+    case TimeUnit::kMonth:
+      return date.month;
+    case TimeUnit::kWeek:
+      return iso_week(days).week;
+    case TimeUnit::kDay:
+      return date.day;
+    case TimeUnit::kDayOfYear:
+      return day_of_year(days);
+    case TimeUnit::kDayOfWeek:
+      return day_of_week(days);
+    case TimeUnit::kIsoDayOfWeek:
+      return iso_day_of_week(days);
+    case TimeUnit::kIsoYear:
+      return iso_week(days).year;
+    case TimeUnit::kEpoch:
+      return int64_t{days} * 86'400;
+    default:
+      return 0;  // HOUR and shorter: a date is at midnight
   }
 }
 
@@ -92,22 +110,33 @@ int64_t extract_from_timestamp(TimeUnit field, int64_t micros) {
   DayAndTime parts = split_timestamp(micros);
   int64_t micros_of_minute = parts.micros % kMicrosPerMinute;
   switch (field) {
-    case TimeUnit::kHour: return parts.micros / kMicrosPerHour;
-    case TimeUnit::kMinute: return parts.micros / kMicrosPerMinute % 60;
-    case TimeUnit::kSecond: return micros_of_minute / kMicrosPerSecond;
-    case TimeUnit::kMillisecond: return micros_of_minute / 1000;
-    case TimeUnit::kMicrosecond: return micros_of_minute;
-    case TimeUnit::kNanosecond: return micros_of_minute * 1000;
-    case TimeUnit::kEpoch: return micros / kMicrosPerSecond;  // toward zero, as Feldera
-    default: return extract_from_date(field, parts.days);
+    case TimeUnit::kHour:
+      return parts.micros / kMicrosPerHour;
+    case TimeUnit::kMinute:
+      return parts.micros / kMicrosPerMinute % 60;
+    case TimeUnit::kSecond:
+      return micros_of_minute / kMicrosPerSecond;
+    case TimeUnit::kMillisecond:
+      return micros_of_minute / 1000;
+    case TimeUnit::kMicrosecond:
+      return micros_of_minute;
+    case TimeUnit::kNanosecond:
+      return micros_of_minute * 1000;
+    case TimeUnit::kEpoch:
+      return micros / kMicrosPerSecond;  // toward zero, as Feldera
+    default:
+      return extract_from_date(field, parts.days);
   }
 }
 
 int32_t truncate_date(int32_t days, TimeUnit unit) {
   switch (unit) {
-    case TimeUnit::kMillennium: return first_of_year((extract_from_date(unit, days) - 1) * 1000 + 1);
-    case TimeUnit::kCentury: return first_of_year((extract_from_date(unit, days) - 1) * 100 + 1);
-    default: return floor_date(days, unit);
+    case TimeUnit::kMillennium:
+      return first_of_year((extract_from_date(unit, days) - 1) * 1000 + 1);
+    case TimeUnit::kCentury:
+      return first_of_year((extract_from_date(unit, days) - 1) * 100 + 1);
+    default:
+      return floor_date(days, unit);
   }
 }
 
@@ -119,14 +148,22 @@ int64_t truncate_timestamp(int64_t micros, TimeUnit unit) {
 int32_t floor_date(int32_t days, TimeUnit unit) {
   CivilDate date = civil_from_days(days);
   switch (unit) {
-    case TimeUnit::kMillennium: return first_of_year(date.year / 1000 * 1000);
-    case TimeUnit::kCentury: return first_of_year(date.year / 100 * 100);
-    case TimeUnit::kDecade: return first_of_year(date.year / 10 * 10);
-    case TimeUnit::kYear: return first_of_year(date.year);
-    case TimeUnit::kQuarter: return first_of_month(date.year, (date.month - 1) / 3 * 3 + 1);
-    case TimeUnit::kMonth: return first_of_month(date.year, date.month);
-    case TimeUnit::kWeek: return days - (day_of_week(days) - 1);
-    default: return days;
+    case TimeUnit::kMillennium:
+      return first_of_year(date.year / 1000 * 1000);
+    case TimeUnit::kCentury:
+      return first_of_year(date.year / 100 * 100);
+    case TimeUnit::kDecade:
+      return first_of_year(date.year / 10 * 10);
+    case TimeUnit::kYear:
+      return first_of_year(date.year);
+    case TimeUnit::kQuarter:
+      return first_of_month(date.year, (date.month - 1) / 3 * 3 + 1);
+    case TimeUnit::kMonth:
+      return first_of_month(date.year, date.month);
+    case TimeUnit::kWeek:
+      return days - (day_of_week(days) - 1);
+    default:
+      return days;
   }
 }
 
@@ -137,10 +174,18 @@ std::optional<int32_t> ceil_date(int32_t days, TimeUnit unit) {
   int64_t next_year = date.year;
   uint32_t next_month = 1;
   switch (unit) {
-    case TimeUnit::kMillennium: next_year += 1000; break;
-    case TimeUnit::kCentury: next_year += 100; break;
-    case TimeUnit::kDecade: next_year += 10; break;
-    case TimeUnit::kYear: next_year += 1; break;
+    case TimeUnit::kMillennium:
+      next_year += 1000;
+      break;
+    case TimeUnit::kCentury:
+      next_year += 100;
+      break;
+    case TimeUnit::kDecade:
+      next_year += 10;
+      break;
+    case TimeUnit::kYear:
+      next_year += 1;
+      break;
     case TimeUnit::kQuarter:
     case TimeUnit::kMonth: {
       int64_t month = date.month + (unit == TimeUnit::kQuarter ? 3 : 1);
@@ -151,8 +196,10 @@ std::optional<int32_t> ceil_date(int32_t days, TimeUnit unit) {
       next_month = static_cast<uint32_t>(month);
       break;
     }
-    case TimeUnit::kWeek: return floor + 7;
-    default: return days;
+    case TimeUnit::kWeek:
+      return floor + 7;
+    default:
+      return days;
   }
   if (!in_calendar(next_year)) return std::nullopt;
   return first_of_month(next_year, next_month);

@@ -52,25 +52,44 @@ std::optional<TimeUnit> time_unit_from_name(std::string_view lower_case_name) {
 
 const char* time_unit_name(TimeUnit unit) {
   switch (unit) {
-    case TimeUnit::kMillennium: return "MILLENNIUM";
-    case TimeUnit::kCentury: return "CENTURY";
-    case TimeUnit::kDecade: return "DECADE";
-    case TimeUnit::kYear: return "YEAR";
-    case TimeUnit::kQuarter: return "QUARTER";
-    case TimeUnit::kMonth: return "MONTH";
-    case TimeUnit::kWeek: return "WEEK";
-    case TimeUnit::kDay: return "DAY";
-    case TimeUnit::kHour: return "HOUR";
-    case TimeUnit::kMinute: return "MINUTE";
-    case TimeUnit::kSecond: return "SECOND";
-    case TimeUnit::kMillisecond: return "MILLISECOND";
-    case TimeUnit::kMicrosecond: return "MICROSECOND";
-    case TimeUnit::kNanosecond: return "NANOSECOND";
-    case TimeUnit::kDayOfYear: return "DOY";
-    case TimeUnit::kDayOfWeek: return "DOW";
-    case TimeUnit::kIsoDayOfWeek: return "ISODOW";
-    case TimeUnit::kIsoYear: return "ISOYEAR";
-    case TimeUnit::kEpoch: return "EPOCH";
+    case TimeUnit::kMillennium:
+      return "MILLENNIUM";
+    case TimeUnit::kCentury:
+      return "CENTURY";
+    case TimeUnit::kDecade:
+      return "DECADE";
+    case TimeUnit::kYear:
+      return "YEAR";
+    case TimeUnit::kQuarter:
+      return "QUARTER";
+    case TimeUnit::kMonth:
+      return "MONTH";
+    case TimeUnit::kWeek:
+      return "WEEK";
+    case TimeUnit::kDay:
+      return "DAY";
+    case TimeUnit::kHour:
+      return "HOUR";
+    case TimeUnit::kMinute:
+      return "MINUTE";
+    case TimeUnit::kSecond:
+      return "SECOND";
+    case TimeUnit::kMillisecond:
+      return "MILLISECOND";
+    case TimeUnit::kMicrosecond:
+      return "MICROSECOND";
+    case TimeUnit::kNanosecond:
+      return "NANOSECOND";
+    case TimeUnit::kDayOfYear:
+      return "DOY";
+    case TimeUnit::kDayOfWeek:
+      return "DOW";
+    case TimeUnit::kIsoDayOfWeek:
+      return "ISODOW";
+    case TimeUnit::kIsoYear:
+      return "ISOYEAR";
+    case TimeUnit::kEpoch:
+      return "EPOCH";
   }
   return "?";
 }

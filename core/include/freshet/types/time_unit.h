@@ -24,14 +24,14 @@ enum class TimeUnit : uint8_t {
   kHour,
   kMinute,
   kSecond,
-  kMillisecond,  //!< when extracted: within the minute (seconds * 1000 + ms), as Feldera
-  kMicrosecond,  //!< when extracted: within the minute
-  kNanosecond,   //!< when extracted: within the minute
-  kDayOfYear,    //!< DOY, 1..366
-  kDayOfWeek,    //!< DOW, Sunday = 1 .. Saturday = 7 (Feldera; PostgreSQL's is 0..6)
-  kIsoDayOfWeek, //!< ISODOW, Monday = 1 .. Sunday = 7
-  kIsoYear,      //!< the ISO 8601 week-numbering year
-  kEpoch,        //!< seconds since 1970-01-01 00:00:00
+  kMillisecond,   //!< when extracted: within the minute (seconds * 1000 + ms), as Feldera
+  kMicrosecond,   //!< when extracted: within the minute
+  kNanosecond,    //!< when extracted: within the minute
+  kDayOfYear,     //!< DOY, 1..366
+  kDayOfWeek,     //!< DOW, Sunday = 1 .. Saturday = 7 (Feldera; PostgreSQL's is 0..6)
+  kIsoDayOfWeek,  //!< ISODOW, Monday = 1 .. Sunday = 7
+  kIsoYear,       //!< the ISO 8601 week-numbering year
+  kEpoch,         //!< seconds since 1970-01-01 00:00:00
 };
 
 //! The unit a lower-case keyword names: "year", "sql_tsi_year", "dow", ...;
