@@ -28,6 +28,7 @@
 #include <limits>
 
 #include "evaluate_internal.h"
+#include "freshet/types/calendar.h"
 #include "freshet/types/temporal.h"
 
 namespace freshet::sql::internal {
@@ -277,7 +278,7 @@ Datum milliseconds_to_timestamp(Evaluator& evaluator, const Datum& value, const 
     millis = static_cast<int64_t>(whole);
   }
   int64_t micros;
-  if (__builtin_mul_overflow(millis / 1000, 1000 * int64_t{1000}, &micros)) {
+  if (__builtin_mul_overflow(millis / 1000, 1000 * int64_t{1000}, &micros) || !timestamp_in_calendar(micros)) {
     return evaluator.fail(ErrorCode::kOverflow, "cannot cast " + shown(value, from) + " to TIMESTAMP: out of range");
   }
   return Datum::of_int(micros);

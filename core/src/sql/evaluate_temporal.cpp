@@ -20,11 +20,6 @@ Datum overflow(Evaluator& evaluator, const Expr& expr) {
   return evaluator.fail(ErrorCode::kOverflow, "date or time out of range in " + expr.to_string());
 }
 
-bool timestamp_in_calendar(int64_t micros) {
-  int32_t year = civil_from_days(split_timestamp(micros).days).year;
-  return year >= kMinCalendarYear && year <= kMaxCalendarYear;
-}
-
 bool date_in_calendar(int64_t days) {
   static const int64_t kFirst = days_from_civil({kMinCalendarYear, 1, 1});
   static const int64_t kLast = days_from_civil({kMaxCalendarYear, 12, 31});
@@ -114,9 +109,9 @@ Datum timestamp_add(Evaluator& evaluator, const Expr& expr, const Datum* argumen
     }
     return Datum::of_int(days);
   }
-  int64_t start = from_date ? value * kMicrosPerDay : value;
-  int64_t step, micros;
-  if (__builtin_mul_overflow(count, micros_of_unit(expr.field), &step) ||
+  int64_t start = value, step, micros;
+  if ((from_date && __builtin_mul_overflow(value, kMicrosPerDay, &start)) ||
+      __builtin_mul_overflow(count, micros_of_unit(expr.field), &step) ||
       __builtin_add_overflow(start, step, &micros) || !timestamp_in_calendar(micros)) {
     return overflow(evaluator, expr);
   }
@@ -157,7 +152,7 @@ Datum timestamp_diff(Evaluator& evaluator, const Expr& expr, const Datum* argume
 Datum date_diff(Evaluator& evaluator, const Expr& expr, const Datum* arguments) {
   int32_t start = static_cast<int32_t>(arguments[0].integer), end = static_cast<int32_t>(arguments[1].integer);
   int64_t days = int64_t{end} - start;
-  int64_t months = months_between(start * kMicrosPerDay, end * kMicrosPerDay);
+  int64_t months = months_between_dates(start, end);
   int64_t result = 0;
   switch (expr.field) {
     case TimeUnit::kYear:

@@ -41,6 +41,11 @@ bool in_calendar(int64_t year) { return year >= kMinCalendarYear && year <= kMax
 
 }  // namespace
 
+bool timestamp_in_calendar(int64_t micros) {
+  int32_t year = civil_from_days(split_timestamp(micros).days).year;
+  return year >= kMinCalendarYear && year <= kMaxCalendarYear;
+}
+
 DayAndTime split_timestamp(int64_t micros) {
   int64_t days = floor_div(micros, kMicrosPerDay);
   return {static_cast<int32_t>(days), micros - days * kMicrosPerDay};
@@ -246,15 +251,27 @@ std::optional<int64_t> add_months_to_timestamp(int64_t micros, int64_t months) {
   return int64_t{*days} * kMicrosPerDay + parts.micros;
 }
 
-int64_t months_between(int64_t start_micros, int64_t end_micros) {
-  bool negative = end_micros < start_micros;
-  DayAndTime later = split_timestamp(negative ? start_micros : end_micros);
-  DayAndTime earlier = split_timestamp(negative ? end_micros : start_micros);
+namespace {
+
+int64_t months_between_parts(DayAndTime start, DayAndTime end) {
+  bool negative = end.days < start.days || (end.days == start.days && end.micros < start.micros);
+  const DayAndTime& later = negative ? start : end;
+  const DayAndTime& earlier = negative ? end : start;
   CivilDate l = civil_from_days(later.days), e = civil_from_days(earlier.days);
   int64_t months = (int64_t{l.year} - e.year) * 12 + l.month - e.month;
   // The last month counts only once the day and time of day reach the start's.
   if (l.day < e.day || (l.day == e.day && later.micros < earlier.micros)) --months;
   return negative ? -months : months;
+}
+
+}  // namespace
+
+int64_t months_between(int64_t start_micros, int64_t end_micros) {
+  return months_between_parts(split_timestamp(start_micros), split_timestamp(end_micros));
+}
+
+int64_t months_between_dates(int32_t start_days, int32_t end_days) {
+  return months_between_parts({start_days, 0}, {end_days, 0});
 }
 
 std::optional<int32_t> make_date(int64_t year, int64_t month, int64_t day) {

@@ -181,6 +181,7 @@ TEST(CalendarTest, MonthsBetweenAsFeldera) {
     for (int32_t e = day("2023-11-01"); e <= day("2024-03-31"); e += 7) {
       ASSERT_EQ(months_between(d * kMicrosPerDay, e * kMicrosPerDay),
                 -months_between(e * kMicrosPerDay, d * kMicrosPerDay));
+      ASSERT_EQ(months_between_dates(d, e), months_between(d * kMicrosPerDay, e * kMicrosPerDay));
     }
   }
 }
@@ -196,6 +197,9 @@ TEST(CalendarTest, MakeDateAndUnitNames) {
   EXPECT_EQ(time_unit_from_name("isodow"), TimeUnit::kIsoDayOfWeek);
   EXPECT_FALSE(time_unit_from_name("days").has_value());
   EXPECT_STREQ(time_unit_name(TimeUnit::kDayOfWeek), "DOW");
+  EXPECT_TRUE(timestamp_in_calendar(ts("9999-12-31 23:59:59")));
+  EXPECT_FALSE(timestamp_in_calendar(INT64_MIN + 1));
+  EXPECT_FALSE(timestamp_in_calendar(INT64_MAX));
 }
 
 }  // namespace

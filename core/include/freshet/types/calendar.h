@@ -20,6 +20,11 @@ namespace freshet {
 inline constexpr int32_t kMinCalendarYear = -262143;
 inline constexpr int32_t kMaxCalendarYear = 262142;
 
+//! Timestamps are expected within these years too (parsing, casts and
+//! TIMESTAMPADD keep them there), which leaves every unit's floor and ceiling
+//! far from int64's ends.
+bool timestamp_in_calendar(int64_t micros);
+
 //! A timestamp split into its day (rounded down) and the microseconds into it.
 struct DayAndTime {
   int32_t days;
@@ -79,6 +84,8 @@ std::optional<int64_t> add_months_to_timestamp(int64_t micros, int64_t months);
 //! has elapsed when the calendar month has increased and the day and time of
 //! day have reached the start's (Feldera's TIMESTAMPDIFF(MONTH, ...)).
 int64_t months_between(int64_t start_micros, int64_t end_micros);
+//! The same for dates (at midnight).
+int64_t months_between_dates(int32_t start_days, int32_t end_days);
 
 //! The date of a year, month and day; none unless the year is 1 .. 9999 and
 //! the day exists (Feldera's MAKE_DATE).
