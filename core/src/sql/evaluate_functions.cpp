@@ -1,5 +1,5 @@
 // Scalar functions and LIKE over non-NULL arguments (the time functions and
-// EXTRACT are in evaluate_temporal.cpp).
+// EXTRACT are in evaluate_time_functions.cpp).
 //
 // Strings are UTF-8; CHAR_LENGTH, SUBSTRING and LIKE's '_' count code points
 // (a code point starts at every byte that is not 10xxxxxx). LOWER and UPPER

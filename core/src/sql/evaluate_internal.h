@@ -41,7 +41,7 @@ Datum call_function(Evaluator& evaluator, const Expr& expr, const Datum* argumen
 //! SQL LIKE: '%' any sequence, '_' one code point, everything else literal.
 bool like_matches(std::string_view text, std::string_view pattern);
 
-// evaluate_temporal.cpp
+// evaluate_time_functions.cpp
 //! DATE_TRUNC, FLOOR/CEIL TO, TIMESTAMPADD/DIFF, DATEDIFF, MAKE_DATE, MAKE_TIMESTAMP.
 Datum call_time_function(Evaluator& evaluator, const Expr& expr, const Datum* arguments);
 //! EXTRACT(expr.field FROM value), value of type `from` (DATE or TIMESTAMP).

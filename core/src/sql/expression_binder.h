@@ -33,7 +33,7 @@ class ExpressionBinder {
   Result<ExprPtr> bind_in_list(const AstExpr& ast);
   Result<ExprPtr> bind_case(const AstExpr& ast);
   Result<ExprPtr> bind_function(const AstExpr& ast);
-  // Time functions (bind_temporal.cpp).
+  // Time functions (bind_time_functions.cpp).
   Result<ExprPtr> bind_extract(const AstExpr& ast);
   Result<ExprPtr> bind_time_function(const AstExpr& ast);
   Result<ExprPtr> bind_truncate(const AstExpr& ast);
@@ -59,7 +59,7 @@ bool is_null_literal(const Expr& expr);
 //! COUNT, SUM, AVG, MIN, MAX.
 bool is_aggregate_function(const std::string& name);
 //! The time functions bind_time_function() binds: DATE_TRUNC, FLOOR, CEIL,
-//! TIMESTAMPADD, MAKE_DATE, YEAR(x), ... (bind_temporal.cpp).
+//! TIMESTAMPADD, MAKE_DATE, YEAR(x), ... (bind_time_functions.cpp).
 bool is_time_function(const std::string& name);
 //! Whether an aggregate call appears anywhere in the tree.
 bool contains_aggregate(const AstExpr& ast);

@@ -68,7 +68,7 @@ enum class ScalarFunction : uint8_t {
   kConcat,      //!< varchar || varchar (NULL if either is)
   kFloor,       //!< FLOOR(numeric): integers unchanged, DECIMAL to scale 0
   kCeil,        //!< CEIL(numeric)
-  // Time functions (evaluate_temporal.cpp); `field` holds their time unit.
+  // Time functions (evaluate_time_functions.cpp); `field` holds their time unit.
   kDateTrunc,      //!< DATE_TRUNC / TIMESTAMP_TRUNC(children[0], field): the argument's type
   kFloorTo,        //!< FLOOR(children[0] TO field): DATE or TIMESTAMP
   kCeilTo,         //!< CEIL(children[0] TO field)

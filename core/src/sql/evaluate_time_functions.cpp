@@ -1,4 +1,4 @@
-// The time functions over non-NULL arguments (see bind_temporal.cpp for
+// The time functions over non-NULL arguments (see bind_time_functions.cpp for
 // their signatures); the calendar itself is types/calendar.h. Each is a
 // per-row computation without state.
 //
