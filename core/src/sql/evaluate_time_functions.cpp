@@ -2,28 +2,22 @@
 // their signatures); the calendar itself is types/calendar.h. Each is a
 // per-row computation without state.
 //
-// Results outside the calendar (years -262143 .. 262142, Feldera's range)
-// and TIMESTAMPDIFF results outside INTEGER fail the step with kOverflow;
+// Results outside 0000-01-01 .. 9999-12-31 (interval.h's range) and
+// TIMESTAMPDIFF results outside INTEGER fail the step with kOverflow;
 // MAKE_DATE and MAKE_TIMESTAMP of impossible parts are NULL, as Feldera.
 #include <cmath>
 
 #include "evaluate_internal.h"
 #include "freshet/types/calendar.h"
+#include "freshet/types/interval.h"
 
 namespace freshet::sql::internal {
 namespace {
 
-constexpr int64_t kMicrosPerMinute = 60 * kMicrosPerSecond;
-constexpr int64_t kMicrosPerHour = 60 * kMicrosPerMinute;
-
+// The words of temporal arithmetic's errors (evaluate_temporal.cpp).
 Datum overflow(Evaluator& evaluator, const Expr& expr) {
-  return evaluator.fail(ErrorCode::kOverflow, "date or time out of range in " + expr.to_string());
-}
-
-bool date_in_calendar(int64_t days) {
-  static const int64_t kFirst = days_from_civil({kMinCalendarYear, 1, 1});
-  static const int64_t kLast = days_from_civil({kMaxCalendarYear, 12, 31});
-  return days >= kFirst && days <= kLast;
+  const char* what = expr.type.id == TypeId::kDate ? "date" : "timestamp";
+  return evaluator.fail(ErrorCode::kOverflow, std::string(what) + " out of range in " + expr.to_string());
 }
 
 // Months in a unit of YEAR .. MONTH; 0 for shorter units.
@@ -94,17 +88,14 @@ Datum timestamp_add(Evaluator& evaluator, const Expr& expr, const Datum* argumen
   if (int64_t months_per_unit = months_of_unit(expr.field)) {
     int64_t months;
     if (__builtin_mul_overflow(count, months_per_unit, &months)) return overflow(evaluator, expr);
-    if (from_date) {
-      std::optional<int32_t> days = add_months(static_cast<int32_t>(value), months);
-      return days ? Datum::of_int(*days) : overflow(evaluator, expr);
-    }
-    std::optional<int64_t> micros = add_months_to_timestamp(value, months);
-    return micros ? Datum::of_int(*micros) : overflow(evaluator, expr);
+    int64_t result;
+    bool ok = from_date ? add_months_to_date(value, months, &result) : add_months_to_timestamp(value, months, &result);
+    return ok ? Datum::of_int(result) : overflow(evaluator, expr);
   }
   if (expr.type.id == TypeId::kDate) {  // WEEK or DAY added to a DATE
     int64_t days;
     if (__builtin_mul_overflow(count, expr.field == TimeUnit::kWeek ? 7 : 1, &days) ||
-        __builtin_add_overflow(days, value, &days) || !date_in_calendar(days)) {
+        __builtin_add_overflow(days, value, &days) || !date_in_range(days)) {
       return overflow(evaluator, expr);
     }
     return Datum::of_int(days);
@@ -112,7 +103,7 @@ Datum timestamp_add(Evaluator& evaluator, const Expr& expr, const Datum* argumen
   int64_t start = value, step, micros;
   if ((from_date && __builtin_mul_overflow(value, kMicrosPerDay, &start)) ||
       __builtin_mul_overflow(count, micros_of_unit(expr.field), &step) ||
-      __builtin_add_overflow(start, step, &micros) || !timestamp_in_calendar(micros)) {
+      __builtin_add_overflow(start, step, &micros) || !timestamp_in_range(micros)) {
     return overflow(evaluator, expr);
   }
   return Datum::of_int(micros);
@@ -125,7 +116,7 @@ Datum timestamp_diff(Evaluator& evaluator, const Expr& expr, const Datum* argume
   int64_t start = arguments[0].integer, end = arguments[1].integer;
   int64_t result;
   if (int64_t months_per_unit = months_of_unit(expr.field)) {
-    result = months_between(start, end) / months_per_unit;
+    result = months_between(end, start) / months_per_unit;
   } else {
     int64_t micros;
     if (__builtin_sub_overflow(end, start, &micros)) return overflow(evaluator, expr);
@@ -152,7 +143,7 @@ Datum timestamp_diff(Evaluator& evaluator, const Expr& expr, const Datum* argume
 Datum date_diff(Evaluator& evaluator, const Expr& expr, const Datum* arguments) {
   int32_t start = static_cast<int32_t>(arguments[0].integer), end = static_cast<int32_t>(arguments[1].integer);
   int64_t days = int64_t{end} - start;
-  int64_t months = months_between_dates(start, end);
+  int64_t months = months_between(end * kMicrosPerDay, start * kMicrosPerDay);
   int64_t result = 0;
   switch (expr.field) {
     case TimeUnit::kYear:

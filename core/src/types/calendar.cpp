@@ -7,9 +7,6 @@
 namespace freshet {
 namespace {
 
-constexpr int64_t kMicrosPerMinute = 60 * kMicrosPerSecond;
-constexpr int64_t kMicrosPerHour = 60 * kMicrosPerMinute;
-
 int64_t floor_div(int64_t value, int64_t divisor) {
   int64_t quotient = value / divisor;
   return (value % divisor != 0 && (value < 0) != (divisor < 0)) ? quotient - 1 : quotient;
@@ -37,24 +34,13 @@ int64_t micros_of_unit(TimeUnit unit) {
   }
 }
 
-bool in_calendar(int64_t year) { return year >= kMinCalendarYear && year <= kMaxCalendarYear; }
+bool in_range_year(int64_t year) { return year >= 0 && year <= 9999; }
 
 }  // namespace
-
-bool timestamp_in_calendar(int64_t micros) {
-  int32_t year = civil_from_days(split_timestamp(micros).days).year;
-  return year >= kMinCalendarYear && year <= kMaxCalendarYear;
-}
 
 DayAndTime split_timestamp(int64_t micros) {
   int64_t days = floor_div(micros, kMicrosPerDay);
   return {static_cast<int32_t>(days), micros - days * kMicrosPerDay};
-}
-
-uint32_t days_in_month(int64_t year, uint32_t month) {
-  static const uint32_t kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-  return month == 2 && leap ? 29 : kDays[month - 1];
 }
 
 int32_t day_of_week(int32_t days) {
@@ -206,7 +192,7 @@ std::optional<int32_t> ceil_date(int32_t days, TimeUnit unit) {
     default:
       return days;
   }
-  if (!in_calendar(next_year)) return std::nullopt;
+  if (!in_range_year(next_year)) return std::nullopt;
   return first_of_month(next_year, next_month);
 }
 
@@ -227,51 +213,6 @@ std::optional<int64_t> ceil_timestamp(int64_t micros, TimeUnit unit) {
   std::optional<int32_t> next = ceil_date(split_timestamp(floor).days + 1, unit);
   if (!next) return std::nullopt;
   return int64_t{*next} * kMicrosPerDay;
-}
-
-std::optional<int32_t> add_months(int32_t days, int64_t months) {
-  CivilDate date = civil_from_days(days);
-  // Reject before computing: |months| this large leaves the calendar anyway.
-  if (months > 12 * int64_t{kMaxCalendarYear - kMinCalendarYear} ||
-      months < -12 * int64_t{kMaxCalendarYear - kMinCalendarYear}) {
-    return std::nullopt;
-  }
-  int64_t total = int64_t{date.year} * 12 + (date.month - 1) + months;
-  int64_t year = floor_div(total, 12);
-  if (!in_calendar(year)) return std::nullopt;
-  uint32_t month = static_cast<uint32_t>(total - year * 12 + 1);
-  uint32_t day = date.day < days_in_month(year, month) ? date.day : days_in_month(year, month);
-  return days_from_civil({static_cast<int32_t>(year), month, day});
-}
-
-std::optional<int64_t> add_months_to_timestamp(int64_t micros, int64_t months) {
-  DayAndTime parts = split_timestamp(micros);
-  std::optional<int32_t> days = add_months(parts.days, months);
-  if (!days) return std::nullopt;
-  return int64_t{*days} * kMicrosPerDay + parts.micros;
-}
-
-namespace {
-
-int64_t months_between_parts(DayAndTime start, DayAndTime end) {
-  bool negative = end.days < start.days || (end.days == start.days && end.micros < start.micros);
-  const DayAndTime& later = negative ? start : end;
-  const DayAndTime& earlier = negative ? end : start;
-  CivilDate l = civil_from_days(later.days), e = civil_from_days(earlier.days);
-  int64_t months = (int64_t{l.year} - e.year) * 12 + l.month - e.month;
-  // The last month counts only once the day and time of day reach the start's.
-  if (l.day < e.day || (l.day == e.day && later.micros < earlier.micros)) --months;
-  return negative ? -months : months;
-}
-
-}  // namespace
-
-int64_t months_between(int64_t start_micros, int64_t end_micros) {
-  return months_between_parts(split_timestamp(start_micros), split_timestamp(end_micros));
-}
-
-int64_t months_between_dates(int32_t start_days, int32_t end_days) {
-  return months_between_parts({start_days, 0}, {end_days, 0});
 }
 
 std::optional<int32_t> make_date(int64_t year, int64_t month, int64_t day) {

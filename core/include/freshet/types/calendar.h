@@ -4,26 +4,18 @@
 // time functions (EXTRACT, DATE_TRUNC, FLOOR/CEIL TO, TIMESTAMPADD/DIFF).
 // Pure functions; each follows Feldera's runtime (crates/sqllib
 // timestamp.rs), whose formulas use truncating division: for years before 1
-// they are applied as they are, like Feldera's.
+// they are applied as they are, like Feldera's. Month arithmetic and the
+// DATE/TIMESTAMP range (years 0000 .. 9999) are interval.h's.
 #pragma once
 
 #include <cstdint>
 #include <optional>
 
+#include "freshet/types/interval.h"
 #include "freshet/types/temporal.h"
 #include "freshet/types/time_unit.h"
 
 namespace freshet {
-
-//! The years a DATE or TIMESTAMP may hold after arithmetic (chrono's range,
-//! which Feldera's runtime uses). Results outside it are overflow errors.
-inline constexpr int32_t kMinCalendarYear = -262143;
-inline constexpr int32_t kMaxCalendarYear = 262142;
-
-//! Timestamps are expected within these years too (parsing, casts and
-//! TIMESTAMPADD keep them there), which leaves every unit's floor and ceiling
-//! far from int64's ends.
-bool timestamp_in_calendar(int64_t micros);
 
 //! A timestamp split into its day (rounded down) and the microseconds into it.
 struct DayAndTime {
@@ -32,7 +24,6 @@ struct DayAndTime {
 };
 DayAndTime split_timestamp(int64_t micros);
 
-uint32_t days_in_month(int64_t year, uint32_t month);
 //! Sunday = 1 .. Saturday = 7 (Feldera's DOW).
 int32_t day_of_week(int32_t days);
 //! Monday = 1 .. Sunday = 7 (ISODOW).
@@ -67,25 +58,12 @@ int64_t truncate_timestamp(int64_t micros, TimeUnit unit);
 //! unlike DATE_TRUNC), WEEK to Sunday; units shorter than DAY change nothing.
 int32_t floor_date(int32_t days, TimeUnit unit);
 //! CEIL(date TO unit): the date itself when it starts a unit, else the start
-//! of the next one. None past kMaxCalendarYear.
+//! of the next one. None past 9999-12-31 (date_in_range).
 std::optional<int32_t> ceil_date(int32_t days, TimeUnit unit);
 //! FLOOR(timestamp TO unit), units as floor_date.
 int64_t floor_timestamp(int64_t micros, TimeUnit unit);
-//! CEIL(timestamp TO unit). None past kMaxCalendarYear.
+//! CEIL(timestamp TO unit). None past 9999-12-31 23:59:59.999999.
 std::optional<int64_t> ceil_timestamp(int64_t micros, TimeUnit unit);
-
-//! The date `months` later, the day clamped to the month's last
-//! (2024-01-31 + 1 month = 2024-02-29). None outside the calendar's years.
-std::optional<int32_t> add_months(int32_t days, int64_t months);
-//! The same for a timestamp; the time of day is kept.
-std::optional<int64_t> add_months_to_timestamp(int64_t micros, int64_t months);
-
-//! Whole months from `start` to `end` (negative when end < start): a month
-//! has elapsed when the calendar month has increased and the day and time of
-//! day have reached the start's (Feldera's TIMESTAMPDIFF(MONTH, ...)).
-int64_t months_between(int64_t start_micros, int64_t end_micros);
-//! The same for dates (at midnight).
-int64_t months_between_dates(int32_t start_days, int32_t end_days);
 
 //! The date of a year, month and day; none unless the year is 1 .. 9999 and
 //! the day exists (Feldera's MAKE_DATE).
