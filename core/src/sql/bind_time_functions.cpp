@@ -25,6 +25,7 @@ namespace {
 
 std::string describe(const SqlType& type) { return type.with_nullable(true).to_string(); }
 bool is_datetime(const SqlType& type) { return type.id == TypeId::kDate || type.id == TypeId::kTimestamp; }
+bool is_time(const SqlType& type) { return type.id == TypeId::kTime; }
 bool in_units(TimeUnit unit, TimeUnit first, TimeUnit last) { return unit >= first && unit <= last; }
 
 std::string upper(std::string_view word) {
@@ -104,18 +105,17 @@ bool is_time_function(const std::string& name) {
          shorthand_field(name).has_value();
 }
 
-//! EXTRACT(field FROM x), DATE_PART(field, x) and the shorthands YEAR(x)...
-Result<ExprPtr> ExpressionBinder::bind_extract(const AstExpr& ast) {
-  if (ast.children.size() != 1) {
-    return sql_error(ast.position, "DATE_PART takes 2 arguments, not " + std::to_string(ast.children.size() + 1));
-  }
-  Result<ExprPtr> operand = bind(*ast.children[0]);
-  if (!operand.ok()) return operand.status();
-  ExprPtr child = std::move(*operand);
+namespace {
+
+// EXTRACT(field FROM child) -> BIGINT; a TIME has the fields HOUR .. NANOSECOND.
+Result<ExprPtr> make_extract(SourcePosition position, TimeUnit field, ExprPtr child, const std::string& what) {
   if (is_null_literal(*child)) child = null_literal(SqlType::timestamp());
-  TimeUnit field = *ast.unit;
-  if (!is_datetime(child->type)) {
-    return sql_error(ast.position,
+  bool ok =
+      is_datetime(child->type) || (is_time(child->type) && in_units(field, TimeUnit::kHour, TimeUnit::kNanosecond));
+  if (!ok) {
+    if (what != "EXTRACT")
+      return sql_error(position, what + "() needs a DATE, TIMESTAMP or TIME, not " + describe(child->type));
+    return sql_error(position,
                      std::string("cannot EXTRACT ") + time_unit_name(field) + " from " + describe(child->type));
   }
   SqlType type = SqlType::bigint(child->type.nullable);  // read before `child` moves
@@ -124,6 +124,18 @@ Result<ExprPtr> ExpressionBinder::bind_extract(const AstExpr& ast) {
   ExprPtr extract = make_expr(ExprKind::kExtract, type, std::move(children));
   extract->field = field;
   return extract;
+}
+
+}  // namespace
+
+//! EXTRACT(field FROM x) and DATE_PART(field, x).
+Result<ExprPtr> ExpressionBinder::bind_extract(const AstExpr& ast) {
+  if (ast.children.size() != 1) {
+    return sql_error(ast.position, "DATE_PART takes 2 arguments, not " + std::to_string(ast.children.size() + 1));
+  }
+  Result<ExprPtr> operand = bind(*ast.children[0]);
+  if (!operand.ok()) return operand.status();
+  return make_extract(ast.position, *ast.unit, std::move(*operand), "EXTRACT");
 }
 
 Result<ExprPtr> ExpressionBinder::bind_time_function(const AstExpr& ast) {
@@ -142,17 +154,7 @@ Result<ExprPtr> ExpressionBinder::bind_time_function(const AstExpr& ast) {
     }
     Result<ExprPtr> operand = bind(*ast.children[0]);
     if (!operand.ok()) return operand.status();
-    ExprPtr child = std::move(*operand);
-    if (is_null_literal(*child)) child = null_literal(SqlType::timestamp());
-    if (!is_datetime(child->type)) {
-      return sql_error(ast.position, name + "() needs a DATE or TIMESTAMP, not " + describe(child->type));
-    }
-    SqlType type = SqlType::bigint(child->type.nullable);
-    std::vector<ExprPtr> children;
-    children.push_back(std::move(child));
-    ExprPtr bound = make_expr(ExprKind::kExtract, type, std::move(children));
-    bound->field = *field;
-    return bound;
+    return make_extract(ast.position, *field, std::move(*operand), name);
   }
   if (name == "date_trunc" || name == "timestamp_trunc" || name == "time_trunc") return bind_truncate(ast);
   if (name == "floor" || name == "ceil" || name == "ceiling") return bind_floor_ceil(ast);
@@ -163,11 +165,7 @@ Result<ExprPtr> ExpressionBinder::bind_time_function(const AstExpr& ast) {
                      "to_timestamp() is not a Feldera function: write TIMESTAMPADD(SECOND, seconds, DATE "
                      "'1970-01-01'), as Feldera's documentation does");
   }
-  if (name == "date_add" || name == "date_sub") {
-    return sql_error(ast.position, name + "() takes an INTERVAL, which is not supported yet: write TIMESTAMPADD(DAY, " +
-                                       std::string(name == "date_add" ? "n" : "-n") + ", date)");
-  }
-  if (name == "make_time") return sql_error(ast.position, "make_time() returns a TIME, which is not supported yet");
+  if (name == "date_add" || name == "date_sub") return bind_date_add(ast);
   return bind_make(ast);
 }
 
@@ -195,10 +193,24 @@ Result<ExprPtr> ExpressionBinder::bind_truncate(const AstExpr& ast) {
   Result<ExprPtr> operand = bind(*ast.children[0]);
   if (!operand.ok()) return operand.status();
   ExprPtr child = std::move(*operand);
-  if (is_null_literal(*child)) child = null_literal(timestamp_trunc ? SqlType::timestamp() : SqlType::date());
+  if (is_null_literal(*child)) {
+    child = null_literal(timestamp_trunc        ? SqlType::timestamp()
+                         : name == "time_trunc" ? SqlType::time()
+                                                : SqlType::date());
+  }
   TimeUnit unit = *ast.unit;
   if (name == "time_trunc") {
-    return sql_error(ast.position, "TIME_TRUNC needs a TIME, not " + describe(child->type));
+    if (!is_time(child->type)) {
+      return sql_error(ast.position, "TIME_TRUNC needs a TIME, not " + describe(child->type));
+    }
+    if (!in_units(unit, TimeUnit::kHour, TimeUnit::kSecond)) {
+      return sql_error(ast.unit_position,
+                       std::string("TIME_TRUNC takes a unit from HOUR to SECOND, not ") + time_unit_name(unit));
+    }
+    SqlType type = child->type;
+    std::vector<ExprPtr> args;
+    args.push_back(std::move(child));
+    return make_call(ScalarFunction::kDateTrunc, type, std::move(args), unit);
   }
   if (!is_datetime(child->type)) {
     return sql_error(ast.position, upper(name) + " needs a DATE or TIMESTAMP, not " + describe(child->type));
@@ -245,13 +257,16 @@ Result<ExprPtr> ExpressionBinder::bind_floor_ceil(const AstExpr& ast) {
     return make_call(floor ? ScalarFunction::kFloor : ScalarFunction::kCeil, type, std::move(args), TimeUnit::kDay);
   }
   if (is_null_literal(*child)) child = null_literal(SqlType::timestamp());
-  if (!is_datetime(child->type)) {
-    return sql_error(ast.position, upper(ast.name) + " TO needs a DATE or TIMESTAMP, not " + describe(child->type));
+  if (!is_datetime(child->type) && !is_time(child->type)) {
+    return sql_error(ast.position,
+                     upper(ast.name) + " TO needs a DATE, TIMESTAMP or TIME, not " + describe(child->type));
   }
   TimeUnit unit = *ast.unit;
-  if (!in_units(unit, TimeUnit::kMillennium, TimeUnit::kNanosecond)) {
-    return sql_error(ast.unit_position,
-                     upper(ast.name) + " TO takes a unit from MILLENNIUM to NANOSECOND, not " + time_unit_name(unit));
+  TimeUnit first = is_time(child->type) ? TimeUnit::kHour : TimeUnit::kMillennium;
+  if (!in_units(unit, first, TimeUnit::kNanosecond)) {
+    std::string what = upper(ast.name) + " TO" + (is_time(child->type) ? " of a TIME" : "");
+    return sql_error(ast.unit_position, what + " takes a unit from " + time_unit_name(first) + " to NANOSECOND, not " +
+                                            time_unit_name(unit));
   }
   SqlType type = child->type;
   args.push_back(std::move(child));
@@ -277,13 +292,19 @@ Result<ExprPtr> ExpressionBinder::bind_timestamp_add(const AstExpr& ast) {
     return sql_error(ast.children[0]->position,
                      "TIMESTAMPADD needs an integer count as argument 2, not " + describe(args[0]->type));
   }
-  if (!is_datetime(args[1]->type)) {
+  if (!is_datetime(args[1]->type) && !is_time(args[1]->type)) {
     return sql_error(ast.children[1]->position,
-                     "TIMESTAMPADD needs a DATE or TIMESTAMP as argument 3, not " + describe(args[1]->type));
+                     "TIMESTAMPADD needs a DATE, TIMESTAMP or TIME as argument 3, not " + describe(args[1]->type));
+  }
+  if (is_time(args[1]->type) && !in_units(unit, TimeUnit::kHour, TimeUnit::kMicrosecond)) {
+    return sql_error(
+        ast.unit_position,
+        std::string("TIMESTAMPADD to a TIME takes a unit from HOUR to MICROSECOND, not ") + time_unit_name(unit));
   }
   args[0] = cast_to(std::move(args[0]), SqlType::bigint());
-  bool date_result = args[1]->type.id == TypeId::kDate && unit <= TimeUnit::kDay;
-  SqlType type = date_result ? SqlType::date(any_nullable(args)) : SqlType::timestamp(any_nullable(args));
+  // A TIME stays a TIME (wrapping at midnight); a DATE stays a DATE for DAY and longer.
+  SqlType type = args[1]->type.id == TypeId::kDate && unit > TimeUnit::kDay ? SqlType::timestamp() : args[1]->type;
+  type.nullable = any_nullable(args);
   return make_call(ScalarFunction::kTimestampAdd, type, std::move(args), unit);
 }
 
@@ -309,15 +330,22 @@ Result<ExprPtr> ExpressionBinder::bind_timestamp_diff(const AstExpr& ast) {
     return sql_error(ast.unit_position, std::string(what) + " takes a unit from " + time_unit_name(first) + " to " +
                                             time_unit_name(last) + ", not " + time_unit_name(unit));
   }
-  SqlType operand_type = datediff ? SqlType::date() : SqlType::timestamp();
+  // Two TIMEs subtract as they are; a TIME beside a DATE or TIMESTAMP is 1970-01-01 at that time (as Feldera).
+  bool times = !datediff && is_time(args[0]->type) && is_time(args[1]->type);
+  if (times && !in_units(unit, TimeUnit::kHour, TimeUnit::kMicrosecond)) {
+    return sql_error(ast.unit_position, std::string("TIMESTAMPDIFF of two TIMEs takes a unit from HOUR to "
+                                                    "MICROSECOND, not ") +
+                                            time_unit_name(unit));
+  }
+  SqlType operand_type = datediff ? SqlType::date() : times ? SqlType::time() : SqlType::timestamp();
   for (size_t i = 0; i < 2; ++i) {
     if (is_null_literal(*args[i])) args[i] = null_literal(operand_type);
-    bool ok = datediff ? args[i]->type.id == TypeId::kDate : is_datetime(args[i]->type);
+    bool ok = datediff ? args[i]->type.id == TypeId::kDate : is_datetime(args[i]->type) || is_time(args[i]->type);
     if (!ok) {
       std::string hint = datediff && args[i]->type.id == TypeId::kTimestamp ? " (TIMESTAMPDIFF takes timestamps)" : "";
       return sql_error(ast.children[i]->position,
-                       std::string(what) + " needs " + (datediff ? "a DATE" : "a DATE or TIMESTAMP") + " as argument " +
-                           std::to_string(i + 2) + ", not " + describe(args[i]->type) + hint);
+                       std::string(what) + " needs " + (datediff ? "a DATE" : "a DATE, TIMESTAMP or TIME") +
+                           " as argument " + std::to_string(i + 2) + ", not " + describe(args[i]->type) + hint);
     }
     args[i] = cast_to(std::move(args[i]), operand_type);
   }
@@ -327,7 +355,7 @@ Result<ExprPtr> ExpressionBinder::bind_timestamp_diff(const AstExpr& ast) {
 
 //! MAKE_DATE(y, m, d), MAKE_TIMESTAMP(y, mo, d, h, mi, s): NULL when invalid.
 Result<ExprPtr> ExpressionBinder::bind_make(const AstExpr& ast) {
-  bool timestamp = ast.name == "make_timestamp";
+  bool timestamp = ast.name == "make_timestamp", time = ast.name == "make_time";
   size_t arity = timestamp ? 6 : 3;
   if (ast.children.size() != arity) {
     return sql_error(ast.position, ast.name + "() takes " + std::to_string(arity) + " arguments, not " +
@@ -338,7 +366,7 @@ Result<ExprPtr> ExpressionBinder::bind_make(const AstExpr& ast) {
   std::vector<ExprPtr>& args = *bound;
   for (size_t i = 0; i < args.size(); ++i) {
     if (is_null_literal(*args[i])) args[i] = null_literal(SqlType::bigint());
-    bool seconds = timestamp && i == 5;
+    bool seconds = (timestamp && i == 5) || (time && i == 2);
     bool ok = seconds ? args[i]->type.is_numeric() : args[i]->type.is_integer();
     if (!ok) {
       return sql_error(ast.children[i]->position, ast.name + "() needs " + (seconds ? "a number" : "an integer") +
@@ -354,9 +382,38 @@ Result<ExprPtr> ExpressionBinder::bind_make(const AstExpr& ast) {
     }
   }
   // Always nullable: an impossible date is NULL, not an error (as Feldera).
-  if (timestamp)
+  if (time) return make_call(ScalarFunction::kMakeTime, SqlType::time(true), std::move(args), TimeUnit::kDay);
+  if (timestamp) {
     return make_call(ScalarFunction::kMakeTimestamp, SqlType::timestamp(true), std::move(args), TimeUnit::kDay);
+  }
   return make_call(ScalarFunction::kMakeDate, SqlType::date(true), std::move(args), TimeUnit::kDay);
+}
+
+//! DATE_ADD(date, interval) and DATE_SUB(date, interval): Feldera's synonyms
+//! of date + interval and date - interval.
+Result<ExprPtr> ExpressionBinder::bind_date_add(const AstExpr& ast) {
+  if (ast.children.size() != 2) {
+    return sql_error(ast.position, ast.name + "() takes 2 arguments, not " + std::to_string(ast.children.size()));
+  }
+  Result<std::vector<ExprPtr>> bound = bind_children(ast);
+  if (!bound.ok()) return bound.status();
+  std::vector<ExprPtr>& args = *bound;
+  if (is_null_literal(*args[0])) args[0] = null_literal(SqlType::date());
+  if (args[0]->type.id != TypeId::kDate) {
+    return sql_error(ast.children[0]->position, ast.name + "() needs a DATE as argument 1, not " +
+                                                    describe(args[0]->type) + " (write x + INTERVAL ... instead)");
+  }
+  if (!is_null_literal(*args[1]) && !args[1]->type.is_interval()) {
+    return sql_error(ast.children[1]->position, ast.name + "() needs an INTERVAL as argument 2, not " +
+                                                    describe(args[1]->type) +
+                                                    " (for a count of days: TIMESTAMPADD(DAY, n, date))");
+  }
+  AstExpr arithmetic;
+  arithmetic.kind = AstExprKind::kBinary;
+  arithmetic.position = ast.position;
+  arithmetic.operator_position = ast.position;
+  arithmetic.op = ast.name == "date_add" ? AstOperator::kAdd : AstOperator::kSubtract;
+  return bind_temporal_arithmetic(arithmetic, std::move(args[0]), std::move(args[1]));
 }
 
 }  // namespace freshet::sql

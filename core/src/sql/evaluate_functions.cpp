@@ -197,7 +197,8 @@ Datum call_function(Evaluator& evaluator, const Expr& expr, const Datum* argumen
     case ScalarFunction::kTimestampDiff:
     case ScalarFunction::kDateDiff:
     case ScalarFunction::kMakeDate:
-    case ScalarFunction::kMakeTimestamp: return call_time_function(evaluator, expr, arguments);
+    case ScalarFunction::kMakeTimestamp:
+    case ScalarFunction::kMakeTime: return call_time_function(evaluator, expr, arguments);
   }
   return evaluator.fail(ErrorCode::kInternal, "unknown function in " + expr.to_string());
 }

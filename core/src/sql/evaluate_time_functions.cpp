@@ -61,8 +61,10 @@ int64_t micros_of_unit(TimeUnit unit) {
 }
 
 Datum truncate(const Expr& expr, const Datum& value) {
-  if (expr.type.id == TypeId::kDate)
+  if (expr.type.id == TypeId::kDate) {
     return Datum::of_int(truncate_date(static_cast<int32_t>(value.integer), expr.field));
+  }
+  if (expr.type.id == TypeId::kTime) return Datum::of_int(floor_timestamp(value.integer, expr.field));
   return Datum::of_int(truncate_timestamp(value.integer, expr.field));
 }
 
@@ -76,6 +78,8 @@ Datum floor_or_ceil(Evaluator& evaluator, const Expr& expr, const Datum& value) 
   }
   if (floor) return Datum::of_int(floor_timestamp(value.integer, expr.field));
   std::optional<int64_t> ceiling = ceil_timestamp(value.integer, expr.field);
+  // A TIME's ceiling wraps at midnight (CEIL(TIME '23:30:00' TO HOUR) = 00:00:00, as Feldera).
+  if (expr.type.id == TypeId::kTime) return Datum::of_int(*ceiling % kMicrosPerDay);
   return ceiling ? Datum::of_int(*ceiling) : overflow(evaluator, expr);
 }
 
@@ -85,6 +89,10 @@ Datum timestamp_add(Evaluator& evaluator, const Expr& expr, const Datum* argumen
   int64_t count = arguments[0].integer;
   bool from_date = expr.children[1]->type.id == TypeId::kDate;
   int64_t value = arguments[1].integer;
+  if (expr.type.id == TypeId::kTime) {  // wraps modulo one day, like TIME + INTERVAL
+    int128 shifted = (int128{value} + int128{count} * micros_of_unit(expr.field)) % kMicrosPerDay;
+    return Datum::of_int(static_cast<int64_t>(shifted < 0 ? shifted + kMicrosPerDay : shifted));
+  }
   if (int64_t months_per_unit = months_of_unit(expr.field)) {
     int64_t months;
     if (__builtin_mul_overflow(count, months_per_unit, &months)) return overflow(evaluator, expr);
@@ -191,6 +199,13 @@ std::optional<int64_t> seconds_in_micros(const SqlType& type, const Datum& value
   return value.integer * kMicrosPerSecond;
 }
 
+Datum make_time(const Expr& expr, const Datum* arguments) {
+  int64_t hour = arguments[0].integer, minute = arguments[1].integer;
+  std::optional<int64_t> second = seconds_in_micros(expr.children[2]->type, arguments[2]);
+  if (hour < 0 || hour > 23 || minute < 0 || minute > 59 || !second) return Datum::null_value();
+  return Datum::of_int(hour * kMicrosPerHour + minute * kMicrosPerMinute + *second);
+}
+
 Datum make_timestamp(const Expr& expr, const Datum* arguments) {
   std::optional<int32_t> days = make_date(arguments[0].integer, arguments[1].integer, arguments[2].integer);
   int64_t hour = arguments[3].integer, minute = arguments[4].integer;
@@ -220,13 +235,18 @@ Datum call_time_function(Evaluator& evaluator, const Expr& expr, const Datum* ar
     }
     case ScalarFunction::kMakeTimestamp:
       return make_timestamp(expr, arguments);
+    case ScalarFunction::kMakeTime:
+      return make_time(expr, arguments);
     default:
       return evaluator.fail(ErrorCode::kInternal, "not a time function: " + expr.to_string());
   }
 }
 
 Datum extract_field(const Expr& expr, const Datum& value, const SqlType& from) {
-  if (from.id == TypeId::kTimestamp) return Datum::of_int(extract_from_timestamp(expr.field, value.integer));
+  // A TIME is the microseconds of day 0: its fields are a timestamp's.
+  if (from.id == TypeId::kTimestamp || from.id == TypeId::kTime) {
+    return Datum::of_int(extract_from_timestamp(expr.field, value.integer));
+  }
   return Datum::of_int(extract_from_date(expr.field, static_cast<int32_t>(value.integer)));
 }
 

@@ -136,6 +136,7 @@ const char* function_name(ScalarFunction function) {
     case ScalarFunction::kDateDiff: return "datediff";
     case ScalarFunction::kMakeDate: return "make_date";
     case ScalarFunction::kMakeTimestamp: return "make_timestamp";
+    case ScalarFunction::kMakeTime: return "make_time";
   }
   return "?";
 }

@@ -41,6 +41,7 @@ class ExpressionBinder {
   Result<ExprPtr> bind_timestamp_add(const AstExpr& ast);
   Result<ExprPtr> bind_timestamp_diff(const AstExpr& ast);
   Result<ExprPtr> bind_make(const AstExpr& ast);
+  Result<ExprPtr> bind_date_add(const AstExpr& ast);
   Result<std::vector<ExprPtr>> bind_children(const AstExpr& ast);
   // bind_temporal.cpp
   Result<ExprPtr> bind_temporal_arithmetic(const AstExpr& ast, ExprPtr left, ExprPtr right);

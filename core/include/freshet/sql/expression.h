@@ -69,14 +69,15 @@ enum class ScalarFunction : uint8_t {
   kFloor,       //!< FLOOR(numeric): integers unchanged, DECIMAL to scale 0
   kCeil,        //!< CEIL(numeric)
   // Time functions (evaluate_time_functions.cpp); `field` holds their time unit.
-  kDateTrunc,      //!< DATE_TRUNC / TIMESTAMP_TRUNC(children[0], field): the argument's type
-  kFloorTo,        //!< FLOOR(children[0] TO field): DATE or TIMESTAMP
+  kDateTrunc,      //!< DATE_TRUNC / TIMESTAMP_TRUNC / TIME_TRUNC(children[0], field): the argument's type
+  kFloorTo,        //!< FLOOR(children[0] TO field): DATE, TIMESTAMP or TIME
   kCeilTo,         //!< CEIL(children[0] TO field)
-  kTimestampAdd,   //!< TIMESTAMPADD(field, children[0] BIGINT, children[1] DATE or TIMESTAMP)
-  kTimestampDiff,  //!< TIMESTAMPDIFF(field, children[0], children[1]) -> INTEGER; both TIMESTAMP
+  kTimestampAdd,   //!< TIMESTAMPADD(field, children[0] BIGINT, children[1] DATE, TIMESTAMP or TIME)
+  kTimestampDiff,  //!< TIMESTAMPDIFF(field, children[0], children[1]) -> INTEGER; both TIMESTAMP or both TIME
   kDateDiff,       //!< DATEDIFF(field, children[0], children[1]) -> INTEGER; both DATE
   kMakeDate,       //!< MAKE_DATE(year, month, day BIGINT) -> DATE; NULL when no such date
   kMakeTimestamp,  //!< MAKE_TIMESTAMP(y, mo, d, h, mi BIGINT, s numeric) -> TIMESTAMP; NULL when invalid
+  kMakeTime,       //!< MAKE_TIME(h, mi BIGINT, s numeric) -> TIME; NULL when invalid
 };
 
 //! EXTRACT's field: any time unit (freshet/types/time_unit.h).
