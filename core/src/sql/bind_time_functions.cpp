@@ -110,8 +110,14 @@ namespace {
 // EXTRACT(field FROM child) -> BIGINT; a TIME has the fields HOUR .. NANOSECOND.
 Result<ExprPtr> make_extract(SourcePosition position, TimeUnit field, ExprPtr child, const std::string& what) {
   if (is_null_literal(*child)) child = null_literal(SqlType::timestamp());
-  bool ok =
-      is_datetime(child->type) || (is_time(child->type) && in_units(field, TimeUnit::kHour, TimeUnit::kNanosecond));
+  // Intervals have Feldera's fields: year-month MILLENNIUM .. MONTH, day-time DAY .. MICROSECOND and EPOCH.
+  bool interval_field =
+      what == "EXTRACT" && ((child->type.id == TypeId::kIntervalYearMonth &&
+                             in_units(field, TimeUnit::kMillennium, TimeUnit::kMonth) && field != TimeUnit::kWeek) ||
+                            (child->type.id == TypeId::kIntervalDayTime &&
+                             (in_units(field, TimeUnit::kDay, TimeUnit::kMicrosecond) || field == TimeUnit::kEpoch)));
+  bool ok = is_datetime(child->type) || interval_field ||
+            (is_time(child->type) && in_units(field, TimeUnit::kHour, TimeUnit::kNanosecond));
   if (!ok) {
     if (what != "EXTRACT")
       return sql_error(position, what + "() needs a DATE, TIMESTAMP or TIME, not " + describe(child->type));

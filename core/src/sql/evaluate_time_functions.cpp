@@ -242,7 +242,54 @@ Datum call_time_function(Evaluator& evaluator, const Expr& expr, const Datum* ar
   }
 }
 
+namespace {
+
+// EXTRACT from intervals, Feldera's formulas (truncating division and %):
+// a year-month interval's parts count months, a day-time interval's the
+// microseconds (HOUR is within the day, MILLISECOND within the minute).
+int64_t extract_from_interval(TimeUnit field, int64_t value, bool months) {
+  if (months) {
+    switch (field) {
+      case TimeUnit::kMillennium:
+        return value / 12 / 1000;
+      case TimeUnit::kCentury:
+        return value / 12 / 100;
+      case TimeUnit::kDecade:
+        return value / 12 / 10;
+      case TimeUnit::kYear:
+        return value / 12;
+      case TimeUnit::kQuarter: {  // the quarter of 1970-01-01 plus the interval
+        int64_t month_of_year = value % 12 < 0 ? value % 12 + 12 : value % 12;
+        return month_of_year / 3 + 1;
+      }
+      default:
+        return value % 12;  // MONTH
+    }
+  }
+  switch (field) {
+    case TimeUnit::kDay:
+      return value / kMicrosPerDay;
+    case TimeUnit::kHour:
+      return value / kMicrosPerHour % 24;
+    case TimeUnit::kMinute:
+      return value / kMicrosPerMinute % 60;
+    case TimeUnit::kSecond:
+      return value / kMicrosPerSecond % 60;
+    case TimeUnit::kMillisecond:
+      return value % kMicrosPerMinute / 1000;
+    case TimeUnit::kMicrosecond:
+      return value % kMicrosPerMinute;
+    default:
+      return value / kMicrosPerSecond;  // EPOCH
+  }
+}
+
+}  // namespace
+
 Datum extract_field(const Expr& expr, const Datum& value, const SqlType& from) {
+  if (from.is_interval()) {
+    return Datum::of_int(extract_from_interval(expr.field, value.integer, from.id == TypeId::kIntervalYearMonth));
+  }
   // A TIME is the microseconds of day 0: its fields are a timestamp's.
   if (from.id == TypeId::kTimestamp || from.id == TypeId::kTime) {
     return Datum::of_int(extract_from_timestamp(expr.field, value.integer));
