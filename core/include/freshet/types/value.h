@@ -17,7 +17,7 @@ class Value {
   //! A NULL of the given type.
   static Value null(TypeId type) { return Value(type); }
   static Value boolean(bool value);
-  //! Any integer type, DATE (days) or TIMESTAMP (microseconds).
+  //! Any integer type, DATE (days), TIMESTAMP or TIME (microseconds).
   static Value integer(TypeId type, int64_t value);
   static Value bigint(int64_t value) { return integer(TypeId::kBigInt, value); }
   static Value floating(TypeId type, double value);
@@ -52,7 +52,8 @@ class Value {
   TypeId type_;
   bool null_ = false;
   uint8_t scale_ = 0;  //!< DECIMAL's scale; an interval's first field
-  uint8_t interval_end_ = 0;  //!< an interval's last field
+  //! An interval's last field.
+  uint8_t interval_end_ = 0;
   int64_t integer_ = 0;
   double floating_ = 0;
   int128 decimal_ = 0;
