@@ -104,25 +104,7 @@ Result<ExprPtr> ExpressionBinder::bind_node(const AstExpr& ast) {
       return unary(ExprKind::kCast, type, std::move(child));
     }
     case AstExprKind::kFunction: return bind_function(ast);
-    case AstExprKind::kExtract: {
-      Result<ExprPtr> operand = bind(*ast.children[0]);
-      if (!operand.ok()) return operand.status();
-      ExprPtr child = std::move(*operand);
-      ExtractField field;
-      if (ast.name == "year") field = ExtractField::kYear;
-      else if (ast.name == "month") field = ExtractField::kMonth;
-      else if (ast.name == "day") field = ExtractField::kDay;
-      else if (ast.name == "hour") field = ExtractField::kHour;
-      else return sql_error(ast.position, "EXTRACT field must be YEAR, MONTH, DAY or HOUR, not " + ast.name);
-      bool date_ok = child->type.id == TypeId::kDate && field != ExtractField::kHour;
-      if (!date_ok && child->type.id != TypeId::kTimestamp) {
-        return sql_error(ast.position, "cannot EXTRACT " + ast.name + " from " + describe(child->type));
-      }
-      SqlType type = SqlType::bigint(child->type.nullable);  // read before `child` moves
-      ExprPtr extract = unary(ExprKind::kExtract, type, std::move(child));
-      extract->field = field;
-      return extract;
-    }
+    case AstExprKind::kExtract: return bind_extract(ast);
   }
   return sql_error(ast.position, "unsupported expression");
 }
@@ -132,6 +114,7 @@ Result<ExprPtr> ExpressionBinder::bind_function(const AstExpr& ast) {
   if (is_aggregate_function(name)) {
     return sql_error(ast.position, "aggregate " + name + "() is not allowed here");
   }
+  if (is_time_function(name)) return bind_time_function(ast);
   Result<std::vector<ExprPtr>> bound = bind_children(ast);
   if (!bound.ok()) return bound.status();
   std::vector<ExprPtr>& args = *bound;

@@ -16,6 +16,8 @@
 //                       exponent and more digits than the scale (rounded);
 //                       TIMESTAMP also accepts a bare date (midnight)
 //   DATE ↔ TIMESTAMP    midnight; the day (floor) of a timestamp
+//   integer, DECIMAL → TIMESTAMP   milliseconds since 1970 (Feldera), whole seconds kept
+//   TIMESTAMP → integer            milliseconds since 1970, toward zero (Feldera)
 //   TIME, INTERVAL      see evaluate_temporal_cast.cpp; → VARCHAR as
 //                       format_time / format_interval write them
 //   → VARCHAR(n)        truncated to n code points
@@ -28,6 +30,7 @@
 #include <limits>
 
 #include "evaluate_internal.h"
+#include "freshet/types/calendar.h"
 #include "freshet/types/interval.h"
 #include "freshet/types/temporal.h"
 
@@ -266,10 +269,33 @@ Datum to_date(Evaluator& evaluator, const Datum& value, const SqlType& from, con
   }
 }
 
+// Feldera: milliseconds since 1970, of which whole seconds count ("Calcite
+// ignores sub-second units"); a DECIMAL is truncated to an integer first.
+Datum milliseconds_to_timestamp(Evaluator& evaluator, const Datum& value, const SqlType& from, const SqlType& to) {
+  int64_t millis = value.integer;
+  if (from.id == TypeId::kDecimal) {
+    int128 whole = value.decimal / pow10_int128(from.scale);
+    if (whole > std::numeric_limits<int64_t>::max() || whole < std::numeric_limits<int64_t>::min()) {
+      return evaluator.fail(ErrorCode::kOverflow, "cannot cast " + shown(value, from) + " to TIMESTAMP: out of range");
+    }
+    millis = static_cast<int64_t>(whole);
+  }
+  int64_t micros;
+  if (__builtin_mul_overflow(millis / 1000, 1000 * int64_t{1000}, &micros) || !timestamp_in_range(micros)) {
+    return evaluator.fail(ErrorCode::kOverflow, "cannot cast " + shown(value, from) + " to TIMESTAMP: out of range");
+  }
+  return Datum::of_int(micros);
+}
+
 Datum to_timestamp(Evaluator& evaluator, const Datum& value, const SqlType& from, const SqlType& to) {
   switch (from.id) {
     case TypeId::kTimestamp: return value;
     case TypeId::kDate: return Datum::of_int(value.integer * kMicrosPerDay);
+    case TypeId::kTinyInt:
+    case TypeId::kSmallInt:
+    case TypeId::kInt:
+    case TypeId::kBigInt:
+    case TypeId::kDecimal: return milliseconds_to_timestamp(evaluator, value, from, to);
     case TypeId::kVarchar: {
       std::string_view text = trim(value.string);
       if (text.size() == 10) {
@@ -350,7 +376,10 @@ Datum cast_value(Evaluator& evaluator, const Datum& value, const SqlType& from, 
     case TypeId::kSmallInt:
     case TypeId::kInt:
     case TypeId::kBigInt:
-      if (from.id == TypeId::kDate || from.id == TypeId::kTimestamp) return unsupported(evaluator, from, to);
+      if (from.id == TypeId::kDate) return unsupported(evaluator, from, to);
+      if (from.id == TypeId::kTimestamp) {  // Feldera: milliseconds since 1970, toward zero
+        return to_integer(evaluator, Datum::of_int(value.integer / 1000), SqlType::bigint(), to);
+      }
       return to_integer(evaluator, value, from, to);
     case TypeId::kReal:
     case TypeId::kDouble:

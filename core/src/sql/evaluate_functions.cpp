@@ -1,4 +1,5 @@
-// Scalar functions, LIKE and EXTRACT over non-NULL arguments.
+// Scalar functions and LIKE over non-NULL arguments (the time functions and
+// EXTRACT are in evaluate_time_functions.cpp).
 //
 // Strings are UTF-8; CHAR_LENGTH, SUBSTRING and LIKE's '_' count code points
 // (a code point starts at every byte that is not 10xxxxxx). LOWER and UPPER
@@ -8,7 +9,6 @@
 #include <limits>
 
 #include "evaluate_internal.h"
-#include "freshet/types/temporal.h"
 
 namespace freshet::sql::internal {
 
@@ -118,6 +118,21 @@ Datum round_value(Evaluator& evaluator, const Expr& expr, const Datum* arguments
   return round_integer(evaluator, expr, arguments[0].integer, digits);
 }
 
+// FLOOR(x) / CEIL(x): integers are whole already; DECIMAL goes to scale 0.
+Datum floor_or_ceil(const Expr& expr, const Datum& value) {
+  bool floor = expr.function == ScalarFunction::kFloor;
+  if (expr.type.is_floating()) {
+    double result = floor ? std::floor(value.floating) : std::ceil(value.floating);
+    return Datum::of_double(expr.type.id == TypeId::kReal ? static_cast<float>(result) : result);
+  }
+  if (expr.type.id != TypeId::kDecimal) return value;
+  int128 unit = pow10_int128(expr.children[0]->type.scale);
+  int128 quotient = value.decimal / unit, remainder = value.decimal % unit;
+  if (floor && remainder < 0) --quotient;
+  if (!floor && remainder > 0) ++quotient;
+  return Datum::of_decimal(quotient);
+}
+
 Datum change_case(Evaluator& evaluator, std::string_view text, bool upper) {
   std::string* buffer = evaluator.scratch();
   buffer->assign(text);
@@ -173,28 +188,19 @@ Datum call_function(Evaluator& evaluator, const Expr& expr, const Datum* argumen
     case ScalarFunction::kCharLength: return char_length(arguments[0].string);
     case ScalarFunction::kSubstring: return substring(evaluator, expr, arguments);
     case ScalarFunction::kConcat: return concat(evaluator, arguments[0].string, arguments[1].string);
+    case ScalarFunction::kFloor:
+    case ScalarFunction::kCeil: return floor_or_ceil(expr, arguments[0]);
+    case ScalarFunction::kDateTrunc:
+    case ScalarFunction::kFloorTo:
+    case ScalarFunction::kCeilTo:
+    case ScalarFunction::kTimestampAdd:
+    case ScalarFunction::kTimestampDiff:
+    case ScalarFunction::kDateDiff:
+    case ScalarFunction::kMakeDate:
+    case ScalarFunction::kMakeTimestamp:
+    case ScalarFunction::kMakeTime: return call_time_function(evaluator, expr, arguments);
   }
   return evaluator.fail(ErrorCode::kInternal, "unknown function in " + expr.to_string());
-}
-
-Datum extract_field(const Expr& expr, const Datum& value, const SqlType& from) {
-  int64_t days = value.integer;
-  int64_t micros_of_day = 0;
-  if (from.id == TypeId::kTimestamp) {
-    days = value.integer / kMicrosPerDay;
-    micros_of_day = value.integer % kMicrosPerDay;
-    if (micros_of_day < 0) {  // floor, for timestamps before 1970
-      micros_of_day += kMicrosPerDay;
-      --days;
-    }
-  }
-  if (expr.field == ExtractField::kHour) return Datum::of_int(micros_of_day / (3600 * kMicrosPerSecond));
-  CivilDate date = civil_from_days(static_cast<int32_t>(days));
-  switch (expr.field) {
-    case ExtractField::kYear: return Datum::of_int(date.year);
-    case ExtractField::kMonth: return Datum::of_int(date.month);
-    default: return Datum::of_int(date.day);
-  }
 }
 
 // Greedy matching with one backtrack point (the last '%' seen): a later '%'

@@ -49,9 +49,13 @@ std::string value_to_text(const Datum& value, const SqlType& type);
 // evaluate_functions.cpp
 //! function(arguments) for expr.function; `arguments` has one Datum per child.
 Datum call_function(Evaluator& evaluator, const Expr& expr, const Datum* arguments);
-//! EXTRACT(expr.field FROM value), value of type `from` (DATE or TIMESTAMP).
-Datum extract_field(const Expr& expr, const Datum& value, const SqlType& from);
 //! SQL LIKE: '%' any sequence, '_' one code point, everything else literal.
 bool like_matches(std::string_view text, std::string_view pattern);
+
+// evaluate_time_functions.cpp
+//! DATE_TRUNC, FLOOR/CEIL TO, TIMESTAMPADD/DIFF, DATEDIFF, MAKE_DATE, MAKE_TIMESTAMP.
+Datum call_time_function(Evaluator& evaluator, const Expr& expr, const Datum* arguments);
+//! EXTRACT(expr.field FROM value), value of type `from` (DATE or TIMESTAMP).
+Datum extract_field(const Expr& expr, const Datum& value, const SqlType& from);
 
 }  // namespace freshet::sql::internal

@@ -126,18 +126,26 @@ const char* function_name(ScalarFunction function) {
     case ScalarFunction::kCharLength: return "char_length";
     case ScalarFunction::kSubstring: return "substring";
     case ScalarFunction::kConcat: return "||";
+    case ScalarFunction::kFloor: return "floor";
+    case ScalarFunction::kCeil: return "ceil";
+    case ScalarFunction::kDateTrunc: return "date_trunc";
+    case ScalarFunction::kFloorTo: return "floor_to";
+    case ScalarFunction::kCeilTo: return "ceil_to";
+    case ScalarFunction::kTimestampAdd: return "timestampadd";
+    case ScalarFunction::kTimestampDiff: return "timestampdiff";
+    case ScalarFunction::kDateDiff: return "datediff";
+    case ScalarFunction::kMakeDate: return "make_date";
+    case ScalarFunction::kMakeTimestamp: return "make_timestamp";
+    case ScalarFunction::kMakeTime: return "make_time";
   }
   return "?";
 }
 
-const char* field_name(ExtractField field) {
-  switch (field) {
-    case ExtractField::kYear: return "YEAR";
-    case ExtractField::kMonth: return "MONTH";
-    case ExtractField::kDay: return "DAY";
-    case ExtractField::kHour: return "HOUR";
-  }
-  return "?";
+const char* field_name(ExtractField field) { return time_unit_name(field); }
+
+// Functions whose time unit is `field`, rendered as their first argument.
+bool takes_time_unit(ScalarFunction function) {
+  return function >= ScalarFunction::kDateTrunc && function <= ScalarFunction::kDateDiff;
 }
 
 std::string literal_to_string(const Expr& expr) {
@@ -201,6 +209,9 @@ std::string Expr::to_string() const {
     case ExprKind::kCoalesce: return "coalesce(" + join_children(*this, 0, ", ") + ")";
     case ExprKind::kFunction:
       if (function == ScalarFunction::kConcat) return "(" + child(0) + " || " + child(1) + ")";
+      if (takes_time_unit(function)) {
+        return std::string(function_name(function)) + "(" + field_name(field) + ", " + join_children(*this, 0, ", ") + ")";
+      }
       return std::string(function_name(function)) + "(" + join_children(*this, 0, ", ") + ")";
     case ExprKind::kExtract: return std::string("extract(") + field_name(field) + " FROM " + child(0) + ")";
   }
@@ -303,10 +314,10 @@ Datum evaluate_case(Evaluator& evaluator, const Expr& expr, const RowReader& row
   return expr.has_else ? evaluator.evaluate(*expr.children.back(), row) : Datum::null_value();
 }
 
-// Every scalar function takes at most three arguments and is NULL on a NULL one.
+// Every scalar function takes at most six arguments (MAKE_TIMESTAMP) and is NULL on a NULL one.
 Datum evaluate_function(Evaluator& evaluator, const Expr& expr, const RowReader& row) {
-  Datum arguments[3];
-  size_t count = expr.children.size() < 3 ? expr.children.size() : 3;
+  Datum arguments[6];
+  size_t count = expr.children.size() < 6 ? expr.children.size() : 6;
   bool any_null = false;
   for (size_t i = 0; i < count; ++i) {
     arguments[i] = evaluator.evaluate(*expr.children[i], row);

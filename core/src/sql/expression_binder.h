@@ -33,6 +33,15 @@ class ExpressionBinder {
   Result<ExprPtr> bind_in_list(const AstExpr& ast);
   Result<ExprPtr> bind_case(const AstExpr& ast);
   Result<ExprPtr> bind_function(const AstExpr& ast);
+  // Time functions (bind_time_functions.cpp).
+  Result<ExprPtr> bind_extract(const AstExpr& ast);
+  Result<ExprPtr> bind_time_function(const AstExpr& ast);
+  Result<ExprPtr> bind_truncate(const AstExpr& ast);
+  Result<ExprPtr> bind_floor_ceil(const AstExpr& ast);
+  Result<ExprPtr> bind_timestamp_add(const AstExpr& ast);
+  Result<ExprPtr> bind_timestamp_diff(const AstExpr& ast);
+  Result<ExprPtr> bind_make(const AstExpr& ast);
+  Result<ExprPtr> bind_date_add(const AstExpr& ast);
   Result<std::vector<ExprPtr>> bind_children(const AstExpr& ast);
   // bind_temporal.cpp
   Result<ExprPtr> bind_temporal_arithmetic(const AstExpr& ast, ExprPtr left, ExprPtr right);
@@ -53,6 +62,9 @@ ExprPtr cast_to(ExprPtr expr, const SqlType& type);
 bool is_null_literal(const Expr& expr);
 //! COUNT, SUM, AVG, MIN, MAX.
 bool is_aggregate_function(const std::string& name);
+//! The time functions bind_time_function() binds: DATE_TRUNC, FLOOR, CEIL,
+//! TIMESTAMPADD, MAKE_DATE, YEAR(x), ... (bind_time_functions.cpp).
+bool is_time_function(const std::string& name);
 //! Whether an aggregate call appears anywhere in the tree.
 bool contains_aggregate(const AstExpr& ast);
 

@@ -239,6 +239,7 @@ Result<AstExprPtr> Parser::name_expression() {
       if (token.text == "cast") return cast_expression();
       if (token.text == "extract") return extract_expression();
       if (token.text == "substring") return substring_expression();
+      if (is_time_unit_call(token.text)) return time_unit_call();
     }
     if (is_reserved_word(token.text)) return expected("an expression");
   }
@@ -319,12 +320,9 @@ Result<AstExprPtr> Parser::extract_expression() {
   FRESHET_RETURN_IF_ERROR(nesting.check());
   AstExprPtr node = make_expr(AstExprKind::kExtract, advance().position);
   advance();  // '('
-  const Token& field = current();
-  if (field.kind != TokenKind::kIdentifier || field.quoted ||
-      (field.text != "year" && field.text != "month" && field.text != "day" && field.text != "hour")) {
-    return expected("'YEAR', 'MONTH', 'DAY' or 'HOUR'");
-  }
-  node->name = advance().text;
+  node->name = current().text;
+  node->unit_position = current().position;
+  FRESHET_PARSE_ASSIGN(node->unit, time_unit());
   FRESHET_RETURN_IF_ERROR(expect_keyword("from"));
   FRESHET_PARSE_ASSIGN(AstExprPtr operand, expression());
   node->children.push_back(std::move(operand));

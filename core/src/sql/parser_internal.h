@@ -56,6 +56,12 @@ class Parser {
   // ----------------------------------------- expressions (parse_expression.cpp)
   Result<AstExprPtr> expression();
 
+  // --------------------------------------- time units (parse_temporal.cpp)
+  //! Whether the current token is an unquoted time unit keyword (YEAR, DOW, SQL_TSI_DAY...).
+  bool at_time_unit() const;
+  //! Consumes a time unit keyword, or fails with "expected a time unit (...), found ...".
+  Result<TimeUnit> time_unit();
+
   // ------------------------------------------------------- token helpers
   const Token& current() const { return tokens_[index_]; }
   //! The token `ahead` places after the current one (the end token past the end).
@@ -115,6 +121,11 @@ class Parser {
   Result<AstExprPtr> cast_expression();
   Result<AstExprPtr> extract_expression();
   Result<AstExprPtr> substring_expression();
+  // Calls with a time unit among their arguments (parse_temporal.cpp).
+  //! Whether `name(` starts one: DATE_TRUNC, FLOOR, TIMESTAMPADD, DATE_PART...
+  static bool is_time_unit_call(const std::string& name);
+  Result<AstExprPtr> time_unit_call();
+  Result<AstExprPtr> unit_first_call(AstExprPtr call);
   // Intervals (parse_interval.cpp).
   Result<AstExprPtr> interval_literal();
   //! `(a - b) unit [TO unit]` after the parenthesis closed over `inner`.

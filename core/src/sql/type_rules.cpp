@@ -139,6 +139,9 @@ bool can_cast(const SqlType& from, const SqlType& to) {
   if (from.is_interval()) return from.interval_start() == from.interval_end() && to.is_integer();
   if (from.is_numeric() && to.is_numeric()) return true;
   if ((from.id == TypeId::kBoolean && to.is_integer()) || (from.is_integer() && to.id == TypeId::kBoolean)) return true;
+  // Feldera: a number cast to TIMESTAMP is milliseconds since 1970, and back.
+  if ((from.is_integer() || from.id == TypeId::kDecimal) && to.id == TypeId::kTimestamp) return true;
+  if (from.id == TypeId::kTimestamp && to.is_integer()) return true;
   bool from_time = from.id == TypeId::kDate || from.id == TypeId::kTimestamp;
   bool to_time = to.id == TypeId::kDate || to.id == TypeId::kTimestamp;
   return from_time && to_time;

@@ -114,7 +114,8 @@ inline std::string print(const AstExpr& expr) {
       return "(CAST" + print_children(expr) + " " + expr.cast_type.to_string() + ")";
     case AstExprKind::kFunction: {
       if (expr.star) return expr.name + "(*)";
-      std::string out = expr.name + "(" + (expr.distinct ? "DISTINCT" : "");
+      std::string out = expr.name + (expr.unit ? std::string("[") + time_unit_name(*expr.unit) + "]" : "") + "(" +
+                        (expr.distinct ? "DISTINCT" : "");
       std::string args = print_children(expr);
       return out + (expr.distinct ? args : args.empty() ? "" : args.substr(1)) + ")";
     }

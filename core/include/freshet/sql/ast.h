@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "freshet/types/sql_type.h"
+#include "freshet/types/time_unit.h"
 
 namespace freshet::sql {
 
@@ -35,8 +36,9 @@ enum class AstExprKind : uint8_t {
   kCase,        //!< see AstExpr::case_operand / children / else
   kCast,        //!< CAST(children[0] AS cast_type)
   kFunction,    //!< name(children...), COUNT(*) has star, COUNT(DISTINCT x) has distinct
-  kExtract,     //!< EXTRACT(name FROM children[0]); name is "year" | "month" | "day" | "hour"
-  kDatetimeDifference,  //!< (children[0] - children[1]) <qualifier>: an interval of type cast_type
+  kExtract,     //!< EXTRACT(unit FROM children[0]) (DATE_PART(unit, x) too); name is the field's keyword
+  //! (children[0] - children[1]) <qualifier>: an interval of type cast_type
+  kDatetimeDifference,
 };
 
 enum class AstOperator : uint8_t {
@@ -80,7 +82,11 @@ struct AstExpr {
   //! CASE: `CASE [case_operand] WHEN children[2i] THEN children[2i+1] ... [ELSE else_result] END`
   AstExprPtr case_operand;
   AstExprPtr else_result;
-  SqlType cast_type;                //!< CAST target (nullable); an interval literal's or difference's type
+  SqlType cast_type;                //!< CAST target (nullable); an interval literal's or (a - b)'s type
+  //! EXTRACT's field, or the time unit keyword of DATE_TRUNC(x, unit),
+  //! FLOOR(x TO unit), TIMESTAMPADD(unit, n, x)... (not among `children`).
+  std::optional<TimeUnit> unit;
+  SourcePosition unit_position;
 };
 
 // -------------------------------------------------------------------- queries

@@ -57,7 +57,7 @@ enum class ExprKind : uint8_t {
   kCast,        //!< CAST(children[0] AS type)
   kCoalesce,    //!< the first non-NULL of children (same type)
   kFunction,    //!< function(children...)
-  kExtract,     //!< EXTRACT(field FROM children[0]) -> BIGINT
+  kExtract,     //!< EXTRACT(field FROM children[0]) -> BIGINT (DATE_PART, YEAR(x), DAYOFWEEK(x)...)
 };
 
 enum class ScalarFunction : uint8_t {
@@ -68,9 +68,22 @@ enum class ScalarFunction : uint8_t {
   kCharLength,  //!< CHAR_LENGTH(varchar) -> BIGINT, in code points
   kSubstring,   //!< SUBSTRING(varchar, start [, length]) 1-based, in code points
   kConcat,      //!< varchar || varchar (NULL if either is)
+  kFloor,       //!< FLOOR(numeric): integers unchanged, DECIMAL to scale 0
+  kCeil,        //!< CEIL(numeric)
+  // Time functions (evaluate_time_functions.cpp); `field` holds their time unit.
+  kDateTrunc,      //!< DATE_TRUNC / TIMESTAMP_TRUNC / TIME_TRUNC(children[0], field): the argument's type
+  kFloorTo,        //!< FLOOR(children[0] TO field): DATE, TIMESTAMP or TIME
+  kCeilTo,         //!< CEIL(children[0] TO field)
+  kTimestampAdd,   //!< TIMESTAMPADD(field, children[0] BIGINT, children[1] DATE, TIMESTAMP or TIME)
+  kTimestampDiff,  //!< TIMESTAMPDIFF(field, children[0], children[1]) -> INTEGER; both TIMESTAMP or both TIME
+  kDateDiff,       //!< DATEDIFF(field, children[0], children[1]) -> INTEGER; both DATE
+  kMakeDate,       //!< MAKE_DATE(year, month, day BIGINT) -> DATE; NULL when no such date
+  kMakeTimestamp,  //!< MAKE_TIMESTAMP(y, mo, d, h, mi BIGINT, s numeric) -> TIMESTAMP; NULL when invalid
+  kMakeTime,       //!< MAKE_TIME(h, mi BIGINT, s numeric) -> TIME; NULL when invalid
 };
 
-enum class ExtractField : uint8_t { kYear, kMonth, kDay, kHour };
+//! EXTRACT's field: any time unit (freshet/types/time_unit.h).
+using ExtractField = TimeUnit;
 
 struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
