@@ -50,7 +50,7 @@ class TemporalFilterOperator : public Operator {
         read_range(part_above(window, window_), 1, changes);
       }
     }
-    if (!window_.empty()) {
+    if (!window_.empty() && !(counters_ && counters_->fault_keep_leaving_rows)) {
       if (window.empty()) {
         read_range(window_, -1, changes);
       } else {

@@ -51,9 +51,12 @@ struct TemporalBounds {
   bool monotone = true;
 };
 
-//! Counts entries of the trace an operator read (tests check O(changes)).
+//! What tests observe of an operator: entries of the trace it read (to
+//! check O(changes)), and a fault to inject (to check the oracle catches it).
 struct TemporalFilterCounters {
   uint64_t entries_visited = 0;
+  //! Tests only: ignore the rows the window's move makes leave.
+  bool fault_keep_leaving_rows = false;
 };
 
 //! The rows of the Z-set `input` whose key lies in the window at the clock's time.
