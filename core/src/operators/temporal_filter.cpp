@@ -54,7 +54,7 @@ class TemporalFilterOperator : public Operator {
       if (window.empty()) {
         read_range(window_, -1, changes);
       } else {
-        read_range(part_below(window_, window), -1, changes);
+        dead_entries_ += read_range(part_below(window_, window), -1, changes);
         read_range(part_above(window_, window), -1, changes);
       }
     }
@@ -66,11 +66,20 @@ class TemporalFilterOperator : public Operator {
       std::optional<int64_t> row_key = bounds_.key(RowReader(row_schema, c.key()));
       if (!row_key) continue;  // NULL never passes, so it need not be kept
       if (*row_key >= window.low && *row_key <= window.high) changes.add_row(c.key(), c.weight());
+      // Below a low end that only rises, a row never passes again: not kept.
+      if (bounds_.monotone && !window.empty() && *row_key < window.low) continue;
       key.set_int(0, *row_key);
       keyed.add(key.finish(), c.key(), c.weight());
     }
     if (!keyed.empty()) integral_.insert(keyed.finish());
     window_ = window;
+    // Rows that left below the low end (or that the window jumped over,
+    // which no count sees: hence also once the trace doubled) are dropped.
+    const size_t entries = integral_.entry_count();
+    if (bounds_.monotone && !window_.empty() && entries > 64 &&
+        (dead_entries_ * 2 > entries || entries > 2 * entries_after_drop_)) {
+      drop_passed_rows();
+    }
     next_change_.reset();
     output_->batch = changes.finish();
     return Status::OK();
@@ -94,6 +103,7 @@ class TemporalFilterOperator : public Operator {
     window_.low = in.i64();
     window_.high = in.i64();
     next_change_.reset();
+    entries_after_drop_ = integral_.entry_count();
   }
 
  private:
@@ -103,9 +113,30 @@ class TemporalFilterOperator : public Operator {
     return key.finish().to_bytes();
   }
 
-  // Adds the rows of the integral with keys in `range`, times `sign`.
-  void read_range(TemporalWindow range, Weight sign, BatchBuilder& out) {
-    if (range.empty()) return;
+  // Rows below the window's low end never pass again when it only rises:
+  // the trace is rebuilt without them once they are half of it or it has
+  // doubled since the last rebuild (O(1) amortised per row), so the state
+  // holds the window and what is due to enter, not the history.
+  void drop_passed_rows() {
+    BatchPtr all = integral_.consolidated();
+    const std::string low = encode(window_.low);
+    size_t begin = all->lower_bound(RowRef(low));
+    SortedBatchBuilder kept;
+    for (size_t k = begin; k < all->key_count(); ++k) {
+      for (size_t v = all->values_begin(k); v < all->values_end(k); ++v) kept.push(all->key(k), all->value(v), all->weight(v));
+    }
+    integral_.clear();
+    BatchPtr rest = kept.finish();
+    if (!rest->empty()) integral_.insert(rest);
+    dead_entries_ = 0;
+    entries_after_drop_ = integral_.entry_count();
+    if (counters_) ++counters_->passed_rows_dropped;
+  }
+
+  // Adds the rows of the integral with keys in `range`, times `sign`; returns how many entries it read.
+  size_t read_range(TemporalWindow range, Weight sign, BatchBuilder& out) {
+    if (range.empty()) return 0;
+    size_t read = 0;
     const std::string low = encode(range.low);
     const std::string above = range.high == INT64_MAX ? std::string() : encode(range.high + 1);
     for (const BatchPtr& batch : integral_.batches()) {
@@ -114,10 +145,12 @@ class TemporalFilterOperator : public Operator {
       for (size_t k = begin; k < end; ++k) {
         for (size_t v = batch->values_begin(k); v < batch->values_end(k); ++v) {
           out.add_row(batch->value(v), sign * batch->weight(v));
-          if (counters_) ++counters_->entries_visited;
+          ++read;
         }
       }
     }
+    if (counters_) counters_->entries_visited += read;
+    return read;
   }
 
   // The lowest key >= `from` whose rows' weights do not all cancel out.
@@ -191,6 +224,8 @@ class TemporalFilterOperator : public Operator {
   // window the output was last filtered at.
   Trace integral_;
   TemporalWindow window_{1, 0};
+  size_t dead_entries_ = 0;  // entries that left below the low end since the last drop_passed_rows
+  size_t entries_after_drop_ = 0;  // the trace's entries after it
   std::optional<std::optional<int64_t>> next_change_;  // cached until the next step
 };
 

@@ -55,6 +55,8 @@ struct TemporalBounds {
 //! check O(changes)), and a fault to inject (to check the oracle catches it).
 struct TemporalFilterCounters {
   uint64_t entries_visited = 0;
+  //! Times the rows below a rising low end were dropped from the state.
+  uint64_t passed_rows_dropped = 0;
   //! Tests only: ignore the rows the window's move makes leave.
   bool fault_keep_leaving_rows = false;
 };
