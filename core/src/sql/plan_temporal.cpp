@@ -28,7 +28,10 @@ bool integer_backed(const SqlType& type) {
     case TypeId::kInt:
     case TypeId::kBigInt:
     case TypeId::kDate:
-    case TypeId::kTimestamp: return true;
+    case TypeId::kTimestamp:
+    case TypeId::kTime:
+    case TypeId::kIntervalDayTime:
+    case TypeId::kIntervalYearMonth: return true;
     default: return false;
   }
 }
