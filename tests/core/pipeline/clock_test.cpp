@@ -68,6 +68,44 @@ TEST(PipelineClockTest, WithoutSetClockAStepTakesTheSystemClock) {
   EXPECT_LT(*p->clock(), before + 60'000'000);
 }
 
+// Each of these WHERE clauses is planned as temporal filters only (no join
+// with the clock, which would make the clock continuous), and reports when
+// row 1 (ts 10:00) next crosses it, the clock being at 09:00.
+TEST(PipelineClockTest, TemporalConjunctsArePlannedAsTemporalFilters) {
+  const std::pair<const char*, const char*> cases[] = {
+      {"ts > NOW() - INTERVAL '1' HOUR", "2024-01-01 11:00:00"},
+      {"ts + INTERVAL '5' MINUTE >= NOW()", "2024-01-01 10:05:00.000001"},
+      {"ts BETWEEN NOW() - INTERVAL '1' DAY AND NOW()", "2024-01-01 10:00:00"},
+      {"NOW() >= ts AND id > 0", "2024-01-01 10:00:00"},
+      {"ts > NOW() - INTERVAL '1' MONTH", "2024-02-01 10:00:00"},
+      {"CAST(ts AS DATE) >= CAST(NOW() AS DATE)", "2024-01-02 00:00:00"},
+      {"ts = NOW()", "2024-01-01 10:00:00"},
+  };
+  for (const auto& [where, next] : cases) {
+    SCOPED_TRACE(where);
+    std::string sql = std::string("CREATE TABLE e (id INT NOT NULL, ts TIMESTAMP);\n"
+                                  "CREATE MATERIALIZED VIEW v AS SELECT id FROM e WHERE ") + where + ";";
+    Result<std::unique_ptr<Pipeline>> created = Pipeline::create(sql);
+    ASSERT_TRUE(created.ok()) << created.status().to_string();
+    Pipeline& p = **created;
+    ASSERT_TRUE(p.ingest("e", R"([{"insert":{"id":1,"ts":"2024-01-01 10:00:00"}}])").ok());
+    p.set_clock(at("2024-01-01 09:00:00"));
+    ASSERT_TRUE(p.step().ok());
+    EXPECT_FALSE(p.program().clock->continuous());
+    EXPECT_EQ(p.next_clock_change(), at(next));
+  }
+}
+
+TEST(PipelineClockTest, NowOutsideAFilterChangesAtEveryTick) {
+  std::unique_ptr<Pipeline> p = std::move(*Pipeline::create(
+      "CREATE TABLE e (id INT NOT NULL, ts TIMESTAMP);\n"
+      "CREATE VIEW v AS SELECT id, (NOW() - ts) SECOND AS age FROM e;"));
+  p->set_clock(at("2024-01-01 09:00:00"));
+  ASSERT_TRUE(p->step().ok());
+  EXPECT_TRUE(p->program().clock->continuous());
+  EXPECT_EQ(p->next_clock_change(), at("2024-01-01 09:00:00") + 1);
+}
+
 TEST(PipelineClockTest, AProgramWithoutNowHasNoClock) {
   std::unique_ptr<Pipeline> p = std::move(*Pipeline::create("CREATE TABLE t (x INT); CREATE VIEW v AS SELECT x FROM t;"));
   EXPECT_FALSE(p->uses_clock());
