@@ -123,7 +123,8 @@ class TemporalFilterOperator : public Operator {
     size_t begin = all->lower_bound(RowRef(low));
     SortedBatchBuilder kept;
     for (size_t k = begin; k < all->key_count(); ++k) {
-      for (size_t v = all->values_begin(k); v < all->values_end(k); ++v) kept.push(all->key(k), all->value(v), all->weight(v));
+      for (size_t v = all->values_begin(k); v < all->values_end(k); ++v)
+        kept.push(all->key(k), all->value(v), all->weight(v));
     }
     integral_.clear();
     BatchPtr rest = kept.finish();
@@ -224,7 +225,7 @@ class TemporalFilterOperator : public Operator {
   // window the output was last filtered at.
   Trace integral_;
   TemporalWindow window_{1, 0};
-  size_t dead_entries_ = 0;  // entries that left below the low end since the last drop_passed_rows
+  size_t dead_entries_ = 0;        // entries that left below the low end since the last drop_passed_rows
   size_t entries_after_drop_ = 0;  // the trace's entries after it
   std::optional<std::optional<int64_t>> next_change_;  // cached until the next step
 };

@@ -107,10 +107,11 @@ std::optional<int64_t> Pipeline::next_clock_change() const {
 Result<StepResult> Pipeline::step() {
   if (!failure_.ok()) return failure_;
   if (program_->clock) {
-    int64_t now = clock_micros_ ? *clock_micros_
-                                : std::chrono::duration_cast<std::chrono::microseconds>(
-                                      std::chrono::system_clock::now().time_since_epoch())
-                                      .count();
+    int64_t now =
+        clock_micros_
+            ? *clock_micros_
+            : std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
+                  .count();
     program_->clock->set_time(now);
   }
   Status stepped = program_->circuit->step();

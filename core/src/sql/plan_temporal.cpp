@@ -31,8 +31,10 @@ bool integer_backed(const SqlType& type) {
     case TypeId::kTimestamp:
     case TypeId::kTime:
     case TypeId::kIntervalDayTime:
-    case TypeId::kIntervalYearMonth: return true;
-    default: return false;
+    case TypeId::kIntervalYearMonth:
+      return true;
+    default:
+      return false;
   }
 }
 
@@ -56,7 +58,7 @@ bool monotone_in_now(const Expr& expr) {
 // One temporal filter: a row expression and the bounds it is compared with.
 struct TemporalGroup {
   ExprPtr row;
-  std::vector<ExprPtr> bounds;  // expressions of NOW() (column 0 of a one-column row)
+  std::vector<ExprPtr> bounds;                       // expressions of NOW() (column 0 of a one-column row)
   std::vector<std::pair<size_t, bool>> lows, highs;  // (index in bounds, inclusive)
 };
 
@@ -79,10 +81,14 @@ bool add_temporal_conjunct(ExprPtr& conjunct, std::vector<TemporalGroup>& groups
   const Expr& row_side = *conjunct->children[1 - now_side];
   if (contains_now(row_side) || referenced_columns(row_side).empty()) return false;
   if (now_side == 0) {  // NOW() op row  =>  row op' NOW()
-    if (op == AstOperator::kLess) op = AstOperator::kGreater;
-    else if (op == AstOperator::kLessEqual) op = AstOperator::kGreaterEqual;
-    else if (op == AstOperator::kGreater) op = AstOperator::kLess;
-    else if (op == AstOperator::kGreaterEqual) op = AstOperator::kLessEqual;
+    if (op == AstOperator::kLess)
+      op = AstOperator::kGreater;
+    else if (op == AstOperator::kLessEqual)
+      op = AstOperator::kGreaterEqual;
+    else if (op == AstOperator::kGreater)
+      op = AstOperator::kLess;
+    else if (op == AstOperator::kGreaterEqual)
+      op = AstOperator::kLessEqual;
   }
   ExprPtr bound = std::move(conjunct->children[now_side]);
   ExprPtr row = std::move(conjunct->children[1 - now_side]);
@@ -166,7 +172,8 @@ Stream Planner::plan_clock_filter(Stream input, ExprPtr predicate) {
   Stream stream = input;
   // Plain conjuncts first: the temporal filters then keep fewer rows.
   if (!plain.empty()) stream = plan_filter(stream, conjoin(std::move(plain)));
-  for (TemporalGroup& group : groups) stream = temporal_filter(stream, *clock_(), make_bounds(std::move(group), circuit_));
+  for (TemporalGroup& group : groups)
+    stream = temporal_filter(stream, *clock_(), make_bounds(std::move(group), circuit_));
   if (clocked.empty()) return stream;
   const size_t width = input.key_schema().size();
   ExprPtr condition = conjoin(std::move(clocked));
@@ -190,13 +197,12 @@ Stream Planner::with_clock(Stream input) {
   const size_t width = input.key_schema().size();
   std::vector<Column> columns = input.key_schema().columns();
   columns.push_back({"now", SqlType::timestamp(false)});
-  return freshet::join(index_by(input, {}), index_by(clock->stream(), {}), make_schema(std::move(columns)),
-                       empty_schema(),
-                       [width](const RowReader&, const RowReader& row, const RowReader* now, RowBuilder& out,
-                               RowBuilder&) {
-                         for (size_t c = 0; c < width; ++c) out.copy_field(c, row, c);
-                         out.copy_field(width, *now, 0);
-                       });
+  return freshet::join(
+      index_by(input, {}), index_by(clock->stream(), {}), make_schema(std::move(columns)), empty_schema(),
+      [width](const RowReader&, const RowReader& row, const RowReader* now, RowBuilder& out, RowBuilder&) {
+        for (size_t c = 0; c < width; ++c) out.copy_field(c, row, c);
+        out.copy_field(width, *now, 0);
+      });
 }
 
 }  // namespace freshet::sql

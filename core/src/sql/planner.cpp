@@ -1,7 +1,6 @@
 #include "planner.h"
 
 #include "expression_tools.h"
-
 #include "freshet/operators/aggregate.h"
 #include "freshet/operators/anti_join.h"
 #include "freshet/operators/constant.h"

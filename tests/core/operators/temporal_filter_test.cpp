@@ -138,7 +138,8 @@ int run_oracle(const WindowShape& shape, uint64_t seed, bool fault) {
         live.erase(live.begin() + static_cast<std::ptrdiff_t>(pick));
       } else {
         std::optional<int64_t> ts;
-        if (!std::bernoulli_distribution(0.1)(random)) ts = now + std::uniform_int_distribution<int64_t>(-60, 60)(random);
+        if (!std::bernoulli_distribution(0.1)(random))
+          ts = now + std::uniform_int_distribution<int64_t>(-60, 60)(random);
         std::string row = event(ts, std::uniform_int_distribution<int64_t>(0, 3)(random));
         c->input->push_row(RowRef(row), 1);
         testing::add_entry(input, row, "", 1);
@@ -147,8 +148,10 @@ int run_oracle(const WindowShape& shape, uint64_t seed, bool fault) {
     }
     // The clock: still, a small move, a long jump, or set back (held).
     int move = std::uniform_int_distribution<int>(0, 9)(random);
-    int64_t target = move < 3 ? now : move < 8 ? now + std::uniform_int_distribution<int64_t>(1, 8)(random)
-                                  : move == 8 ? now + 200 : now - 30;
+    int64_t target = move < 3    ? now
+                     : move < 8  ? now + std::uniform_int_distribution<int64_t>(1, 8)(random)
+                     : move == 8 ? now + 200
+                                 : now - 30;
     c->clock->set_time(target);
     now = c->clock->now();
     if (!c->circuit.step().ok()) return step;

@@ -59,9 +59,9 @@ TEST(PipelineClockTest, StepsTakeTheClockAndReportTheNextChange) {
 
 TEST(PipelineClockTest, WithoutSetClockAStepTakesTheSystemClock) {
   std::unique_ptr<Pipeline> p = std::move(*Pipeline::create(kProgram));
-  int64_t before = std::chrono::duration_cast<std::chrono::microseconds>(
-                       std::chrono::system_clock::now().time_since_epoch())
-                       .count();
+  int64_t before =
+      std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
+          .count();
   ASSERT_TRUE(p->step().ok());
   ASSERT_TRUE(p->clock().has_value());
   EXPECT_GE(*p->clock(), before);
@@ -83,8 +83,10 @@ TEST(PipelineClockTest, TemporalConjunctsArePlannedAsTemporalFilters) {
   };
   for (const auto& [where, next] : cases) {
     SCOPED_TRACE(where);
-    std::string sql = std::string("CREATE TABLE e (id INT NOT NULL, ts TIMESTAMP);\n"
-                                  "CREATE MATERIALIZED VIEW v AS SELECT id FROM e WHERE ") + where + ";";
+    std::string sql = std::string(
+                          "CREATE TABLE e (id INT NOT NULL, ts TIMESTAMP);\n"
+                          "CREATE MATERIALIZED VIEW v AS SELECT id FROM e WHERE ") +
+                      where + ";";
     Result<std::unique_ptr<Pipeline>> created = Pipeline::create(sql);
     ASSERT_TRUE(created.ok()) << created.status().to_string();
     Pipeline& p = **created;
@@ -97,9 +99,9 @@ TEST(PipelineClockTest, TemporalConjunctsArePlannedAsTemporalFilters) {
 }
 
 TEST(PipelineClockTest, NowOutsideAFilterChangesAtEveryTick) {
-  std::unique_ptr<Pipeline> p = std::move(*Pipeline::create(
-      "CREATE TABLE e (id INT NOT NULL, ts TIMESTAMP);\n"
-      "CREATE VIEW v AS SELECT id, (NOW() - ts) SECOND AS age FROM e;"));
+  std::unique_ptr<Pipeline> p =
+      std::move(*Pipeline::create("CREATE TABLE e (id INT NOT NULL, ts TIMESTAMP);\n"
+                                  "CREATE VIEW v AS SELECT id, (NOW() - ts) SECOND AS age FROM e;"));
   p->set_clock(at("2024-01-01 09:00:00"));
   ASSERT_TRUE(p->step().ok());
   EXPECT_TRUE(p->program().clock->continuous());
@@ -107,7 +109,8 @@ TEST(PipelineClockTest, NowOutsideAFilterChangesAtEveryTick) {
 }
 
 TEST(PipelineClockTest, AProgramWithoutNowHasNoClock) {
-  std::unique_ptr<Pipeline> p = std::move(*Pipeline::create("CREATE TABLE t (x INT); CREATE VIEW v AS SELECT x FROM t;"));
+  std::unique_ptr<Pipeline> p =
+      std::move(*Pipeline::create("CREATE TABLE t (x INT); CREATE VIEW v AS SELECT x FROM t;"));
   EXPECT_FALSE(p->uses_clock());
   ASSERT_TRUE(p->step().ok());
   EXPECT_EQ(p->clock(), std::nullopt);
