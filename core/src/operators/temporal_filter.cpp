@@ -173,11 +173,18 @@ class TemporalFilterOperator : public Operator {
   }
 
   // The first time in (now, kLastTime] at which `crossed` holds (it is
-  // monotone: false, then true), if any.
+  // monotone: false, then true), if any. `guess` is the answer when the
+  // bound is the clock plus a constant (two evaluations); a binary search
+  // over time finds the others (a month interval, a CAST to DATE).
   template <typename Crossed>
-  std::optional<int64_t> first_time(Crossed crossed) const {
+  std::optional<int64_t> first_time(Crossed crossed, int64_t guess) const {
     int64_t before = clock_.now(), after = kLastTime;
     if (before >= after) return std::nullopt;
+    if (guess > before && guess <= after) {
+      Result<bool> at_guess = crossed(guess);
+      Result<bool> just_before = guess - 1 == before ? Result<bool>(false) : crossed(guess - 1);
+      if (at_guess.ok() && just_before.ok() && *at_guess && !*just_before) return guess;
+    }
     Result<bool> at_end = crossed(after);
     if (!at_end.ok() || !*at_end) return std::nullopt;
     while (after - before > 1) {
@@ -195,22 +202,33 @@ class TemporalFilterOperator : public Operator {
       if (time && (!earliest || *time < *earliest)) earliest = time;
     };
     const TemporalWindow window = window_;
+    const int64_t now = clock_.now();
+    // Saturating: the guesses only need to be right for bounds near the keys.
+    auto minus = [](int64_t a, int64_t b) {
+      __int128 d = static_cast<__int128>(a) - b;
+      return d > INT64_MAX ? INT64_MAX : d < INT64_MIN ? INT64_MIN : static_cast<int64_t>(d);
+    };
     // The lowest row in the window leaves when the low bound passes it.
     if (std::optional<int64_t> lowest = first_live_key(window.low); lowest && window.low != INT64_MIN) {
-      consider(first_time([&](int64_t t) -> Result<bool> {
-        Result<TemporalWindow> w = bounds_.window(t);
-        if (!w.ok()) return w.status();
-        return w->low > *lowest;
-      }));
+      consider(first_time(
+          [&](int64_t t) -> Result<bool> {
+            Result<TemporalWindow> w = bounds_.window(t);
+            if (!w.ok()) return w.status();
+            return w->low > *lowest;
+          },
+          minus(*lowest, minus(window.low, now - 1))));
     }
-    // The lowest row above the window enters when the high bound reaches it.
+    // The lowest row above the window (and not below it: its low end only
+    // rises) enters when the high bound reaches it.
     if (window.high != INT64_MAX) {
-      if (std::optional<int64_t> next = first_live_key(window.high + 1)) {
-        consider(first_time([&](int64_t t) -> Result<bool> {
-          Result<TemporalWindow> w = bounds_.window(t);
-          if (!w.ok()) return w.status();
-          return w->high >= *next;
-        }));
+      if (std::optional<int64_t> next = first_live_key(std::max(window.high + 1, window.low))) {
+        consider(first_time(
+            [&](int64_t t) -> Result<bool> {
+              Result<TemporalWindow> w = bounds_.window(t);
+              if (!w.ok()) return w.status();
+              return w->high >= *next;
+            },
+            minus(*next, minus(window.high, now))));
       }
     }
     return earliest;

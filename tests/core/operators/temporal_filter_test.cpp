@@ -163,6 +163,21 @@ int run_oracle(const WindowShape& shape, uint64_t seed, bool fault) {
       if (ts && *ts >= window.low && *ts <= window.high) testing::add_entry(expected, entry.first, "", weight);
     }
     if (expected != output) return step;
+    // The reported next change is never later than the first time (within
+    // a horizon past every row) at which some row's passing changes.
+    std::optional<int64_t> reported = c->clock->next_change();
+    std::optional<int64_t> first;
+    for (int64_t t = now + 1; t <= now + 300 && !first; ++t) {
+      TemporalWindow later = shape.at(t);
+      for (const auto& [entry, weight] : input) {
+        std::optional<int64_t> ts = time_of(RowReader(*event_schema(), RowRef(entry.first)));
+        if (!ts) continue;
+        bool in_now = *ts >= window.low && *ts <= window.high, in_later = *ts >= later.low && *ts <= later.high;
+        if (in_now != in_later) first = t;
+      }
+    }
+    if (first && (!reported || *reported > *first)) return step;
+    if (reported && *reported <= now) return step;
     if (step == 300) {  // a checkpoint round trip
       ByteWriter saved;
       c->circuit.save_state(saved);
