@@ -31,10 +31,8 @@ bool integer_backed(const SqlType& type) {
     case TypeId::kTimestamp:
     case TypeId::kTime:
     case TypeId::kIntervalDayTime:
-    case TypeId::kIntervalYearMonth:
-      return true;
-    default:
-      return false;
+    case TypeId::kIntervalYearMonth: return true;
+    default: return false;
   }
 }
 
@@ -53,6 +51,17 @@ bool monotone_in_now(const Expr& expr) {
     return temporal(expr.type.id) && temporal(expr.children[0]->type.id) && monotone_in_now(*expr.children[0]);
   }
   return false;
+}
+
+// The comparison with its operands swapped: a < b is b > a.
+AstOperator mirrored(AstOperator op) {
+  switch (op) {
+    case AstOperator::kLess: return AstOperator::kGreater;
+    case AstOperator::kLessEqual: return AstOperator::kGreaterEqual;
+    case AstOperator::kGreater: return AstOperator::kLess;
+    case AstOperator::kGreaterEqual: return AstOperator::kLessEqual;
+    default: return op;
+  }
 }
 
 // One temporal filter: a row expression and the bounds it is compared with.
@@ -80,16 +89,7 @@ bool add_temporal_conjunct(ExprPtr& conjunct, std::vector<TemporalGroup>& groups
   if (now_side < 0) return false;
   const Expr& row_side = *conjunct->children[1 - now_side];
   if (contains_now(row_side) || referenced_columns(row_side).empty()) return false;
-  if (now_side == 0) {  // NOW() op row  =>  row op' NOW()
-    if (op == AstOperator::kLess)
-      op = AstOperator::kGreater;
-    else if (op == AstOperator::kLessEqual)
-      op = AstOperator::kGreaterEqual;
-    else if (op == AstOperator::kGreater)
-      op = AstOperator::kLess;
-    else if (op == AstOperator::kGreaterEqual)
-      op = AstOperator::kLessEqual;
-  }
+  if (now_side == 0) op = mirrored(op);  // NOW() op row  =>  row op' NOW()
   ExprPtr bound = std::move(conjunct->children[now_side]);
   ExprPtr row = std::move(conjunct->children[1 - now_side]);
   TemporalGroup* group = nullptr;
