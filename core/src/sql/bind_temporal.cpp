@@ -30,10 +30,19 @@ ExprPtr binary(AstOperator op, SqlType type, ExprPtr left, ExprPtr right) {
   return expr;
 }
 
-// The type a NULL literal beside `other` stands for in `op`.
-SqlType null_partner(AstOperator op, const SqlType& other) {
-  if (other.is_interval() && (op == AstOperator::kMultiply || op == AstOperator::kDivide)) return SqlType::integer();
-  return other;
+// The result type of `op` between a NULL literal and `other` (a datetime or
+// an interval): the NULL stands for what fits (an interval beside a
+// datetime, a number for * and /), so the result has the type it would.
+std::optional<SqlType> null_result(AstOperator op, const SqlType& other) {
+  if (other.is_datetime()) {
+    if (op == AstOperator::kAdd || op == AstOperator::kSubtract) return other;
+    return std::nullopt;
+  }
+  if (op == AstOperator::kAdd || op == AstOperator::kSubtract || op == AstOperator::kMultiply ||
+      op == AstOperator::kDivide) {
+    return other;
+  }
+  return std::nullopt;
 }
 
 }  // namespace
@@ -41,14 +50,10 @@ SqlType null_partner(AstOperator op, const SqlType& other) {
 Result<ExprPtr> ExpressionBinder::bind_temporal_arithmetic(const AstExpr& ast, ExprPtr left, ExprPtr right) {
   AstOperator op = ast.op;
   bool nullable = left->type.nullable || right->type.nullable;
-  // A NULL literal beside a datetime or interval: the result is a NULL of the other side's result type.
-  if (is_null_literal(*left) || is_null_literal(*right)) {
+  // A NULL literal beside a datetime or interval: a NULL of the result type.
+  if (is_null_literal(*left) != is_null_literal(*right)) {
     const SqlType& other = is_null_literal(*left) ? right->type : left->type;
-    SqlType partner = null_partner(op, other);
-    std::optional<SqlType> type = is_null_literal(*left) ? temporal_arithmetic_type(op, partner, other)
-                                                         : temporal_arithmetic_type(op, other, partner);
-    if (!type && op == AstOperator::kAdd) type = temporal_arithmetic_type(op, other, partner);
-    if (type) return null_literal(type->with_nullable(true));
+    if (std::optional<SqlType> type = null_result(op, other)) return null_literal(type->with_nullable(true));
   }
   // + and * are commutative: the datetime (or the interval of *) goes first.
   bool swap = (op == AstOperator::kAdd && left->type.is_interval() && right->type.is_datetime()) ||
@@ -57,9 +62,9 @@ Result<ExprPtr> ExpressionBinder::bind_temporal_arithmetic(const AstExpr& ast, E
   std::optional<SqlType> type = temporal_arithmetic_type(op, left->type, right->type);
   if (!type) {
     if (op == AstOperator::kSubtract && left->type.is_datetime() && right->type.is_datetime()) {
-      return sql_error(ast.operator_position, "the difference of " + describe(left->type) + " and " +
-                                                  describe(right->type) +
-                                                  " needs an interval qualifier, as in (a - b) SECOND or (a - b) MONTH");
+      return sql_error(ast.operator_position,
+                       "the difference of " + describe(left->type) + " and " + describe(right->type) +
+                           " needs an interval qualifier, as in (a - b) SECOND or (a - b) MONTH");
     }
     if (swap) std::swap(left, right);
     return sql_error(ast.operator_position, std::string("cannot apply ") + operator_text(op) + " to " +
@@ -77,8 +82,8 @@ Result<ExprPtr> ExpressionBinder::bind_datetime_difference(const AstExpr& ast) {
   const SqlType& a = left->type;
   const SqlType& b = right->type;
   // DATE and TIMESTAMP meet as TIMESTAMP; TIME only with TIME.
-  bool dates = (a.id == TypeId::kDate || a.id == TypeId::kTimestamp) &&
-               (b.id == TypeId::kDate || b.id == TypeId::kTimestamp);
+  bool dates =
+      (a.id == TypeId::kDate || a.id == TypeId::kTimestamp) && (b.id == TypeId::kDate || b.id == TypeId::kTimestamp);
   bool times = a.id == TypeId::kTime && b.id == TypeId::kTime;
   if (!dates && !times) {
     return sql_error(ast.operator_position, "(a - b) " + ast.cast_type.to_string().substr(9) +

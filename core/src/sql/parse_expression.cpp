@@ -219,7 +219,8 @@ Result<AstExprPtr> Parser::name_expression() {
     if (token.text == "true" || token.text == "false") {
       return make_literal(LiteralKind::kBoolean, advance().position, token.text);
     }
-    if (next.kind == TokenKind::kString && (token.text == "date" || token.text == "timestamp" || token.text == "time")) {
+    if (next.kind == TokenKind::kString &&
+        (token.text == "date" || token.text == "timestamp" || token.text == "time")) {
       LiteralKind kind = token.text == "date"        ? LiteralKind::kDate
                          : token.text == "timestamp" ? LiteralKind::kTimestamp
                                                      : LiteralKind::kTime;
