@@ -171,6 +171,22 @@ double Engine::step() {
   return static_cast<double>(result->step);
 }
 
+bool Engine::uses_clock() const { return pipeline_ && pipeline_->uses_clock(); }
+
+void Engine::set_clock(double micros) {
+  if (pipeline_) pipeline_->set_clock(static_cast<int64_t>(micros));
+}
+
+double Engine::clock() const {
+  std::optional<int64_t> now = pipeline_ ? pipeline_->clock() : std::nullopt;
+  return now ? static_cast<double>(*now) : -1;
+}
+
+double Engine::next_clock_change() const {
+  std::optional<int64_t> next = pipeline_ ? pipeline_->next_clock_change() : std::nullopt;
+  return next ? static_cast<double>(*next) : -1;
+}
+
 bool Engine::needs_step() const { return pipeline_ && pipeline_->needs_step(); }
 bool Engine::can_auto_step() const { return pipeline_ && pipeline_->can_auto_step(); }
 

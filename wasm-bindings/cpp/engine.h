@@ -57,6 +57,17 @@ class Engine {
   bool can_auto_step() const;
   void set_paused(bool paused);
 
+  //! Whether some view reads NOW() (JS then gives each step its time).
+  bool uses_clock() const;
+  //! Sets the time of the following steps, microseconds since 1970-01-01
+  //! UTC (Pipeline::set_clock: held when behind the last step's).
+  void set_clock(double micros);
+  //! The last step's time in microseconds; -1 before any step or without NOW().
+  double clock() const;
+  //! When some view next changes with no input (a row enters or leaves a
+  //! temporal filter), in microseconds; -1 when nothing is pending.
+  double next_clock_change() const;
+
   //! text = the rows of a materialized view, a JSON array of objects.
   Reply snapshot(const std::string& view) const;
   //! `key_json` is one JSON object with the index's key columns; text = the rows.

@@ -82,6 +82,26 @@ export interface CreateOptions {
   storage?: Storage;
   /** A checkpoint of another program: fail with PROGRAM_MISMATCH (default) or start afresh. */
   onProgramChange?: 'fail' | 'restart';
+  /**
+   * The host clock NOW() reads, in milliseconds since 1970-01-01 UTC
+   * (default Date.now). Tests set the time with it: `clock: () => fakeNow`.
+   */
+  clock?: () => number;
+  /**
+   * NOW() is the clock rounded down to this many milliseconds (default 100,
+   * as Feldera's clock_resolution_usecs): constant within a step, the time
+   * the step was taken. Held while the pipeline is paused; never goes
+   * backwards (a resumed checkpoint's time holds until the clock passes it).
+   */
+  clockResolutionMs?: number;
+  /**
+   * A running pipeline steps by itself when a row is due to enter or leave
+   * a temporal filter (`WHERE ts > NOW() - INTERVAL '1' HOUR`), at that time
+   * rounded up to this many milliseconds (default 1000). A view reading
+   * NOW() elsewhere (in SELECT) changes at every tick: it steps every
+   * max(clockResolutionMs, temporalStepMs), redoing its rows each time.
+   */
+  temporalStepMs?: number;
 }
 
 export interface CheckpointResult {
@@ -180,6 +200,8 @@ export class Pipeline {
   start(): void;
   pause(): void;
   step(): StepResult;
+  /** NOW() of the last step (ms since 1970), or null before a step or when no view reads NOW(). */
+  readonly now: number | null;
 
   /** Returns a completion token. */
   ingest(table: string, data: IngestData, options?: IngestOptions): string;

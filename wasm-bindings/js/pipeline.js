@@ -15,6 +15,7 @@
 // is written into and read out of wasm memory directly (EngineFastPath).
 
 import { AutoStepper } from './auto_step.js';
+import { StepClock } from './clock.js';
 import { emptyStatus, resume, writeCheckpoint } from './checkpoints.js';
 import { parseWrites } from './chunks.js';
 import { Connector } from './connector.js';
@@ -28,7 +29,7 @@ import { toStats } from './stats.js';
 import { TokenBook } from './tokens.js';
 import { parseRows, stringifyJson } from './values.js';
 
-const CREATE_OPTIONS = new Set(['sql', 'outputs', 'storage', 'onProgramChange']);
+const CREATE_OPTIONS = new Set(['sql', 'outputs', 'storage', 'onProgramChange', 'clock', 'clockResolutionMs', 'temporalStepMs']);
 const STORAGE_METHODS = ['put', 'get', 'list', 'delete'];
 const LAG_POLICIES = new Set(['block', 'coalesce', 'drop']);
 const constructing = Symbol('Pipeline.create');
@@ -54,7 +55,9 @@ export class Pipeline {
   #program;
   #state = 'running';
   #failure = null;                  // the error that stopped the pipeline (a failed step)
-  #stepper = new AutoStepper((forced) => this.#autoStep(forced));
+  #stepper = new AutoStepper((forced, clockDue) => this.#autoStep(forced, clockDue));
+  #clock;                           // the time each step gives NOW() (StepClock)
+  #usesClock = false;               // some view reads NOW()
   #stepped = null;                  // a signal() that settles after the next step, made when awaited
   #connectors = new Map();          // name → Connector
   #completionWaiters = [];          // { token, resolve, reject }
@@ -80,6 +83,7 @@ export class Pipeline {
     if (onProgramChange !== 'fail' && onProgramChange !== 'restart') {
       throw invalidArgument(`onProgramChange is 'fail' or 'restart', not '${onProgramChange}'`);
     }
+    const clock = new StepClock(options);
     const module = await loadEngineModule();
     const openEngine = () => {
       const engine = new module.Engine();
@@ -97,6 +101,8 @@ export class Pipeline {
     else engine = openEngine();
     const pipeline = new Pipeline(constructing, module, engine);
     pipeline.#storage = storage;
+    pipeline.#clock = clock;
+    pipeline.#usesClock = engine.usesClock();
     pipeline.#checkpoint = status;
     pipeline.#tokens.restore(engine.hostState());
     try {
@@ -106,6 +112,7 @@ export class Pipeline {
       throw error;
     }
     pipeline.#stepper.wake();  // input a checkpoint buffered is stepped without waiting for more
+    pipeline.#scheduleClock();  // a resumed temporal filter may have rows due
     return pipeline;
   }
 
@@ -130,18 +137,30 @@ export class Pipeline {
   start() {
     this.#open().setPaused(false);
     this.#state = 'running';
+    this.#clock.resume();
     this.#stepper.wake();
+    this.#scheduleClock();
   }
 
   /** Stops automatic steps; explicit step() and forced snapshot steps still run. */
   pause() {
     this.#open().setPaused(true);
     this.#state = 'paused';
+    this.#clock.pause();  // steps taken while paused keep this time
+    this.#stepper.wakeAfter(null);
+  }
+
+  /** NOW() of the last step, in milliseconds since 1970 (null before a step, or when no view reads NOW()). */
+  get now() {
+    if (!this.#usesClock) return null;
+    const micros = this.#open().clock();
+    return micros < 0 ? null : micros / 1000;
   }
 
   /** Runs one step now. @returns {{ step: number, inputRecords: number, durationMs: number }} */
   step() {
     const engine = this.#open();
+    if (this.#usesClock) engine.setClock(this.#clock.stepMicros());
     const started = performance.now();
     const step = this.#fast.step();
     if (step < 0) throw this.#fail(errorOf(engine.lastError()));
@@ -151,8 +170,9 @@ export class Pipeline {
     return { step, inputRecords, durationMs };
   }
 
-  #autoStep(forced) {
-    if (!this.#engine || this.#failure || !this.#engine.needsStep()) return;
+  #autoStep(forced, clockDue = false) {
+    // clockDue: a temporal filter's row is due, a step is needed without input.
+    if (!this.#engine || this.#failure || (!clockDue && !this.#engine.needsStep())) return;
     if (!forced && (this.#state === 'paused' || !this.#engine.canAutoStep())) return;
     try {
       this.step();
@@ -162,11 +182,19 @@ export class Pipeline {
   }
 
   #afterStep() {
+    this.#scheduleClock();
     this.#deliverWrites();
     const stepped = this.#stepped;
     this.#stepped = null;
     stepped?.resolve();
     this.#checkCompletions();
+  }
+
+  /** Asks for a step when the next row enters or leaves a temporal filter (running only). */
+  #scheduleClock() {
+    if (!this.#usesClock || !this.#engine) return;
+    const running = this.#state === 'running' && !this.#failure;
+    this.#stepper.wakeAfter(running ? this.#clock.delayUntil(this.#engine.nextClockChange()) : null);
   }
 
   /** Settles after the next step (rejects when the pipeline fails). */

@@ -1,5 +1,7 @@
 #include "freshet/pipeline/pipeline.h"
 
+#include <chrono>
+
 #include "freshet/format/json_output.h"
 #include "pipeline_state.h"
 
@@ -90,8 +92,28 @@ Result<uint64_t> Pipeline::ingest(std::string_view table_name, std::string_view 
 
 // ------------------------------------------------------------------- steps
 
+void Pipeline::set_clock(int64_t micros) { clock_micros_ = micros; }
+
+std::optional<int64_t> Pipeline::clock() const {
+  if (!program_->clock || !program_->clock->started()) return std::nullopt;
+  return program_->clock->now();
+}
+
+std::optional<int64_t> Pipeline::next_clock_change() const {
+  if (!program_->clock) return std::nullopt;
+  return program_->clock->next_change();
+}
+
 Result<StepResult> Pipeline::step() {
   if (!failure_.ok()) return failure_;
+  if (program_->clock) {
+    int64_t now =
+        clock_micros_
+            ? *clock_micros_
+            : std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
+                  .count();
+    program_->clock->set_time(now);
+  }
   Status stepped = program_->circuit->step();
   if (!stepped.ok()) {
     failure_ = Status(stepped.code(), "the pipeline stopped at step " + std::to_string(steps_) + ": " +

@@ -197,6 +197,11 @@ Result<ExprPtr> ExpressionBinder::bind_function(const AstExpr& ast) {
     }
     return make(ScalarFunction::kSubstring, SqlType::varchar(nullable));
   }
+  if (name == "now") {
+    // The step's time: constant within a step (the planner reads it from the circuit's clock).
+    FRESHET_RETURN_IF_ERROR(arity(0, 0));
+    return make_expr(ExprKind::kNow, SqlType::timestamp(false), {});
+  }
   return sql_error(ast.position, "unknown function " + name + "()");
 }
 

@@ -198,7 +198,8 @@ Result<QueryBinder::Bound> QueryBinder::bind_join(const TableRef& join) {
         ColumnRange a = referenced_columns(*conjunct->children[0]), b = referenced_columns(*conjunct->children[1]);
         bool straight = a.within(0, left_width) && b.within(left_width, scope.columns.size());
         bool swapped = b.within(0, left_width) && a.within(left_width, scope.columns.size());
-        if (straight || swapped) {
+        // A key reading NOW() stays a residual: the planner joins the clock in there.
+        if ((straight || swapped) && !contains_now(*conjunct)) {
           ExprPtr left_key = std::move(conjunct->children[straight ? 0 : 1]);
           ExprPtr right_key = std::move(conjunct->children[straight ? 1 : 0]);
           shift_columns(*right_key, left_width);

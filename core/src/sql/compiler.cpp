@@ -92,6 +92,10 @@ class ProgramCompiler {
       if (const CompiledView* view = compiled_->find_view(name)) return view->stream;
       return std::nullopt;
     });
+    planner.set_clock_source([this] {
+      if (!compiled_->clock) compiled_->clock = add_clock(*compiled_->circuit);
+      return compiled_->clock;
+    });
     Result<Stream> stream = planner.plan(**plan);
     if (!stream.ok()) return stream.status();
     compiled_->views.push_back({view.name, make_schema(std::move(columns)), view.materialized, *stream});

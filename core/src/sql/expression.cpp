@@ -213,6 +213,7 @@ std::string Expr::to_string() const {
         return std::string(function_name(function)) + "(" + field_name(field) + ", " + join_children(*this, 0, ", ") + ")";
       }
       return std::string(function_name(function)) + "(" + join_children(*this, 0, ", ") + ")";
+    case ExprKind::kNow: return "NOW()";
     case ExprKind::kExtract: return std::string("extract(") + field_name(field) + " FROM " + child(0) + ")";
   }
   return "?";
@@ -376,6 +377,7 @@ Datum Evaluator::evaluate(const Expr& expr, const RowReader& row) {
       }
       return Datum::null_value();
     case ExprKind::kFunction: return evaluate_function(*this, expr, row);
+    case ExprKind::kNow: return fail(ErrorCode::kInternal, "NOW() was not planned as a clock column");
     case ExprKind::kExtract: {
       Datum value = evaluate(*expr.children[0], row);
       return value.null ? value : internal::extract_field(expr, value, expr.children[0]->type);

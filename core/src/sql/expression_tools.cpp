@@ -24,6 +24,23 @@ void shift_columns(Expr& expr, size_t offset) {
   for (ExprPtr& child : expr.children) shift_columns(*child, offset);
 }
 
+bool contains_now(const Expr& expr) {
+  if (expr.kind == ExprKind::kNow) return true;
+  for (const ExprPtr& child : expr.children) {
+    if (contains_now(*child)) return true;
+  }
+  return false;
+}
+
+void replace_now(Expr& expr, size_t column) {
+  if (expr.kind == ExprKind::kNow) {
+    expr.kind = ExprKind::kColumn;
+    expr.column = column;
+    return;
+  }
+  for (ExprPtr& child : expr.children) replace_now(*child, column);
+}
+
 std::vector<ExprPtr> split_conjuncts(ExprPtr expr) {
   std::vector<ExprPtr> conjuncts;
   if (expr->kind != ExprKind::kAnd) {

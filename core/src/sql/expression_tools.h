@@ -20,6 +20,12 @@ ColumnRange referenced_columns(const Expr& expr);
 //! on the right side of a join).
 void shift_columns(Expr& expr, size_t offset);
 
+//! Whether the expression reads NOW() (ExprKind::kNow) anywhere.
+bool contains_now(const Expr& expr);
+//! Replaces every NOW() with a reference to column `column` (the clock's
+//! column appended to the row).
+void replace_now(Expr& expr, size_t column);
+
 //! The conjuncts of an AND tree (a single expression otherwise).
 std::vector<ExprPtr> split_conjuncts(ExprPtr expr);
 //! AND of the expressions; null when there are none.

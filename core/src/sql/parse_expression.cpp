@@ -235,6 +235,12 @@ Result<AstExprPtr> Parser::name_expression() {
       return interval_literal();
     }
     if (token.text == "case") return case_expression();
+    if (token.text == "current_timestamp" && next.kind != TokenKind::kLeftParen) {
+      // CURRENT_TIMESTAMP (no parentheses) is NOW().
+      AstExprPtr now = make_expr(AstExprKind::kFunction, advance().position);
+      now->name = "now";
+      return now;
+    }
     if (next.kind == TokenKind::kLeftParen) {
       if (token.text == "cast") return cast_expression();
       if (token.text == "extract") return extract_expression();

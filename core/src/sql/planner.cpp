@@ -1,5 +1,6 @@
 #include "planner.h"
 
+#include "expression_tools.h"
 #include "freshet/operators/aggregate.h"
 #include "freshet/operators/anti_join.h"
 #include "freshet/operators/constant.h"
@@ -81,6 +82,7 @@ Result<Stream> Planner::plan(LogicalPlan& plan) {
 }
 
 Stream Planner::plan_filter(Stream input, ExprPtr predicate) {
+  if (contains_now(*predicate)) return plan_clock_filter(input, std::move(predicate));
   auto state = std::make_shared<Evaluation>();
   state->expressions.push_back(std::move(predicate));
   state->circuit = &circuit_;
@@ -99,6 +101,9 @@ Stream Planner::plan_project(Stream input, const SchemaPtr& schema, std::vector<
                expressions[i]->type.id == input.key_schema().type(i).id;
   }
   if (identity) return input;
+  for (const ExprPtr& expr : expressions) {
+    if (contains_now(*expr)) return plan_clock_project(input, schema, std::move(expressions));
+  }
   auto state = std::make_shared<Evaluation>();
   state->expressions = std::move(expressions);
   state->circuit = &circuit_;
@@ -240,7 +245,9 @@ Result<Stream> Planner::plan_grouped_aggregate(LogicalPlan& plan) {
   LogicalPlan* source = plan.inputs[0].get();
   SchemaPtr row_schema = source->schema;
   std::vector<ExprPtr> row;
-  if (source->kind == LogicalPlan::Kind::kProject) {
+  bool reads_now = false;  // a projection reading NOW() is planned on its own (plan_clock_project)
+  for (const ExprPtr& expr : source->expressions) reads_now = reads_now || contains_now(*expr);
+  if (source->kind == LogicalPlan::Kind::kProject && !reads_now) {
     row = std::move(source->expressions);
     source = source->inputs[0].get();
   } else {

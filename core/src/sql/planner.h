@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "freshet/circuit/circuit.h"
+#include "freshet/operators/clock.h"
 #include "freshet/operators/row_functions.h"
 #include "logical_plan.h"
 
@@ -23,8 +24,19 @@ class Planner {
 
   //! The Z-set stream of a plan's rows.
   Result<Stream> plan(LogicalPlan& plan);
+  //! Gives the program's clock (made on first use) to plans that read NOW().
+  using ClockSource = std::function<ClockOperator*()>;
+  void set_clock_source(ClockSource clock) { clock_ = std::move(clock); }
 
  private:
+  // NOW() (plan_temporal.cpp): temporal filters, and a join with the
+  // clock's one-row stream for every other use.
+  //! A filter whose predicate reads NOW().
+  Stream plan_clock_filter(Stream input, ExprPtr predicate);
+  //! A projection whose expressions read NOW().
+  Stream plan_clock_project(Stream input, const SchemaPtr& schema, std::vector<ExprPtr> expressions);
+  //! The input's rows with the step's time appended as a last column (O(rows) per tick).
+  Stream with_clock(Stream input);
   Stream plan_filter(Stream input, ExprPtr predicate);
   Stream plan_project(Stream input, const SchemaPtr& schema, std::vector<ExprPtr> expressions);
   //! A map's output schemas and function: run as a map of its own, or by
@@ -63,6 +75,7 @@ class Planner {
 
   Circuit& circuit_;
   StreamLookup lookup_;
+  ClockSource clock_;
 };
 
 }  // namespace freshet::sql

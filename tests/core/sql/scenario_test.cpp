@@ -149,6 +149,7 @@ class ScenarioRunner {
         if (command == "program") {
           ASSERT_TRUE(compiled.ok()) << compiled.status().to_string();
           program_ = std::move(*compiled);
+          program_sql_ = sql;
           integrated_.clear();
         } else {
           ASSERT_FALSE(compiled.ok()) << "expected an error";
@@ -181,6 +182,22 @@ class ScenarioRunner {
           ASSERT_TRUE(status.ok()) << status.to_string();
         }
         for (const CompiledView& view : program_->views) testing::add_batch(integrated_[view.name], *view.stream.current());
+      } else if (command == "clock") {
+        // The time of the following steps: NOW() in views.
+        ASSERT_NE(program_->clock, nullptr) << "no view reads NOW()";
+        Result<int64_t> micros = parse_timestamp(line.substr(std::string("clock ").size()));
+        ASSERT_TRUE(micros.ok()) << micros.status().to_string();
+        program_->clock->set_time(*micros);
+      } else if (command == "restart") {
+        // A checkpoint round trip: the circuit's state saved, the program
+        // compiled again, the state restored into it.
+        ByteWriter saved;
+        program_->circuit->save_state(saved);
+        Result<std::unique_ptr<CompiledProgram>> compiled = compile_program(program_sql_);
+        ASSERT_TRUE(compiled.ok()) << compiled.status().to_string();
+        program_ = std::move(*compiled);
+        Status restored = program_->circuit->restore_state(saved.data());
+        ASSERT_TRUE(restored.ok()) << restored.to_string();
       } else if (command == "view" || command == "delta") {
         const CompiledView* view = program_->find_view(argument);
         ASSERT_NE(view, nullptr) << "no view " << argument;
@@ -211,6 +228,7 @@ class ScenarioRunner {
  private:
   std::string name_;
   std::unique_ptr<CompiledProgram> program_;
+  std::string program_sql_;
   std::map<std::string, testing::ZSetMap> integrated_;
 };
 

@@ -46,6 +46,11 @@ export async function usage(sql: string): Promise<void> {
     delete: (name) => void blobs.delete(name),
   };
   const resumed = await Pipeline.create({ sql, storage, onProgramChange: 'restart' });
+  let fakeNow = Date.parse('2024-01-01T00:00:00Z');
+  const clocked = await Pipeline.create({ sql, clock: () => fakeNow, clockResolutionMs: 1000, temporalStepMs: 500 });
+  fakeNow += 1000;
+  const lastNow: number | null = clocked.now;
+  void lastNow;
   const { sequenceNumber, bytes } = await resumed.checkpoint();
   const restoredFrom: number | null = resumed.stats().checkpoint.restoredFrom;
   const skipped: number[] = resumed.stats().checkpoint.skippedDamaged;

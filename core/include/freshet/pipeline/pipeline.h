@@ -105,6 +105,21 @@ class Pipeline {
   //! Steps run so far.
   uint64_t step_count() const { return steps_; }
 
+  // ---------------------------------------------------------------- clock
+  //! Sets the time of the following steps (microseconds since 1970-01-01
+  //! UTC), the value of NOW() in views, until set again. Before any call a
+  //! step takes the system clock. A time behind the last step's is held at
+  //! it: the clock never goes backwards (a checkpoint keeps it).
+  void set_clock(int64_t micros);
+  //! Whether some view reads NOW().
+  bool uses_clock() const { return program_->clock != nullptr; }
+  //! The time of the last step, when a view reads NOW() and a step ran.
+  std::optional<int64_t> clock() const;
+  //! The earliest time after the last step's at which some view changes
+  //! with no input (a row enters or leaves a temporal filter; the next tick
+  //! for a view reading NOW() elsewhere): the host steps then.
+  std::optional<int64_t> next_clock_change() const;
+
   // -------------------------------------------------------------- queries
   //! The rows of a materialized view (a Z-set).
   Result<BatchPtr> snapshot(std::string_view view) const;
@@ -195,6 +210,7 @@ class Pipeline {
   uint64_t pending_records_ = 0;  // ingested since the last step
 
   uint64_t steps_ = 0;
+  std::optional<int64_t> clock_micros_;  // set_clock's time; none: the system clock
   bool paused_ = false;
   Status failure_;
   size_t snapshot_chunk_records_ = 10000;

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "freshet/circuit/circuit.h"
+#include "freshet/operators/clock.h"
 #include "freshet/operators/input.h"
 #include "freshet/operators/upsert_input.h"
 
@@ -48,6 +49,8 @@ struct CompiledProgram {
   std::vector<CompiledTable> tables;
   std::vector<CompiledView> views;
   std::vector<CompiledIndex> indexes;
+  //! The clock NOW() reads (operators/clock.h); null when no view reads NOW().
+  ClockOperator* clock = nullptr;
 
   const CompiledTable* find_table(std::string_view name) const;
   const CompiledView* find_view(std::string_view name) const;

@@ -58,6 +58,8 @@ enum class ExprKind : uint8_t {
   kCoalesce,    //!< the first non-NULL of children (same type)
   kFunction,    //!< function(children...)
   kExtract,     //!< EXTRACT(field FROM children[0]) -> BIGINT (DATE_PART, YEAR(x), DAYOFWEEK(x)...)
+  kNow,         //!< NOW() / CURRENT_TIMESTAMP: the step's time (TIMESTAMP); the planner replaces it
+                //!< with a column of the clock (operators/temporal_filter.h), so it is never evaluated
 };
 
 enum class ScalarFunction : uint8_t {
