@@ -3,6 +3,7 @@
 
 #include <set>
 
+#include "bind_lateness.h"
 #include "binder.h"
 #include "freshet/operators/map.h"
 #include "freshet/sql/parser.h"
@@ -39,7 +40,7 @@ class ProgramCompiler {
       columns.push_back({column.name, column.type});
     }
     SchemaPtr schema = make_schema(std::move(columns));
-    CompiledTable compiled{table.name, schema, {}, nullptr, nullptr, Stream()};
+    CompiledTable compiled{table.name, schema, {}, nullptr, nullptr, Stream(), nullptr};
     for (const std::string& key : table.primary_key) {
       std::optional<size_t> position = schema->find(key);
       if (!position) return sql_error(table.position, "PRIMARY KEY column '" + key + "' is not a column of " + table.name);
@@ -53,7 +54,32 @@ class ProgramCompiler {
       compiled.upsert_input = add_upsert_input(circuit, schema, compiled.primary_key);
       compiled.stream = compiled.upsert_input->stream();
     }
+    FRESHET_RETURN_IF_ERROR(add_lateness(table, compiled));
     compiled_->tables.push_back(std::move(compiled));
+    return Status::OK();
+  }
+
+  //! LATENESS: one column per table; its late updates are dropped where
+  //! the table's input is (upsert input) or right after it.
+  Status add_lateness(const CreateTable& table, CompiledTable& compiled) {
+    const ColumnDefinition* late_column = nullptr;
+    for (size_t c = 0; c < table.columns.size(); ++c) {
+      const ColumnDefinition& column = table.columns[c];
+      if (!column.lateness) continue;
+      if (late_column) {
+        return sql_error(column.lateness_position, "table '" + table.name +
+                                                       "' has LATENESS on two columns; one LATENESS column per table is supported");
+      }
+      late_column = &column;
+      Result<int64_t> lateness = bind_lateness(column);
+      if (!lateness.ok()) return lateness.status();
+      if (compiled.upsert_input) {
+        compiled.upsert_input->set_lateness(c, *lateness);
+        compiled.watermark = compiled.upsert_input->watermark();
+      } else {
+        compiled.stream = lateness_filter(compiled.stream, c, *lateness, &compiled.watermark);
+      }
+    }
     return Status::OK();
   }
 
