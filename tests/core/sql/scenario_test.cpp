@@ -175,6 +175,13 @@ class ScenarioRunner {
           ASSERT_TRUE(status.ok()) << status.to_string();
         }
         for (const CompiledView& view : program_->views) testing::add_batch(integrated_[view.name], *view.stream.current());
+      } else if (command == "late") {
+        const CompiledTable* table = program_->find_table(argument);
+        ASSERT_NE(table, nullptr) << "no table " << argument;
+        ASSERT_NE(table->watermark, nullptr) << "table " << argument << " has no LATENESS";
+        uint64_t expected = 0;
+        words >> expected;
+        EXPECT_EQ(table->watermark->late_records(), expected);
       } else if (command == "view" || command == "delta") {
         const CompiledView* view = program_->find_view(argument);
         ASSERT_NE(view, nullptr) << "no view " << argument;
