@@ -25,17 +25,17 @@ Result<QueryBinder::Bound> QueryBinder::bind_window(const TableRef& table) {
   Result<int64_t> size = constant_interval_micros(*call.size, function + "'s SIZE");
   if (!size.ok()) return size.status();
   if (*size <= 0) return sql_error(call.size->position, function + "'s SIZE must be positive");
-  window.size = window.slide = *size;
+  window.windows.size = window.windows.slide = *size;
   if (!tumble) {
     Result<int64_t> slide = constant_interval_micros(*call.slide, "HOP's SLIDE");
     if (!slide.ok()) return slide.status();
     if (*slide <= 0) return sql_error(call.slide->position, "HOP's SLIDE must be positive");
-    window.slide = *slide;
+    window.windows.slide = *slide;
   }
   if (call.offset) {
     Result<int64_t> offset = constant_interval_micros(*call.offset, function + "'s OFFSET");
     if (!offset.ok()) return offset.status();
-    window.offset = *offset;
+    window.windows.offset = *offset;
   }
 
   Scope scope = data->scope;

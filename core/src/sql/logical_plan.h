@@ -11,6 +11,7 @@
 #include "freshet/operators/aggregate.h"
 #include "freshet/sql/expression.h"
 #include "freshet/types/sort_key.h"
+#include "freshet/types/time_window.h"
 
 namespace freshet::sql {
 
@@ -56,11 +57,11 @@ struct LogicalPlan {
   bool global = false;
   std::vector<SortColumn> order;         //!< kTopK
   uint64_t limit = 0;                    //!< kTopK
-  //! kWindow: TUMBLE (slide == size) or HOP windows of a TIMESTAMP column, in
-  //! microseconds; windows start at offset + k * slide.
+  //! kWindow: TUMBLE (slide == size) or HOP windows of a TIMESTAMP column,
+  //! in microseconds.
   struct Window {
     size_t time_column = 0;
-    int64_t size = 0, slide = 0, offset = 0;
+    TimeWindows windows;
   } window;
 };
 
