@@ -113,6 +113,10 @@ class ProgramCompiler {
       if (const CompiledView* view = compiled_->find_view(name)) return view->stream;
       return std::nullopt;
     });
+    planner.set_watermarks([this](const std::string& name) -> const Watermark* {
+      const CompiledTable* table = compiled_->find_table(name);
+      return table ? table->watermark : nullptr;
+    });
     Result<Stream> stream = planner.plan(**plan);
     if (!stream.ok()) return stream.status();
     compiled_->views.push_back({view.name, make_schema(std::move(columns)), view.materialized, *stream});
