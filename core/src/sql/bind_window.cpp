@@ -22,16 +22,18 @@ Result<QueryBinder::Bound> QueryBinder::bind_window(const TableRef& table) {
     return sql_error(call.time_position, function + "'s time column '" + call.time_column + "' is " +
                                              time_type.with_nullable(true).to_string() + "; it must be a TIMESTAMP");
   }
-  Result<int64_t> size = constant_interval_micros(*call.size, function + "'s SIZE");
-  if (!size.ok()) return size.status();
-  if (*size <= 0) return sql_error(call.size->position, function + "'s SIZE must be positive");
-  window.windows.size = window.windows.slide = *size;
+  // In the order of the arguments: HOP's slide comes before its size.
   if (!tumble) {
     Result<int64_t> slide = constant_interval_micros(*call.slide, "HOP's SLIDE");
     if (!slide.ok()) return slide.status();
     if (*slide <= 0) return sql_error(call.slide->position, "HOP's SLIDE must be positive");
     window.windows.slide = *slide;
   }
+  Result<int64_t> size = constant_interval_micros(*call.size, function + "'s SIZE");
+  if (!size.ok()) return size.status();
+  if (*size <= 0) return sql_error(call.size->position, function + "'s SIZE must be positive");
+  window.windows.size = *size;
+  if (tumble) window.windows.slide = *size;
   if (call.offset) {
     Result<int64_t> offset = constant_interval_micros(*call.offset, function + "'s OFFSET");
     if (!offset.ok()) return offset.status();
