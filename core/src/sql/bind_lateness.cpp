@@ -32,7 +32,9 @@ Result<int64_t> bind_lateness(const ColumnDefinition& column) {
   const std::string what = "LATENESS of column '" + column.name + "'";
   Result<int64_t> value = Status::OK();
   switch (column.type.id) {
-    case TypeId::kTimestamp: value = constant_interval_micros(ast, what); break;
+    case TypeId::kTimestamp:
+      value = constant_interval_micros(ast, what);
+      break;
     case TypeId::kDate:
       value = constant_interval_micros(ast, what);
       if (value.ok() && *value % kMicrosPerDay != 0) {

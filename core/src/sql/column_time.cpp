@@ -9,7 +9,8 @@ std::optional<GroupEvictionSpec> column_time(const LogicalPlan& plan, size_t col
       if (!watermark || watermark->column() != column) return std::nullopt;
       return GroupEvictionSpec{column, watermark, 1};
     }
-    case LogicalPlan::Kind::kFilter: return column_time(*plan.inputs[0], column, lookup);
+    case LogicalPlan::Kind::kFilter:
+      return column_time(*plan.inputs[0], column, lookup);
     case LogicalPlan::Kind::kProject: {
       const Expr& expr = *plan.expressions[column];
       if (expr.kind != ExprKind::kColumn) return std::nullopt;
@@ -24,7 +25,8 @@ std::optional<GroupEvictionSpec> column_time(const LogicalPlan& plan, size_t col
       time->key_column = column;
       return time;
     }
-    default: return std::nullopt;
+    default:
+      return std::nullopt;
   }
 }
 

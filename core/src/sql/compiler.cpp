@@ -72,8 +72,9 @@ class ProgramCompiler {
       const ColumnDefinition& column = table.columns[c];
       if (!column.lateness) continue;
       if (late_column) {
-        return sql_error(column.lateness_position, "table '" + table.name +
-                                                       "' has LATENESS on two columns; one LATENESS column per table is supported");
+        return sql_error(
+            column.lateness_position,
+            "table '" + table.name + "' has LATENESS on two columns; one LATENESS column per table is supported");
       }
       late_column = &column;
       Result<int64_t> lateness = bind_lateness(column);

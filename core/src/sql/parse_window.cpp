@@ -60,7 +60,8 @@ Result<TableRefPtr> Parser::window_table_function(SourcePosition position) {
     SourcePosition argument_position = current().position;
     size_t parameter = next_positional;
     // `name => value`: the lexer makes `=>` an '=' then a '>'.
-    if ((is_name(current()) || at_keyword("offset")) && peek(1).kind == TokenKind::kEqual && peek(2).kind == TokenKind::kGreater) {
+    if ((is_name(current()) || at_keyword("offset")) && peek(1).kind == TokenKind::kEqual &&
+        peek(2).kind == TokenKind::kGreater) {
       const std::string& name = current().text;
       parameter = names.size();
       for (size_t i = 0; i < names.size(); ++i) {
@@ -79,7 +80,8 @@ Result<TableRefPtr> Parser::window_table_function(SourcePosition position) {
       ++next_positional;
     }
     if (parameter >= names.size()) {
-      return sql_error_at(argument_position, function + " takes at most " + std::to_string(names.size()) + " arguments");
+      return sql_error_at(argument_position,
+                          function + " takes at most " + std::to_string(names.size()) + " arguments");
     }
     if (given[parameter]) {
       return sql_error_at(argument_position, function + "'s " + upper(names[parameter]) + " is given twice");

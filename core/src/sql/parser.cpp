@@ -92,7 +92,8 @@ Result<Program> Parser::program() {
 Result<Statement> Parser::statement() {
   SourcePosition position = current().position;
   if (at_keyword("lateness")) {
-    return sql_error_at(position, "LATENESS statements for views are not supported; declare LATENESS on the table's column");
+    return sql_error_at(position,
+                        "LATENESS statements for views are not supported; declare LATENESS on the table's column");
   }
   FRESHET_RETURN_IF_ERROR(expect_keyword("create"));
   if (accept_keyword("table")) {

@@ -8,9 +8,9 @@
 #include <string>
 #include <utility>
 
+#include "column_time.h"
 #include "freshet/circuit/circuit.h"
 #include "freshet/operators/row_functions.h"
-#include "column_time.h"
 #include "logical_plan.h"
 
 namespace freshet::sql {

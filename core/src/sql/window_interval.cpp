@@ -1,8 +1,8 @@
 #include "window_interval.h"
 
 #include "expression_binder.h"
-#include "freshet/circuit/circuit.h"
 #include "expression_tools.h"
+#include "freshet/circuit/circuit.h"
 #include "scope.h"
 
 namespace freshet::sql {
@@ -10,8 +10,9 @@ namespace {
 
 Result<int64_t> interval_value(const Expr& expr, const AstExpr& ast, const std::string& what) {
   if (expr.type.id == TypeId::kIntervalYearMonth) {
-    return sql_error(ast.position, what + " must be a day-time interval (DAY or shorter): "
-                                          "months and years have no fixed length");
+    return sql_error(ast.position, what +
+                                       " must be a day-time interval (DAY or shorter): "
+                                       "months and years have no fixed length");
   }
   if (expr.type.id != TypeId::kIntervalDayTime) {
     return sql_error(ast.position, what + " must be an INTERVAL such as INTERVAL '1' MINUTE, not " +

@@ -1,9 +1,10 @@
 // Oracle test of flat_map: each (k, x, s) row becomes |x| % 4 rows (x, i)
 // valued s, i = 0, 1, ...; rows of different inputs collide (same x and s),
 // so the output's consolidation is exercised as well.
+#include "freshet/operators/flat_map.h"
+
 #include <gtest/gtest.h>
 
-#include "freshet/operators/flat_map.h"
 #include "support/generators.h"
 
 namespace freshet {

@@ -5,12 +5,13 @@
 // the step's start, the watermark the largest time let through minus the
 // lateness), and so does its count of late updates. Its state survives a
 // checkpoint.
+#include "freshet/operators/lateness_filter.h"
+
 #include <gtest/gtest.h>
 
 #include <map>
 
 #include "freshet/common/byte_io.h"
-#include "freshet/operators/lateness_filter.h"
 #include "support/generators.h"
 
 namespace freshet {

@@ -96,8 +96,9 @@ TEST(LatenessStateTest, ClosedGroupsAreForgottenAndTheViewKeepsThem) {
 
   // Without LATENESS the same aggregate keeps every group.
   std::mt19937_64 again(testing::test_seed(161));
-  StreamRun unbounded("CREATE TABLE ev (ts BIGINT NOT NULL, amount BIGINT);"
-                "CREATE VIEW per_ts AS SELECT ts, SUM(amount) AS total, COUNT(*) AS n FROM ev GROUP BY ts;");
+  StreamRun unbounded(
+      "CREATE TABLE ev (ts BIGINT NOT NULL, amount BIGINT);"
+      "CREATE VIEW per_ts AS SELECT ts, SUM(amount) AS total, COUNT(*) AS n FROM ev GROUP BY ts;");
   for (int step = 0; step < 20000; ++step) unbounded.step(again);
   EXPECT_GT(unbounded.program->circuit->state_bytes(), 5 * state_late);
   std::printf("[ state    ] with LATENESS: %zu bytes at step 2000, %zu at step 20000; without: %zu\n", state_early,

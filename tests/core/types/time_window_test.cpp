@@ -1,10 +1,11 @@
 // windows_holding (types/time_window.h): the TUMBLE and HOP windows that hold a time, against a
 // brute-force search over the window starts offset + k * slide.
+#include "freshet/types/time_window.h"
+
 #include <gtest/gtest.h>
 
 #include <random>
 
-#include "freshet/types/time_window.h"
 #include "freshet/types/temporal.h"
 #include "support/oracle.h"
 
@@ -21,22 +22,26 @@ TEST(WindowRangeTest, TumbleAlignsToTheEpochPlusTheOffset) {
   // Feldera's StreamTests: 10:15 in 10-minute windows offset by 3 minutes.
   EXPECT_EQ(windows_holding(at("2015-02-15 10:15:00"), window(10 * kMinute, 10 * kMinute, 3 * kMinute))->first_start,
             at("2015-02-15 10:13:00"));
-  EXPECT_EQ(windows_holding(at("2015-02-15 10:24:15"), window(kMinute, kMinute))->first_start, at("2015-02-15 10:24:00"));
+  EXPECT_EQ(windows_holding(at("2015-02-15 10:24:15"), window(kMinute, kMinute))->first_start,
+            at("2015-02-15 10:24:00"));
   // A day window crossing into a leap day, a month end, a year end.
-  EXPECT_EQ(windows_holding(at("2024-02-29 23:59:59.999999"), window(kDay, kDay))->first_start, at("2024-02-29 00:00:00"));
+  EXPECT_EQ(windows_holding(at("2024-02-29 23:59:59.999999"), window(kDay, kDay))->first_start,
+            at("2024-02-29 00:00:00"));
   EXPECT_EQ(windows_holding(at("2024-03-01 00:00:00"), window(kDay, kDay))->first_start, at("2024-03-01 00:00:00"));
   EXPECT_EQ(windows_holding(at("2023-12-31 23:30:00"), window(kHour, kHour, 45 * kMinute))->first_start,
             at("2023-12-31 22:45:00"));
   EXPECT_EQ(windows_holding(at("2024-01-01 00:10:00"), window(kHour, kHour, 45 * kMinute))->first_start,
             at("2023-12-31 23:45:00"));
   // Before 1970 the windows stay aligned (floor, not truncation).
-  EXPECT_EQ(windows_holding(at("1969-12-31 23:59:30"), window(kMinute, kMinute))->first_start, at("1969-12-31 23:59:00"));
+  EXPECT_EQ(windows_holding(at("1969-12-31 23:59:30"), window(kMinute, kMinute))->first_start,
+            at("1969-12-31 23:59:00"));
   EXPECT_EQ(windows_holding(at("1969-12-31 23:59:30"), window(kMinute, kMinute))->count, 1);
 }
 
 TEST(WindowRangeTest, HopMatchesFelderasExample) {
   // HOP(slide 5 min, size 10 min, offset 2 min): 10:15 is in 10:07 and 10:12.
-  std::optional<WindowRange> range = windows_holding(at("2015-02-15 10:15:00"), window(10 * kMinute, 5 * kMinute, 2 * kMinute));
+  std::optional<WindowRange> range =
+      windows_holding(at("2015-02-15 10:15:00"), window(10 * kMinute, 5 * kMinute, 2 * kMinute));
   EXPECT_EQ(range->first_start, at("2015-02-15 10:07:00"));
   EXPECT_EQ(range->count, 2);
 }

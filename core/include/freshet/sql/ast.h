@@ -105,13 +105,13 @@ using TableRefPtr = std::unique_ptr<TableRef>;
 //! `HOP(data, DESCRIPTOR(timecol), slide, size [, offset])`.
 struct WindowCall {
   enum class Function : uint8_t { kTumble, kHop } function = Function::kTumble;
-  SourcePosition position;           //!< of TUMBLE / HOP
-  TableRefPtr data;                  //!< `TABLE t` (kTable) or `(SELECT ...)` (kSubquery)
-  std::string time_column;           //!< DESCRIPTOR(timecol)
+  SourcePosition position;  //!< of TUMBLE / HOP
+  TableRefPtr data;         //!< `TABLE t` (kTable) or `(SELECT ...)` (kSubquery)
+  std::string time_column;  //!< DESCRIPTOR(timecol)
   SourcePosition time_position;
-  AstExprPtr slide;                  //!< HOP only
+  AstExprPtr slide;  //!< HOP only
   AstExprPtr size;
-  AstExprPtr offset;                 //!< null when not given
+  AstExprPtr offset;  //!< null when not given
 };
 
 struct TableRef {

@@ -9,8 +9,8 @@
 namespace freshet {
 
 struct TimeWindows {
-  int64_t size = 0;    //!< > 0
-  int64_t slide = 0;   //!< > 0
+  int64_t size = 0;   //!< > 0
+  int64_t slide = 0;  //!< > 0
   int64_t offset = 0;
 };
 
