@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <set>
 #include <string>
+#include <string_view>
 #include <utility>
 
 #include "aggregation.h"
@@ -41,7 +42,17 @@ class GroupEviction {
  private:
   SchemaPtr key_schema_;
   GroupEvictionSpec spec_;
-  std::set<std::pair<int64_t, std::string>> by_time_;  // (key column value, group key bytes)
+  // Orders (time, key bytes) entries, and finds one from a string_view key
+  // without building a string (most touched groups are already known).
+  struct ByTime {
+    using is_transparent = void;
+    template <typename A, typename B>
+    bool operator()(const A& a, const B& b) const {
+      if (a.first != b.first) return a.first < b.first;
+      return std::string_view(a.second) < std::string_view(b.second);
+    }
+  };
+  std::set<std::pair<int64_t, std::string>, ByTime> by_time_;  // (key column value, group key bytes)
   size_t key_bytes_ = 0;
 };
 

@@ -184,5 +184,42 @@ TEST(LatenessStateTest, TumbleWindowsCloseBehindTheWatermark) {
               state_early, state_late, expected.size());
 }
 
+// A PRIMARY KEY table's watermark and late count are saved with the upsert
+// input's state: after a restore, what was late before is late still.
+TEST(LatenessStateTest, UpsertWatermarkSurvivesACheckpoint) {
+  const char* sql = "CREATE TABLE r (id INT PRIMARY KEY, ts BIGINT NOT NULL LATENESS 10);"
+                    "CREATE VIEW v AS SELECT * FROM r;";
+  auto original = compile_program(sql);
+  ASSERT_TRUE(original.ok());
+  const CompiledTable& table = *(*original)->find_table("r");
+  RowBuilder row(*table.schema);
+  auto upsert = [&](const CompiledTable& t, int64_t id, int64_t ts) {
+    row.set_int(0, id);
+    row.set_int(1, ts);
+    t.upsert_input->push_upsert(row.finish());
+  };
+  upsert(table, 1, 100);
+  ASSERT_TRUE((*original)->circuit->step().ok());
+  upsert(table, 2, 50);  // late: the watermark is 90
+  ASSERT_TRUE((*original)->circuit->step().ok());
+  ASSERT_EQ(table.watermark->late_records(), 1u);
+
+  ByteWriter saved;
+  (*original)->circuit->save_state(saved);
+  auto restored = compile_program(sql);
+  ASSERT_TRUE(restored.ok());
+  ASSERT_TRUE((*restored)->circuit->restore_state(saved.data()).ok());
+  const CompiledTable& again = *(*restored)->find_table("r");
+  EXPECT_EQ(again.watermark->late_records(), 1u);
+  EXPECT_EQ(again.watermark->watermark(), std::optional<int64_t>(90));
+  upsert(again, 1, 200);  // an update of a row that is on time
+  upsert(again, 3, 89);   // late
+  ASSERT_TRUE((*restored)->circuit->step().ok());
+  EXPECT_EQ(again.watermark->late_records(), 2u);
+  testing::ZSetMap delta;
+  testing::add_batch(delta, *(*restored)->find_view("v")->stream.current());
+  EXPECT_EQ(delta.size(), 2u);  // -(1, 100), +(1, 200)
+}
+
 }  // namespace
 }  // namespace freshet::sql
