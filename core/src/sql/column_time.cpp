@@ -5,9 +5,10 @@ namespace freshet::sql {
 std::optional<GroupEvictionSpec> column_time(const LogicalPlan& plan, size_t column, const WatermarkLookup& lookup) {
   switch (plan.kind) {
     case LogicalPlan::Kind::kScan: {
-      const Watermark* watermark = lookup ? lookup(plan.source) : nullptr;
-      if (!watermark || watermark->column() != column) return std::nullopt;
-      return GroupEvictionSpec{column, watermark, 1};
+      if (!lookup) return std::nullopt;
+      std::optional<GroupEvictionSpec> time = lookup(plan.source, column);
+      if (time) time->key_column = column;
+      return time;
     }
     case LogicalPlan::Kind::kFilter:
       return column_time(*plan.inputs[0], column, lookup);

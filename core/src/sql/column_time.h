@@ -12,14 +12,16 @@
 
 namespace freshet::sql {
 
-//! The watermark of a table by name; null without LATENESS (or for a view).
-using WatermarkLookup = std::function<const Watermark*(const std::string& name)>;
+//! The tie of a column of a table or view (by name) to a watermark: a
+//! table's LATENESS column, or a view's column tied to one; none otherwise.
+using WatermarkLookup = std::function<std::optional<GroupEvictionSpec>(const std::string& name, size_t column)>;
 
 //! A column's tie to a watermark: rows of later steps have values v with
 //! v + span > the watermark of their step (see GroupEvictionSpec).
 //! Followed through filters, plain column projections and TUMBLE/HOP
 //! (window_start: span = size, window_end: span 0) down to a scan of the
-//! table's LATENESS column itself (span 1); anything else has none.
+//! table's LATENESS column itself (span 1), or to a view's column that is
+//! tied (`lookup`); anything else has none.
 std::optional<GroupEvictionSpec> column_time(const LogicalPlan& plan, size_t column, const WatermarkLookup& lookup);
 
 }  // namespace freshet::sql

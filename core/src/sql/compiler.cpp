@@ -1,6 +1,7 @@
 // compile_program: statements in order; each name (table, view or index) once.
 #include "freshet/sql/compiler.h"
 
+#include <map>
 #include <set>
 
 #include "bind_lateness.h"
@@ -119,13 +120,24 @@ class ProgramCompiler {
       if (const CompiledView* view = compiled_->find_view(name)) return view->stream;
       return std::nullopt;
     });
-    planner.set_watermarks([this](const std::string& name) -> const Watermark* {
-      const CompiledTable* table = compiled_->find_table(name);
-      return table ? table->watermark : nullptr;
-    });
+    WatermarkLookup watermarks = [this](const std::string& name, size_t column) -> std::optional<GroupEvictionSpec> {
+      if (const CompiledTable* table = compiled_->find_table(name)) {
+        if (!table->watermark || table->watermark->column() != column) return std::nullopt;
+        return GroupEvictionSpec{column, table->watermark, 1};
+      }
+      auto view = view_times_.find(name);
+      if (view == view_times_.end() || column >= view->second.size()) return std::nullopt;
+      return view->second[column];
+    };
+    // Which of the view's columns follow a watermark, for aggregates over it
+    // (read before the planner consumes the plan).
+    std::vector<std::optional<GroupEvictionSpec>> times;
+    for (size_t c = 0; c < (*plan)->schema->size(); ++c) times.push_back(column_time(**plan, c, watermarks));
+    planner.set_watermarks(watermarks);
     Result<Stream> stream = planner.plan(**plan);
     if (!stream.ok()) return stream.status();
     compiled_->views.push_back({view.name, make_schema(std::move(columns)), view.materialized, *stream});
+    view_times_[view.name] = std::move(times);
     return Status::OK();
   }
 
@@ -161,6 +173,8 @@ class ProgramCompiler {
 
   std::unique_ptr<CompiledProgram> compiled_ = std::make_unique<CompiledProgram>();
   std::set<std::string> names_;
+  //! Per view, per column: its tie to a table's watermark (column_time.h).
+  std::map<std::string, std::vector<std::optional<GroupEvictionSpec>>> view_times_;
 };
 
 template <typename T>

@@ -128,7 +128,8 @@ TEST(LatenessStateTest, EvictionSurvivesACheckpoint) {
 
 // The dashboard view: SUM per TUMBLE minute over a table whose TIMESTAMP
 // has LATENESS 5 minutes; rows every few seconds, some up to 10 minutes
-// behind. The aggregate keeps only the open minutes.
+// behind. The aggregates keep only the open windows, also over views of the
+// table and over a view of its windows.
 TEST(LatenessStateTest, TumbleWindowsCloseBehindTheWatermark) {
   std::mt19937_64 random(testing::test_seed(163));
   auto compiled = compile_program(R"(
@@ -137,6 +138,11 @@ TEST(LatenessStateTest, TumbleWindowsCloseBehindTheWatermark) {
       FROM TABLE(TUMBLE(TABLE orders, DESCRIPTOR(ts), INTERVAL '1' MINUTE)) GROUP BY window_start;
     CREATE VIEW hop_ends AS SELECT window_end, COUNT(*) AS n
       FROM TABLE(HOP(TABLE orders, DESCRIPTOR(ts), INTERVAL '1' MINUTE, INTERVAL '3' MINUTE)) GROUP BY window_end;
+    CREATE VIEW positive AS SELECT amount, ts FROM orders WHERE amount > 0;
+    CREATE VIEW over_a_view AS SELECT window_start, AVG(amount) AS average
+      FROM TABLE(TUMBLE(TABLE positive, DESCRIPTOR(ts), INTERVAL '2' MINUTE)) GROUP BY window_start;
+    CREATE VIEW windows AS SELECT * FROM TABLE(TUMBLE(TABLE orders, DESCRIPTOR(ts), INTERVAL '5' MINUTE));
+    CREATE VIEW windowed_view AS SELECT window_start, COUNT(*) AS n FROM windows GROUP BY window_start;
   )");
   ASSERT_TRUE(compiled.ok()) << compiled.status().to_string();
   CompiledProgram& program = **compiled;
