@@ -28,6 +28,44 @@ std::string upper(std::string text) {
   return text;
 }
 
+//! The value of argument `name` of `function`: `TABLE t` or `(query)` for
+//! DATA, `DESCRIPTOR(column)` for TIMECOL, an expression otherwise.
+Status window_argument(Parser& parser, WindowCall& call, const std::string& name, const std::string& function) {
+  if (name == "data") {
+    auto data = std::make_unique<TableRef>();
+    data->position = parser.current().position;
+    if (parser.accept_keyword("table")) {
+      data->kind = TableRef::Kind::kTable;
+      FRESHET_PARSE_ASSIGN(data->name, parser.name("a table or view name"));
+    } else if (parser.accept(TokenKind::kLeftParen)) {
+      data->kind = TableRef::Kind::kSubquery;
+      FRESHET_PARSE_ASSIGN(Query subquery, parser.query());
+      data->subquery = std::make_unique<Query>(std::move(subquery));
+      FRESHET_RETURN_IF_ERROR(parser.expect(TokenKind::kRightParen, "')'"));
+    } else {
+      return parser.expected(function + "'s data: 'TABLE name' or '(SELECT ...)'");
+    }
+    call.data = std::move(data);
+    return Status::OK();
+  }
+  if (name == "timecol") {
+    if (!parser.at_keyword("descriptor")) return parser.expected(function + "'s time column: 'DESCRIPTOR(column)'");
+    parser.advance();
+    FRESHET_RETURN_IF_ERROR(parser.expect(TokenKind::kLeftParen, "'('"));
+    call.time_position = parser.current().position;
+    FRESHET_PARSE_ASSIGN(call.time_column, parser.name("a column name"));
+    if (parser.at(TokenKind::kComma)) {
+      return sql_error_at(parser.current().position, function + "'s DESCRIPTOR names one time column");
+    }
+    return parser.expect(TokenKind::kRightParen, "')'");
+  }
+  FRESHET_PARSE_ASSIGN(AstExprPtr value, parser.expression());
+  if (name == "slide") call.slide = std::move(value);
+  if (name == "size") call.size = std::move(value);
+  if (name == "offset") call.offset = std::move(value);
+  return Status::OK();
+}
+
 }  // namespace
 
 Result<TableRefPtr> Parser::window_table_function(SourcePosition position) {
@@ -87,38 +125,7 @@ Result<TableRefPtr> Parser::window_table_function(SourcePosition position) {
       return sql_error_at(argument_position, function + "'s " + upper(names[parameter]) + " is given twice");
     }
     given[parameter] = true;
-    const std::string& name = names[parameter];
-    if (name == "data") {
-      auto data = std::make_unique<TableRef>();
-      data->position = current().position;
-      if (accept_keyword("table")) {
-        data->kind = TableRef::Kind::kTable;
-        FRESHET_PARSE_ASSIGN(data->name, this->name("a table or view name"));
-      } else if (accept(TokenKind::kLeftParen)) {
-        data->kind = TableRef::Kind::kSubquery;
-        FRESHET_PARSE_ASSIGN(Query subquery, query());
-        data->subquery = std::make_unique<Query>(std::move(subquery));
-        FRESHET_RETURN_IF_ERROR(expect(TokenKind::kRightParen, "')'"));
-      } else {
-        return expected(function + "'s data: 'TABLE name' or '(SELECT ...)'");
-      }
-      call->data = std::move(data);
-    } else if (name == "timecol") {
-      if (!at_keyword("descriptor")) return expected(function + "'s time column: 'DESCRIPTOR(column)'");
-      advance();
-      FRESHET_RETURN_IF_ERROR(expect(TokenKind::kLeftParen, "'('"));
-      call->time_position = current().position;
-      FRESHET_PARSE_ASSIGN(call->time_column, this->name("a column name"));
-      if (at(TokenKind::kComma)) {
-        return sql_error_at(current().position, function + "'s DESCRIPTOR names one time column");
-      }
-      FRESHET_RETURN_IF_ERROR(expect(TokenKind::kRightParen, "')'"));
-    } else {
-      FRESHET_PARSE_ASSIGN(AstExprPtr value, expression());
-      if (name == "slide") call->slide = std::move(value);
-      if (name == "size") call->size = std::move(value);
-      if (name == "offset") call->offset = std::move(value);
-    }
+    FRESHET_RETURN_IF_ERROR(window_argument(*this, *call, names[parameter], function));
   } while (accept(TokenKind::kComma));
   FRESHET_RETURN_IF_ERROR(expect(TokenKind::kRightParen, "',' or ')'"));
   for (size_t i = 0; i + 1 < names.size(); ++i) {  // every parameter but the offset
