@@ -220,3 +220,23 @@ test('values: BIGINT beyond 2^53 as BigInt, DATE and TIMESTAMP strings, DECIMAL,
   assert.deepEqual(p.lookup('v_big', huge).map((row) => row.id), [1]);
   p.close();
 });
+
+test('values: TIME as a string in and out, intervals as their CAST text', async () => {
+  const p = await Pipeline.create({
+    sql: `CREATE TABLE shifts (id BIGINT NOT NULL PRIMARY KEY, starts TIME, ends TIME);
+          CREATE MATERIALIZED VIEW v AS SELECT id, starts, (ends - starts) MINUTE AS length,
+            starts + INTERVAL '1:30' HOUR TO MINUTE AS later FROM shifts;`,
+  });
+  p.pause();
+  p.insert('shifts', [
+    { id: 1, starts: '08:00:00', ends: '16:30:00.25' },
+    { id: 2, starts: '23:00:00', ends: '23:59:59' },
+    { id: 3, starts: null, ends: null },
+  ]);
+  p.step();
+  const rows = new Map(p.snapshot('v').map((row) => [row.id, row]));
+  assert.deepEqual(rows.get(1), { id: 1, starts: '08:00:00', length: '+510', later: '09:30:00' });
+  assert.deepEqual(rows.get(2), { id: 2, starts: '23:00:00', length: '+59', later: '00:30:00' });
+  assert.deepEqual(rows.get(3), { id: 3, starts: null, length: null, later: null });
+  p.close();
+});

@@ -176,7 +176,8 @@ Result<ExprPtr> ExpressionBinder::bind_function(const AstExpr& ast) {
   }
   if (name == "abs") {
     FRESHET_RETURN_IF_ERROR(arity(1, 1));
-    FRESHET_RETURN_IF_ERROR(need(0, args[0]->type.is_numeric(), "a number"));
+    // ABS(interval) as Feldera: the evaluator's integer path serves both.
+    FRESHET_RETURN_IF_ERROR(need(0, args[0]->type.is_numeric() || args[0]->type.is_interval(), "a number or an interval"));
     SqlType type = args[0]->type;
     return make(ScalarFunction::kAbs, type);
   }

@@ -62,9 +62,9 @@ Result<ExprPtr> ExpressionBinder::bind_temporal_arithmetic(const AstExpr& ast, E
   std::optional<SqlType> type = temporal_arithmetic_type(op, left->type, right->type);
   if (!type) {
     if (op == AstOperator::kSubtract && left->type.is_datetime() && right->type.is_datetime()) {
-      return sql_error(ast.operator_position, "the difference of " + describe(left->type) + " and " +
-                                                  describe(right->type) +
-                                                  " needs an interval qualifier, as in (a - b) SECOND or (a - b) MONTH");
+      return sql_error(ast.operator_position,
+                       "the difference of " + describe(left->type) + " and " + describe(right->type) +
+                           " needs an interval qualifier, as in (a - b) SECOND or (a - b) MONTH");
     }
     if (swap) std::swap(left, right);
     return sql_error(ast.operator_position, std::string("cannot apply ") + operator_text(op) + " to " +
@@ -82,8 +82,8 @@ Result<ExprPtr> ExpressionBinder::bind_datetime_difference(const AstExpr& ast) {
   const SqlType& a = left->type;
   const SqlType& b = right->type;
   // DATE and TIMESTAMP meet as TIMESTAMP; TIME only with TIME.
-  bool dates = (a.id == TypeId::kDate || a.id == TypeId::kTimestamp) &&
-               (b.id == TypeId::kDate || b.id == TypeId::kTimestamp);
+  bool dates =
+      (a.id == TypeId::kDate || a.id == TypeId::kTimestamp) && (b.id == TypeId::kDate || b.id == TypeId::kTimestamp);
   bool times = a.id == TypeId::kTime && b.id == TypeId::kTime;
   if (!dates && !times) {
     return sql_error(ast.operator_position, "(a - b) " + ast.cast_type.to_string().substr(9) +

@@ -47,7 +47,8 @@ Datum scale_interval(Evaluator& evaluator, const Expr& expr, int64_t interval, c
   bool divide = expr.op == AstOperator::kDivide;
   if (type.is_floating()) {
     if (divide && number.floating == 0) return evaluator.fail(ErrorCode::kInvalidArgument, "division by zero");
-    double result = divide ? static_cast<double>(interval) / number.floating : static_cast<double>(interval) * number.floating;
+    double result =
+        divide ? static_cast<double>(interval) / number.floating : static_cast<double>(interval) * number.floating;
     // 2^63 is exactly representable; anything at or beyond it (or NaN) does not fit.
     if (!(std::fabs(result) < 9223372036854775808.0)) return interval_overflow(evaluator, expr);
     return Datum::of_int(static_cast<int64_t>(std::trunc(result)));
@@ -112,6 +113,8 @@ Datum temporal_arithmetic(Evaluator& evaluator, const Expr& expr, const Datum& l
   if (first.is_datetime() && expr.type.is_interval()) return difference(evaluator, expr, left, right);
   if (first.is_datetime()) {
     int64_t interval = right.integer;
+    // TIME only needs the interval modulo a day, whose negation cannot overflow.
+    if (first.id == TypeId::kTime) interval %= kMicrosPerDay;
     if (expr.op == AstOperator::kSubtract && __builtin_sub_overflow(int64_t{0}, interval, &interval)) {
       return out_of_range(evaluator, expr);
     }

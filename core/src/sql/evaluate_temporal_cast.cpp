@@ -60,8 +60,8 @@ Datum to_interval(Evaluator& evaluator, const Datum& value, const SqlType& from,
   if (!from.is_integer() && from.id != TypeId::kDecimal) return unsupported(evaluator, from, to);
   int128 result;
   if (__builtin_mul_overflow(units, int128{unit}, &result) || (result /= scale) > INT64_MAX || result < INT64_MIN) {
-    return evaluator.fail(ErrorCode::kOverflow, "cannot cast " + value_to_text(value, from) + " to " +
-                                                    type_text(to) + ": out of range");
+    return evaluator.fail(ErrorCode::kOverflow,
+                          "cannot cast " + value_to_text(value, from) + " to " + type_text(to) + ": out of range");
   }
   return Datum::of_int(static_cast<int64_t>(result));
 }
@@ -69,8 +69,8 @@ Datum to_interval(Evaluator& evaluator, const Datum& value, const SqlType& from,
 Datum interval_to_integer(Evaluator& evaluator, const Datum& value, const SqlType& from, const SqlType& to) {
   int64_t units = value.integer / interval_unit_size(from.interval_start());
   if (!integer_fits(to.id, units)) {
-    return evaluator.fail(ErrorCode::kOverflow, "cannot cast " + value_to_text(value, from) + " to " +
-                                                    type_text(to) + ": out of range");
+    return evaluator.fail(ErrorCode::kOverflow,
+                          "cannot cast " + value_to_text(value, from) + " to " + type_text(to) + ": out of range");
   }
   return Datum::of_int(units);
 }

@@ -203,8 +203,7 @@ Result<ExprPtr> ExpressionBinder::bind_binary(const AstExpr& ast) {
     case AstOperator::kGreaterEqual: return bind_comparison(ast.op, std::move(left), std::move(right), ast.operator_position);
     default: break;
   }
-  if (left->type.is_datetime() || left->type.is_interval() || right->type.is_datetime() ||
-      right->type.is_interval()) {
+  if (left->type.is_datetime() || left->type.is_interval() || right->type.is_datetime() || right->type.is_interval()) {
     return bind_temporal_arithmetic(ast, std::move(left), std::move(right));
   }
   // Arithmetic. A NULL literal takes the other side's type.

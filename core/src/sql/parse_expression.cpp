@@ -219,15 +219,19 @@ Result<AstExprPtr> Parser::name_expression() {
     if (token.text == "true" || token.text == "false") {
       return make_literal(LiteralKind::kBoolean, advance().position, token.text);
     }
-    if (next.kind == TokenKind::kString && (token.text == "date" || token.text == "timestamp" || token.text == "time")) {
+    if (next.kind == TokenKind::kString &&
+        (token.text == "date" || token.text == "timestamp" || token.text == "time")) {
       LiteralKind kind = token.text == "date"        ? LiteralKind::kDate
                          : token.text == "timestamp" ? LiteralKind::kTimestamp
                                                      : LiteralKind::kTime;
       advance();
       return make_literal(kind, position, advance().text);
     }
+    // INTERVAL '1' DAY, INTERVAL 1 DAY, INTERVAL -'1' DAY (not `interval - 1`, a column named interval).
+    bool signed_value = (next.kind == TokenKind::kMinus || next.kind == TokenKind::kPlus) &&
+                        peek(2).kind == TokenKind::kString;
     if (token.text == "interval" && (next.kind == TokenKind::kString || next.kind == TokenKind::kInteger ||
-                                     next.kind == TokenKind::kDecimal || next.kind == TokenKind::kMinus)) {
+                                     next.kind == TokenKind::kDecimal || signed_value)) {
       return interval_literal();
     }
     if (token.text == "case") return case_expression();

@@ -91,7 +91,8 @@ Result<int64_t> parse_interval(std::string_view original, const SqlType& type, u
   std::vector<IntervalUnit> fields = qualifier_fields(type);
   std::string qualified = type.with_nullable(true).to_string();
   auto bad = [&](const std::string& problem) {
-    return Status(ErrorCode::kTypeError, "'" + std::string(original) + "' is not a valid " + qualified + ": " + problem);
+    return Status(ErrorCode::kTypeError,
+                  "'" + std::string(original) + "' is not a valid " + qualified + ": " + problem);
   };
   std::string_view text = trim(original);
   bool negative = false;
@@ -105,7 +106,9 @@ Result<int64_t> parse_interval(std::string_view original, const SqlType& type, u
     IntervalUnit unit = fields[i];
     if (i > 0) {
       char separator = separator_before(unit);
-      if (position >= text.size() || text[position] != separator) return bad("expected '" + expected_form(fields) + "'");
+      if (position >= text.size() || text[position] != separator) {
+        return bad("expected '" + expected_form(fields) + "'");
+      }
       while (separator == ' ' && position < text.size() && text[position] == ' ') ++position;
       if (separator != ' ') ++position;
     }
@@ -122,7 +125,8 @@ Result<int64_t> parse_interval(std::string_view original, const SqlType& type, u
       return bad(std::string(interval_unit_name(unit)) + " must be below " + std::to_string(field_limit(unit)));
     }
     int64_t scaled;
-    if (__builtin_mul_overflow(value, interval_unit_size(unit), &scaled) || __builtin_add_overflow(total, scaled, &total)) {
+    if (__builtin_mul_overflow(value, interval_unit_size(unit), &scaled) ||
+        __builtin_add_overflow(total, scaled, &total)) {
       return bad("out of range");
     }
   }
@@ -146,7 +150,8 @@ std::string format_interval(int64_t value, const SqlType& type) {
   if (type.id == TypeId::kIntervalYearMonth) {
     if (start == end) {
       // Feldera: a sign even for 0 ("+0"), and whole years truncated toward zero.
-      std::snprintf(text, sizeof text, "%+lld", static_cast<long long>(start == IntervalUnit::kYear ? value / 12 : value));
+      std::snprintf(text, sizeof text, "%+lld",
+                    static_cast<long long>(start == IntervalUnit::kYear ? value / 12 : value));
       return text;
     }
     uint64_t magnitude = value < 0 ? 0 - static_cast<uint64_t>(value) : static_cast<uint64_t>(value);
@@ -192,7 +197,7 @@ std::string format_interval(int64_t value, const SqlType& type) {
     case IntervalUnit::kMinute:
       std::snprintf(text, sizeof text, "%c%02llu:%02llu.%06llu", sign, total_minutes, seconds, micros);
       return text;
-    default:
+    default:  // SECOND
       std::snprintf(text, sizeof text, "%c%llu.%06llu", sign, total_seconds, micros);
       return text;
   }

@@ -36,8 +36,7 @@ std::vector<Value> sample_values() {
           Value::interval(TypeId::kIntervalYearMonth, -3, IntervalUnit::kMonth, IntervalUnit::kMonth)};
 }
 
-const char* kSampleJson =
-    R"({"t":"08:30:00.250","ds":"-1 02:00:00.000001","hm":"+26:03","ym":"+1-02","m":"-3"})";
+const char* kSampleJson = R"({"t":"08:30:00.250","ds":"-1 02:00:00.000001","hm":"+26:03","ym":"+1-02","m":"-3"})";
 
 TEST(TemporalFormatTest, JsonOutputWritesTimeAndIntervalsAsText) {
   Schema schema = temporal_schema();
@@ -45,9 +44,9 @@ TEST(TemporalFormatTest, JsonOutputWritesTimeAndIntervalsAsText) {
   std::string out;
   append_json_row(RowReader(schema, RowRef(bytes)), &out);
   EXPECT_EQ(out, kSampleJson);
-  std::string nulls = encode_row(schema, {Value::null(TypeId::kTime), Value::null(TypeId::kIntervalDayTime),
-                                          Value::null(TypeId::kIntervalDayTime), Value::null(TypeId::kIntervalYearMonth),
-                                          Value::null(TypeId::kIntervalYearMonth)});
+  std::string nulls = encode_row(
+      schema, {Value::null(TypeId::kTime), Value::null(TypeId::kIntervalDayTime), Value::null(TypeId::kIntervalDayTime),
+               Value::null(TypeId::kIntervalYearMonth), Value::null(TypeId::kIntervalYearMonth)});
   out.clear();
   append_json_row(RowReader(schema, RowRef(nulls)), &out);
   EXPECT_EQ(out, R"({"t":null,"ds":null,"hm":null,"ym":null,"m":null})");

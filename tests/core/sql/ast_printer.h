@@ -74,10 +74,8 @@ inline std::string print_literal(const AstExpr& expr) {
       return "DATE'" + expr.text + "'";
     case LiteralKind::kTimestamp:
       return "TIMESTAMP'" + expr.text + "'";
-    case LiteralKind::kTime:
-      return "TIME'" + expr.text + "'";
-    case LiteralKind::kInterval:
-      return "INTERVAL'" + expr.text + "' " + expr.cast_type.to_string().substr(9);
+    case LiteralKind::kTime: return "TIME'" + expr.text + "'";
+    case LiteralKind::kInterval: return "INTERVAL'" + expr.text + "' " + expr.cast_type.to_string().substr(9);
   }
   return "?";
 }

@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 #include "freshet/types/temporal.h"
@@ -111,9 +112,9 @@ TEST(IntervalTest, FormatsAsFelderaCasts) {
 // reading it back gives the same value.
 TEST(IntervalTest, TextRoundTrips) {
   std::mt19937_64 random(41);
-  SqlType types[] = {day_time(U::kDay, U::kSecond), day_time(U::kHour, U::kSecond), day_time(U::kMinute, U::kSecond),
-                     day_time(U::kSecond, U::kSecond), year_month(U::kYear, U::kMonth),
-                     year_month(U::kMonth, U::kMonth)};
+  SqlType types[] = {day_time(U::kDay, U::kSecond),    day_time(U::kHour, U::kSecond),
+                     day_time(U::kMinute, U::kSecond), day_time(U::kSecond, U::kSecond),
+                     year_month(U::kYear, U::kMonth),  year_month(U::kMonth, U::kMonth)};
   for (int i = 0; i < 20000; ++i) {
     const SqlType& type = types[i % 6];
     int64_t value = static_cast<int64_t>(random() % 2'000'000'000'000'000) - 1'000'000'000'000'000;
@@ -148,6 +149,33 @@ TEST(IntervalTest, MonthsClampToTheMonthsEnd) {
   EXPECT_EQ(format_timestamp(micros), "2024-02-29 23:59:59.500");
   ASSERT_TRUE(add_months_to_timestamp(*parse_timestamp("1969-12-31 01:00:00"), 2, &micros));
   EXPECT_EQ(format_timestamp(micros), "1970-02-28 01:00:00");
+}
+
+// add_months_to_date against a walk one month at a time, the day clamped to
+// each target month's length (the original day kept for the next month).
+TEST(IntervalTest, AddMonthsMatchesAMonthByMonthWalk) {
+  std::mt19937_64 random(47);
+  for (int i = 0; i < 20000; ++i) {
+    int64_t days = static_cast<int64_t>(random() % 3'000'000) - 700'000;
+    int64_t months = static_cast<int64_t>(random() % 241) - 120;
+    CivilDate start = civil_from_days(static_cast<int32_t>(days));
+    int64_t year = start.year, month = start.month;
+    for (int64_t step = 0; step < (months < 0 ? -months : months); ++step) {
+      month += months < 0 ? -1 : 1;
+      if (month == 0) month = 12, --year;
+      if (month == 13) month = 1, ++year;
+    }
+    int64_t out = 0;
+    bool ok = add_months_to_date(days, months, &out);
+    if (year < 0 || year > 9999) {
+      ASSERT_FALSE(ok) << format_date(static_cast<int32_t>(days)) << " + " << months;
+      continue;
+    }
+    ASSERT_TRUE(ok) << format_date(static_cast<int32_t>(days)) << " + " << months;
+    uint32_t day = std::min<uint32_t>(start.day, days_in_month(year, month));
+    ASSERT_EQ(out, days_from_civil({static_cast<int32_t>(year), static_cast<uint32_t>(month), day}))
+        << format_date(static_cast<int32_t>(days)) << " + " << months;
+  }
 }
 
 TEST(IntervalTest, MonthsBetweenCountsWholeMonths) {
