@@ -36,8 +36,7 @@ enum class AstExprKind : uint8_t {
   kCast,        //!< CAST(children[0] AS cast_type)
   kFunction,    //!< name(children...), COUNT(*) has star, COUNT(DISTINCT x) has distinct
   kExtract,     //!< EXTRACT(name FROM children[0]); name is "year" | "month" | "day" | "hour"
-  //! (children[0] - children[1]) <qualifier>: an interval of type cast_type
-  kDatetimeDifference,
+  kDatetimeDifference,  //!< (children[0] - children[1]) <qualifier>: an interval of type cast_type
 };
 
 enum class AstOperator : uint8_t {
@@ -81,7 +80,7 @@ struct AstExpr {
   //! CASE: `CASE [case_operand] WHEN children[2i] THEN children[2i+1] ... [ELSE else_result] END`
   AstExprPtr case_operand;
   AstExprPtr else_result;
-  SqlType cast_type;                //!< CAST target (nullable); an interval literal's or (a - b)'s type
+  SqlType cast_type;                //!< CAST target (nullable); an interval literal's or difference's type
 };
 
 // -------------------------------------------------------------------- queries

@@ -20,7 +20,8 @@ namespace freshet::sql {
 
 //! One SQL value during evaluation, without allocation for fixed-width types.
 //! Which field holds the value follows the expression's type: `integer` for
-//! BOOLEAN (0/1), integer types, DATE (days) and TIMESTAMP (microseconds);
+//! BOOLEAN (0/1), integer types, DATE (days), TIMESTAMP and TIME (microseconds),
+//! day-time intervals (microseconds) and year-month intervals (months);
 //! `floating` for REAL/DOUBLE; `decimal` (unscaled, the type's scale) for
 //! DECIMAL; `string` for VARCHAR (bytes owned by the row or the evaluator).
 struct Datum {
@@ -43,7 +44,8 @@ enum class ExprKind : uint8_t {
   kLiteral,     //!< `literal` (strings point into `literal_text`)
   kNegate,      //!< -children[0]
   kArithmetic,  //!< children[0] op children[1]; op in kAdd..kModulo; operands have the result type,
-                //!< except DECIMAL * and / whose operands keep their own scales
+                //!< except DECIMAL * and / whose operands keep their own scales, and datetime/interval
+                //!< arithmetic (bind_temporal.cpp: the datetime, or the interval of * and /, comes first)
   kCompare,     //!< children[0] op children[1]; op in kEqual..kGreaterEqual; operands share one type
   kAnd,         //!< three-valued AND over children (2 or more)
   kOr,          //!< three-valued OR over children (2 or more)

@@ -20,11 +20,9 @@ enum class TypeId : uint8_t {
   kVarchar,    //!< UTF-8 bytes
   kDate,       //!< days since 1970-01-01
   kTimestamp,  //!< microseconds since 1970-01-01 00:00:00 (no time zone)
-  kTime,       //!< microseconds since midnight, 0 <= t < 86'400'000'000
-  //! A "short" interval (DAY .. SECOND): signed microseconds.
-  kIntervalDayTime,
-  //! A "long" interval (YEAR .. MONTH): signed months.
-  kIntervalYearMonth,
+  kTime,               //!< microseconds since midnight, 0 <= t < 86'400'000'000
+  kIntervalDayTime,    //!< a "short" interval (DAY .. SECOND): signed microseconds
+  kIntervalYearMonth,  //!< a "long" interval (YEAR .. MONTH): signed months
 };
 
 //! The fields of an interval qualifier (`HOUR TO MINUTE`). kNone only in a

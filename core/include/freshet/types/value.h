@@ -52,8 +52,7 @@ class Value {
   TypeId type_;
   bool null_ = false;
   uint8_t scale_ = 0;  //!< DECIMAL's scale; an interval's first field
-  //! An interval's last field.
-  uint8_t interval_end_ = 0;
+  uint8_t interval_end_ = 0;  //!< an interval's last field
   int64_t integer_ = 0;
   double floating_ = 0;
   int128 decimal_ = 0;
