@@ -8,7 +8,8 @@ void GroupEviction::touched(RowRef key) {
   RowReader row(*key_schema_, key);
   if (row.is_null(spec_.key_column)) return;  // a NULL time never closes
   const int64_t time = row.get_int(spec_.key_column);
-  const std::pair<int64_t, std::string_view> probe(time, std::string_view(reinterpret_cast<const char*>(key.data), key.size));
+  const std::pair<int64_t, std::string_view> probe(time,
+                                                   std::string_view(reinterpret_cast<const char*>(key.data), key.size));
   if (by_time_.find(probe) != by_time_.end()) return;
   auto it = by_time_.emplace(time, key.to_bytes()).first;
   key_bytes_ += it->second.capacity();

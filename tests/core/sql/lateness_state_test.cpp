@@ -193,8 +193,9 @@ TEST(LatenessStateTest, TumbleWindowsCloseBehindTheWatermark) {
 // A PRIMARY KEY table's watermark and late count are saved with the upsert
 // input's state: after a restore, what was late before is late still.
 TEST(LatenessStateTest, UpsertWatermarkSurvivesACheckpoint) {
-  const char* sql = "CREATE TABLE r (id INT PRIMARY KEY, ts BIGINT NOT NULL LATENESS 10);"
-                    "CREATE VIEW v AS SELECT * FROM r;";
+  const char* sql =
+      "CREATE TABLE r (id INT PRIMARY KEY, ts BIGINT NOT NULL LATENESS 10);"
+      "CREATE VIEW v AS SELECT * FROM r;";
   auto original = compile_program(sql);
   ASSERT_TRUE(original.ok());
   const CompiledTable& table = *(*original)->find_table("r");
