@@ -240,3 +240,25 @@ test('values: TIME as a string in and out, intervals as their CAST text', async 
   assert.deepEqual(rows.get(3), { id: 3, starts: null, length: null, later: null });
   p.close();
 });
+
+test('stats: updates dropped by a LATENESS column are lateRecords; TUMBLE windows in a view', async () => {
+  const p = await Pipeline.create({
+    sql: `CREATE TABLE ev (ts TIMESTAMP NOT NULL LATENESS INTERVAL '1' MINUTE, n INT);
+          CREATE TABLE plain (n INT);
+          CREATE MATERIALIZED VIEW per_minute AS SELECT window_start, SUM(n) AS total
+            FROM TABLE(TUMBLE(TABLE ev, DESCRIPTOR(ts), INTERVAL '1' MINUTE)) GROUP BY window_start;`,
+  });
+  p.pause();
+  p.insert('ev', [{ ts: '2024-01-01 10:00:30', n: 1 }]);
+  p.step();
+  // The watermark is 09:59:30: 09:59:29 is late, 09:59:30 is on time.
+  p.insert('ev', [{ ts: '2024-01-01 09:59:29', n: 2 }, { ts: '2024-01-01 09:59:30', n: 4 }]);
+  p.step();
+  const stats = p.stats();
+  assert.equal(stats.inputs.ev.totalRecords, 3);
+  assert.equal(stats.inputs.ev.lateRecords, 1);
+  assert.equal(stats.inputs.plain.lateRecords, 0);
+  const rows = new Map(p.snapshot('per_minute').map((row) => [row.window_start, row.total]));
+  assert.deepEqual([...rows.entries()].sort(), [['2024-01-01 09:59:00', 4], ['2024-01-01 10:00:00', 1]]);
+  p.close();
+});

@@ -171,9 +171,10 @@ export interface Stats {
   /**
    * Per table: records taken, bytes of input (text or bytes as given; for an
    * array of objects, the binary block it crossed into the engine as, or its
-   * JSON text when it went as JSON), and calls refused.
+   * JSON text when it went as JSON), calls refused, and updates dropped as
+   * late by a LATENESS column (0 without one).
    */
-  inputs: Record<string, { totalRecords: number; totalBytes: number; parseErrors: number }>;
+  inputs: Record<string, { totalRecords: number; totalBytes: number; parseErrors: number; lateRecords: number }>;
   outputs: Record<string, EndpointStats>;
   /** Egress streams by id (EgressStream.id). */
   egress: Record<string, EndpointStats>;

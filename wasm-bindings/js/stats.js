@@ -28,7 +28,12 @@ export function toStats(coreJson, js) {
   const core = JSON.parse(coreJson);
   const inputs = {};
   for (const [table, s] of Object.entries(core.inputs)) {
-    inputs[table] = { totalRecords: s.total_records, totalBytes: s.total_bytes, parseErrors: s.parse_errors };
+    inputs[table] = {
+      totalRecords: s.total_records,
+      totalBytes: s.total_bytes,
+      parseErrors: s.parse_errors,
+      lateRecords: s.late_records ?? 0,  // updates dropped by the table's LATENESS
+    };
   }
   const outputs = {};
   for (const [name, s] of Object.entries(core.outputs)) outputs[name] = endpointStats(s, js.connectors.get(name));

@@ -3,6 +3,8 @@
 #include "aggregate_plan.h"
 #include "aggregation.h"
 #include "freshet/common/assert.h"
+#include "freshet/operators/lateness_filter.h"
+#include "group_eviction.h"
 
 namespace freshet {
 namespace {
@@ -11,14 +13,22 @@ using aggregate_detail::Aggregation;
 
 class AggregateOperator : public Operator {
  public:
-  AggregateOperator(const StreamSlot* input, StreamSlot* output, std::vector<aggregate_detail::AggregatePlan> plans)
+  AggregateOperator(const StreamSlot* input, StreamSlot* output, std::vector<aggregate_detail::AggregatePlan> plans,
+                    std::optional<GroupEvictionSpec> eviction)
       : input_(input),
         output_(output),
-        aggregation_(input->key_schema, input->value_schema, output->key_schema, std::move(plans)) {}
+        aggregation_(input->key_schema, input->value_schema, output->key_schema, std::move(plans)) {
+    if (eviction) eviction_.emplace(input->key_schema, *eviction);
+  }
   const char* name() const override { return "aggregate"; }
-  size_t state_bytes() const override { return aggregation_.state_bytes(); }
+  size_t state_bytes() const override {
+    return aggregation_.state_bytes() + (eviction_ ? eviction_->memory_bytes() : 0);
+  }
   void save_state(ByteWriter& out) const override { aggregation_.save_state(out); }
-  void restore_state(ByteReader& in) override { aggregation_.restore_state(in); }
+  void restore_state(ByteReader& in) override {
+    aggregation_.restore_state(in);
+    if (eviction_) eviction_->rebuild(aggregation_);
+  }
   const AggregateWork& work() const { return aggregation_.work(); }
 
   Status evaluate() override {
@@ -26,30 +36,40 @@ class AggregateOperator : public Operator {
     const Batch& batch = *input_->batch;
     for (size_t k = 0; k < batch.key_count(); ++k) {
       auto& group = aggregation_.group(batch.key(k));
+      if (eviction_) eviction_->touched(batch.key(k));
       for (size_t v = batch.values_begin(k); v < batch.values_end(k); ++v) {
         FRESHET_RETURN_IF_ERROR(aggregation_.fold(group, batch.value(v), batch.weight(v)));
       }
     }
-    return aggregation_.emit(&output_->batch);
+    FRESHET_RETURN_IF_ERROR(aggregation_.emit(&output_->batch));
+    if (eviction_) eviction_->evict(aggregation_);
+    return Status::OK();
   }
 
  private:
   const StreamSlot* input_;
   StreamSlot* output_;
   Aggregation aggregation_;
+  std::optional<aggregate_detail::GroupEviction> eviction_;
 };
 
 }  // namespace
 
-Stream aggregate(Stream input, std::vector<AggregateSpec> aggregates, const AggregateWork** work) {
+Stream aggregate(Stream input, std::vector<AggregateSpec> aggregates, const AggregateWork** work,
+                 std::optional<GroupEvictionSpec> eviction) {
   FRESHET_ASSERT(validate_aggregates(input.value_schema(), aggregates).ok());
+  for (const AggregateSpec& spec : aggregates) {
+    // Only accumulators are forgotten: MIN/MAX and COUNT DISTINCT keep traces.
+    FRESHET_ASSERT(!eviction || spec.kind == AggregateKind::kCountStar || spec.kind == AggregateKind::kCount ||
+                   spec.kind == AggregateKind::kSum || spec.kind == AggregateKind::kAvg);
+  }
   std::vector<Column> columns = input.key_schema().columns();
   for (const AggregateSpec& spec : aggregates) columns.push_back({spec.name, spec.result_type});
   Circuit& circuit = *input.circuit();
   Stream output = circuit.add_stream(make_schema(std::move(columns)), empty_schema());
   auto plans = aggregate_detail::make_plans(input.value_schema(), aggregates, input.key_schema().size());
   AggregateOperator* op = circuit.add_operator(
-      std::make_unique<AggregateOperator>(&circuit.slot(input), &circuit.slot(output), std::move(plans)));
+      std::make_unique<AggregateOperator>(&circuit.slot(input), &circuit.slot(output), std::move(plans), eviction));
   if (work) *work = &op->work();
   return output;
 }

@@ -26,6 +26,13 @@ GroupMap::value_type& Aggregation::group(RowRef key) {
   return group;
 }
 
+void Aggregation::forget(const std::string& key) {
+  auto it = state_.groups.find(key);
+  if (it == state_.groups.end() || it->second.pending) return;
+  if (last_group_ == &*it) last_group_ = nullptr;
+  state_.erase(*it);
+}
+
 Status Aggregation::fold(GroupMap::value_type& group, RowRef value, Weight weight) {
   RowReader row(*value_schema_, value);
   group.second.count += weight;

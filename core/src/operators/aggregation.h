@@ -39,6 +39,16 @@ class Aggregation {
   void restore_state(ByteReader& in);
   const AggregateWork& work() const { return state_.work; }
 
+  //! Drops the group of `key`, if any, without emitting anything: its output
+  //! row stays where it was sent. For groups no future input can reach
+  //! (see GroupEviction). Only between steps (no group is pending then).
+  void forget(const std::string& key);
+  //! Calls `visit(key bytes)` for every group.
+  template <typename Visit>
+  void for_each_group(Visit&& visit) const {
+    for (const auto& entry : state_.groups) visit(entry.first);
+  }
+
  private:
   Status fold_one(size_t a, RowRef key, const RowReader& row, Weight weight, Accumulator& accumulator);
   void update_value_traces();

@@ -96,7 +96,33 @@ std::optional<std::string> UpsertInputOperator::lookup(RowRef key) const {
   return row->to_bytes();
 }
 
+void UpsertInputOperator::drop_late_operations() {
+  watermark_->start_step();
+  const Schema& schema = *slot_->key_schema;
+  size_t kept = 0;
+  for (size_t i = 0; i < pending_.size(); ++i) {
+    Operation& op = pending_[i];
+    // The key's row before the step decides for all its operations: a late
+    // one stays, and every operation on it is late (an operation admitted
+    // earlier in the step would have left a row that is not late).
+    bool late = op.row && watermark_->late(RowReader(schema, RowRef(*op.row)));
+    if (!late) {
+      std::optional<RowRef> old = find(RowRef(op.key));
+      late = old && watermark_->late(RowReader(schema, *old));
+    }
+    if (late) {
+      watermark_->count_late(1);
+      continue;
+    }
+    if (op.row) watermark_->observe(RowReader(schema, RowRef(*op.row)));
+    if (kept != i) pending_[kept] = std::move(op);
+    ++kept;
+  }
+  pending_.resize(kept);
+}
+
 Status UpsertInputOperator::evaluate() {
+  if (watermark_) drop_late_operations();
   if (pending_.empty()) {
     slot_->batch = Batch::empty_batch();
     return Status::OK();
@@ -203,6 +229,7 @@ void UpsertInputOperator::save_state(ByteWriter& out) const {
     out.boolean(op.row.has_value());
     if (op.row) out.bytes(*op.row);
   }
+  if (watermark_) watermark_->save(out);
 }
 
 void UpsertInputOperator::restore_state(ByteReader& in) {
@@ -218,6 +245,7 @@ void UpsertInputOperator::restore_state(ByteReader& in) {
     }
     pending_.push_back(std::move(op));
   }
+  if (watermark_) watermark_->restore(in);
 }
 
 UpsertInputOperator* add_upsert_input(Circuit& circuit, SchemaPtr schema, std::vector<size_t> key_columns) {

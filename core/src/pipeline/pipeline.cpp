@@ -387,8 +387,12 @@ std::string Pipeline::stats_json() const {
     if (!first) json += ",";
     first = false;
     format::append_json_string(name, &json);
-    json += ":{\"total_records\":" + std::to_string(s.total_records) + ",\"total_bytes\":" +
-            std::to_string(s.total_bytes) + ",\"parse_errors\":" + std::to_string(s.parse_errors) + "}";
+    json += ":{\"total_records\":" + std::to_string(s.total_records) +
+            ",\"total_bytes\":" + std::to_string(s.total_bytes) + ",\"parse_errors\":" + std::to_string(s.parse_errors);
+    // Updates dropped by the table's LATENESS (its watermark's count, kept in checkpoints).
+    const sql::CompiledTable* table = program_->find_table(name);
+    if (table && table->watermark) json += ",\"late_records\":" + std::to_string(table->watermark->late_records());
+    json += "}";
   }
   json += "},\"outputs\":{";
   first = true;

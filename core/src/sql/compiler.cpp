@@ -1,8 +1,10 @@
 // compile_program: statements in order; each name (table, view or index) once.
 #include "freshet/sql/compiler.h"
 
+#include <map>
 #include <set>
 
+#include "bind_lateness.h"
 #include "binder.h"
 #include "freshet/operators/map.h"
 #include "freshet/sql/parser.h"
@@ -44,7 +46,7 @@ class ProgramCompiler {
       columns.push_back({column.name, column.type});
     }
     SchemaPtr schema = make_schema(std::move(columns));
-    CompiledTable compiled{table.name, schema, {}, nullptr, nullptr, Stream()};
+    CompiledTable compiled{table.name, schema, {}, nullptr, nullptr, Stream(), nullptr};
     for (const std::string& key : table.primary_key) {
       std::optional<size_t> position = schema->find(key);
       if (!position) return sql_error(table.position, "PRIMARY KEY column '" + key + "' is not a column of " + table.name);
@@ -58,7 +60,33 @@ class ProgramCompiler {
       compiled.upsert_input = add_upsert_input(circuit, schema, compiled.primary_key);
       compiled.stream = compiled.upsert_input->stream();
     }
+    FRESHET_RETURN_IF_ERROR(add_lateness(table, compiled));
     compiled_->tables.push_back(std::move(compiled));
+    return Status::OK();
+  }
+
+  //! LATENESS: one column per table; its late updates are dropped where
+  //! the table's input is (upsert input) or right after it.
+  Status add_lateness(const CreateTable& table, CompiledTable& compiled) {
+    const ColumnDefinition* late_column = nullptr;
+    for (size_t c = 0; c < table.columns.size(); ++c) {
+      const ColumnDefinition& column = table.columns[c];
+      if (!column.lateness) continue;
+      if (late_column) {
+        return sql_error(
+            column.lateness_position,
+            "table '" + table.name + "' has LATENESS on two columns; one LATENESS column per table is supported");
+      }
+      late_column = &column;
+      Result<int64_t> lateness = bind_lateness(column);
+      if (!lateness.ok()) return lateness.status();
+      if (compiled.upsert_input) {
+        compiled.upsert_input->set_lateness(c, *lateness);
+        compiled.watermark = compiled.upsert_input->watermark();
+      } else {
+        compiled.stream = lateness_filter(compiled.stream, c, *lateness, &compiled.watermark);
+      }
+    }
     return Status::OK();
   }
 
@@ -96,9 +124,24 @@ class ProgramCompiler {
       if (!compiled_->clock) compiled_->clock = add_clock(*compiled_->circuit);
       return compiled_->clock;
     });
+    WatermarkLookup watermarks = [this](const std::string& name, size_t column) -> std::optional<GroupEvictionSpec> {
+      if (const CompiledTable* table = compiled_->find_table(name)) {
+        if (!table->watermark || table->watermark->column() != column) return std::nullopt;
+        return GroupEvictionSpec{column, table->watermark, 1};
+      }
+      auto view = view_times_.find(name);
+      if (view == view_times_.end() || column >= view->second.size()) return std::nullopt;
+      return view->second[column];
+    };
+    // Which of the view's columns follow a watermark, for aggregates over it
+    // (read before the planner consumes the plan).
+    std::vector<std::optional<GroupEvictionSpec>> times;
+    for (size_t c = 0; c < (*plan)->schema->size(); ++c) times.push_back(column_time(**plan, c, watermarks));
+    planner.set_watermarks(watermarks);
     Result<Stream> stream = planner.plan(**plan);
     if (!stream.ok()) return stream.status();
     compiled_->views.push_back({view.name, make_schema(std::move(columns)), view.materialized, *stream});
+    view_times_[view.name] = std::move(times);
     return Status::OK();
   }
 
@@ -134,6 +177,8 @@ class ProgramCompiler {
 
   std::unique_ptr<CompiledProgram> compiled_ = std::make_unique<CompiledProgram>();
   std::set<std::string> names_;
+  //! Per view, per column: its tie to a table's watermark (column_time.h).
+  std::map<std::string, std::vector<std::optional<GroupEvictionSpec>>> view_times_;
 };
 
 template <typename T>

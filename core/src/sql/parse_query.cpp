@@ -200,7 +200,11 @@ Result<TableRefPtr> Parser::from_item() {
 Result<TableRefPtr> Parser::table_primary() {
   auto table = std::make_unique<TableRef>();
   table->position = current().position;
-  if (accept(TokenKind::kLeftParen)) {
+  if (at_keyword("table") && peek(1).kind == TokenKind::kLeftParen) {
+    advance();
+    advance();
+    FRESHET_PARSE_ASSIGN(table, window_table_function(table->position));
+  } else if (accept(TokenKind::kLeftParen)) {
     table->kind = TableRef::Kind::kSubquery;
     FRESHET_PARSE_ASSIGN(Query subquery, query());
     table->subquery = std::make_unique<Query>(std::move(subquery));

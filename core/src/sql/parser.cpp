@@ -91,6 +91,10 @@ Result<Program> Parser::program() {
 
 Result<Statement> Parser::statement() {
   SourcePosition position = current().position;
+  if (at_keyword("lateness")) {
+    return sql_error_at(position,
+                        "LATENESS statements for views are not supported; declare LATENESS on the table's column");
+  }
   FRESHET_RETURN_IF_ERROR(expect_keyword("create"));
   if (accept_keyword("table")) {
     FRESHET_PARSE_ASSIGN(CreateTable table, create_table(position));
@@ -110,7 +114,7 @@ Result<Statement> Parser::statement() {
 
 namespace {
 
-//! Applies one column constraint after the type: NOT NULL, NULL or PRIMARY KEY.
+//! Applies one column constraint after the type: NOT NULL, NULL, PRIMARY KEY or LATENESS.
 //! Returns false when the current token starts none of them.
 Result<bool> column_constraint(Parser& parser, ColumnDefinition& column, bool& null_given, bool& not_null_given) {
   SourcePosition position = parser.current().position;
@@ -133,6 +137,13 @@ Result<bool> column_constraint(Parser& parser, ColumnDefinition& column, bool& n
     if (null_given) return sql_error_at(position, "a PRIMARY KEY column cannot be NULL: '" + column.name + "'");
     column.primary_key = true;
     column.type.nullable = false;
+    return true;
+  }
+  if (parser.accept_keyword("lateness")) {
+    if (column.lateness) return sql_error_at(position, "column '" + column.name + "' has two LATENESS clauses");
+    FRESHET_PARSE_ASSIGN(AstExprPtr lateness, parser.expression());
+    column.lateness = std::move(lateness);
+    column.lateness_position = position;
     return true;
   }
   return false;

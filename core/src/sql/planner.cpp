@@ -13,6 +13,7 @@
 #include "freshet/operators/plus.h"
 #include "freshet/operators/top_k.h"
 #include "freshet/zset/batch_builder.h"
+#include "plan_window.h"
 
 namespace freshet::sql {
 namespace {
@@ -77,6 +78,7 @@ Result<Stream> Planner::plan(LogicalPlan& plan) {
     case LogicalPlan::Kind::kUnionAll: return plus(inputs[0], inputs[1]);
     case LogicalPlan::Kind::kExcept: return anti_join(distinct(inputs[0]), inputs[1]);
     case LogicalPlan::Kind::kTopK: return top_k(index_by(inputs[0], {}), plan.order, plan.limit);
+    case LogicalPlan::Kind::kWindow: return window_rows(circuit_, inputs[0], plan.window, plan.schema);
   }
   return Status(ErrorCode::kInternal, "unknown plan node");
 }
@@ -260,6 +262,12 @@ Result<Stream> Planner::plan_grouped_aggregate(LogicalPlan& plan) {
     if (expr->kind != ExprKind::kColumn) columns.reset();
     if (columns) columns->push_back(expr->column);
   }
+  // What eviction needs of the row, before the grouping map takes it.
+  std::vector<ExprPtr> row_for_eviction;
+  for (size_t i = 0; i < plan.group_count && i < row.size(); ++i) {
+    row_for_eviction.push_back(row[i]->kind == ExprKind::kColumn ? column_expr(row[i]->column, row[i]->type)
+                                                                 : null_literal(row[i]->type));
+  }
   RowMap grouping = grouping_map(row_schema, std::move(row), plan.group_count);
   if (source->kind == LogicalPlan::Kind::kJoin) {
     Result<Stream> left = this->plan(*source->inputs[0]);
@@ -272,9 +280,28 @@ Result<Stream> Planner::plan_grouped_aggregate(LogicalPlan& plan) {
     Stream joined = plan_join(*left, *right, *source);
     return plan_aggregate(map(joined, grouping.key_schema, grouping.value_schema, grouping.mapper), plan);
   }
+  std::optional<GroupEvictionSpec> eviction = closing_groups(*source, row_for_eviction, plan);
   Result<Stream> rows = this->plan(*source);
   if (!rows.ok()) return rows.status();
-  return plan_aggregate(map(*rows, grouping.key_schema, grouping.value_schema, grouping.mapper), plan);
+  return plan_aggregate(map(*rows, grouping.key_schema, grouping.value_schema, grouping.mapper), plan, eviction);
+}
+
+std::optional<GroupEvictionSpec> Planner::closing_groups(const LogicalPlan& source, const std::vector<ExprPtr>& row,
+                                                         const LogicalPlan& aggregate) const {
+  if (!watermarks_) return std::nullopt;
+  for (const AggregateSpec& spec : aggregate.aggregates) {
+    bool linear = spec.kind == AggregateKind::kCountStar || spec.kind == AggregateKind::kCount ||
+                  spec.kind == AggregateKind::kSum || spec.kind == AggregateKind::kAvg;
+    if (!linear) return std::nullopt;
+  }
+  for (size_t i = 0; i < aggregate.group_count && i < row.size(); ++i) {
+    if (row[i]->kind != ExprKind::kColumn) continue;
+    std::optional<GroupEvictionSpec> time = column_time(source, row[i]->column, watermarks_);
+    if (!time) continue;
+    time->key_column = i;
+    return time;
+  }
+  return std::nullopt;
 }
 
 Planner::RowMap Planner::grouping_map(const SchemaPtr& row_schema, std::vector<ExprPtr> row, size_t group_count) {
@@ -296,8 +323,10 @@ Planner::RowMap Planner::grouping_map(const SchemaPtr& row_schema, std::vector<E
           }};
 }
 
-Stream Planner::plan_aggregate(Stream grouped, LogicalPlan& plan) {
-  return with_empty_input_row(aggregate(grouped, plan.aggregates), plan);
+Stream Planner::plan_aggregate(Stream grouped, LogicalPlan& plan, std::optional<GroupEvictionSpec> eviction) {
+  // A global aggregate's one group never closes.
+  if (plan.global) eviction.reset();
+  return with_empty_input_row(aggregate(grouped, plan.aggregates, nullptr, eviction), plan);
 }
 
 Stream Planner::with_empty_input_row(Stream result, LogicalPlan& plan) {

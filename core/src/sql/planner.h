@@ -8,6 +8,7 @@
 #include <string>
 #include <utility>
 
+#include "column_time.h"
 #include "freshet/circuit/circuit.h"
 #include "freshet/operators/clock.h"
 #include "freshet/operators/row_functions.h"
@@ -27,6 +28,9 @@ class Planner {
   //! Gives the program's clock (made on first use) to plans that read NOW().
   using ClockSource = std::function<ClockOperator*()>;
   void set_clock_source(ClockSource clock) { clock_ = std::move(clock); }
+  //! Tables' watermarks (LATENESS): aggregates grouped by a column tied to
+  //! one forget their closed groups (column_time.h).
+  void set_watermarks(WatermarkLookup watermarks) { watermarks_ = std::move(watermarks); }
 
  private:
   // NOW() (plan_temporal.cpp): temporal filters, and a join with the
@@ -62,8 +66,14 @@ class Planner {
   //! Indexes rows of `row` (expressions over the input, the first
   //! `group_count` the group key) by their group key.
   RowMap grouping_map(const SchemaPtr& row_schema, std::vector<ExprPtr> row, size_t group_count);
-  //! The aggregate of grouped rows.
-  Stream plan_aggregate(Stream grouped, LogicalPlan& aggregate);
+  //! The aggregate of grouped rows; `eviction` when its groups close (LATENESS).
+  Stream plan_aggregate(Stream grouped, LogicalPlan& aggregate,
+                        std::optional<GroupEvictionSpec> eviction = std::nullopt);
+  //! The eviction of an aggregate's closed groups, when one of its group
+  //! keys (`row`, over `source`) follows a watermark and every aggregate is
+  //! linear.
+  std::optional<GroupEvictionSpec> closing_groups(const LogicalPlan& source, const std::vector<ExprPtr>& row,
+                                                  const LogicalPlan& aggregate) const;
   //! An aggregate's result, with the one row of an aggregate without GROUP
   //! BY over an empty input.
   Stream with_empty_input_row(Stream result, LogicalPlan& aggregate);
@@ -76,6 +86,7 @@ class Planner {
   Circuit& circuit_;
   StreamLookup lookup_;
   ClockSource clock_;
+  WatermarkLookup watermarks_;
 };
 
 }  // namespace freshet::sql

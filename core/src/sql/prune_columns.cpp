@@ -94,6 +94,27 @@ std::vector<size_t> prune_join(LogicalPlan& plan, const std::vector<bool>& neede
   return mapping;
 }
 
+// TUMBLE / HOP: the input keeps the columns needed above and the time
+// column; window_start and window_end stay (after the kept columns).
+std::vector<size_t> prune_window(LogicalPlan& plan, const std::vector<bool>& needed) {
+  const size_t width = plan.inputs[0]->schema->size();
+  std::vector<bool> input_needed(needed.begin(), needed.begin() + width);
+  input_needed[plan.window.time_column] = true;
+  std::vector<size_t> input_mapping = prune_columns(*plan.inputs[0], input_needed);
+  plan.window.time_column = input_mapping[plan.window.time_column];
+  // The rows are the (possibly wider than asked) pruned input's, then the
+  // window's two columns.
+  std::vector<size_t> mapping(input_mapping.begin(), input_mapping.end());
+  mapping.resize(width + 2, SIZE_MAX);
+  std::vector<Column> columns = plan.inputs[0]->schema->columns();
+  for (size_t c = width; c < width + 2; ++c) {
+    mapping[c] = columns.size();
+    columns.push_back(plan.schema->column(c));
+  }
+  plan.schema = make_schema(std::move(columns));
+  return mapping;
+}
+
 }  // namespace
 
 std::vector<size_t> prune_columns(LogicalPlan& plan, const std::vector<bool>& needed) {
@@ -101,6 +122,7 @@ std::vector<size_t> prune_columns(LogicalPlan& plan, const std::vector<bool>& ne
     case LogicalPlan::Kind::kProject: return prune_project(plan, needed);
     case LogicalPlan::Kind::kFilter: return prune_filter(plan, needed);
     case LogicalPlan::Kind::kJoin: return prune_join(plan, needed);
+    case LogicalPlan::Kind::kWindow: return prune_window(plan, needed);
     case LogicalPlan::Kind::kScan: return identity(plan.schema->size());
     default: return keep_all(plan);
   }

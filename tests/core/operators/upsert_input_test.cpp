@@ -92,6 +92,58 @@ TEST(UpsertInputTest, MatchesAMapOverRandomOperations) {
   }
 }
 
+// With LATENESS 3 on x: an operation is late when its new row's x, or the
+// x of the key's row before the step, is below the watermark of the step's
+// start (the largest x let through before it, minus 3). The model applies
+// the operations that are not late, in order, and counts the others.
+TEST(UpsertInputTest, LateOperationsAreDroppedAsAModelSays) {
+  std::mt19937_64 random(testing::test_seed(502));
+  Circuit circuit;
+  UpsertInputOperator* input = add_upsert_input(circuit, table_schema(), {0});
+  input->set_lateness(1, 3);
+  Stream table = integrate(input->stream());
+  std::map<int64_t, std::pair<int64_t, std::string>> expected;  // id -> (x, row)
+  std::optional<int64_t> max_seen;
+  uint64_t late = 0;
+  int64_t now = 0;
+  for (int step = 0; step < 2000; ++step) {
+    const auto before = expected;
+    const std::optional<int64_t> cutoff = max_seen ? std::optional<int64_t>(*max_seen - 3) : std::nullopt;
+    auto is_late = [&](int64_t x) { return cutoff && x < *cutoff; };
+    int operations = static_cast<int>(random() % 6);
+    for (int i = 0; i < operations; ++i) {
+      int64_t id = static_cast<int64_t>(random() % 12);
+      auto old = before.find(id);
+      bool old_late = old != before.end() && is_late(old->second.first);
+      if (random() % 4 == 0) {
+        input->push_delete_key(RowRef(key(id)));
+        if (old_late) {
+          ++late;
+        } else {
+          expected.erase(id);
+        }
+      } else {
+        int64_t x = now - static_cast<int64_t>(random() % 6);
+        std::string r = row(id, x, random() % 2 ? "p" : "q");
+        input->push_upsert(RowRef(r));
+        if (old_late || is_late(x)) {
+          ++late;
+        } else {
+          expected[id] = {x, r};
+          if (!max_seen || x > *max_seen) max_seen = x;
+        }
+      }
+    }
+    now += static_cast<int64_t>(random() % 3);
+    ASSERT_TRUE(circuit.step().ok());
+    testing::ZSetMap want;
+    for (const auto& [id, entry] : expected) want[{entry.second, ""}] = 1;
+    ASSERT_EQ(testing::to_map(*table.current()), want) << "step " << step;
+    ASSERT_EQ(input->watermark()->late_records(), late) << "step " << step;
+  }
+  EXPECT_GT(late, 100u);
+}
+
 // Each step's changes are a batch in row order: built as they come while
 // rows sort as their keys do, sorted when they do not (a NULL x sets a flag
 // in the row's first byte, which then sorts before the key).

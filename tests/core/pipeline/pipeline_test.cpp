@@ -464,5 +464,28 @@ TEST(PipelineStatsTest, ReportsInputsOutputsAndState) {
   EXPECT_EQ(p->remove_connector("mirror").code(), ErrorCode::kUnknownOutput);
 }
 
+// A table with LATENESS reports the updates it dropped as late_records
+// (JS: stats().inputs[table].lateRecords); a table without one reports none.
+TEST(PipelineStatsTest, ReportsLateRecords) {
+  auto created = Pipeline::create(
+      "CREATE TABLE ev (ts TIMESTAMP NOT NULL LATENESS INTERVAL '1' MINUTE, n INT);"
+      "CREATE TABLE plain (n INT);"
+      "CREATE MATERIALIZED VIEW v AS SELECT * FROM ev;");
+  ASSERT_TRUE(created.ok()) << created.status().to_string();
+  Pipeline& p = **created;
+  testing::must_ingest(p, "ev", "[{\"insert\":{\"ts\":\"2024-01-01 10:00:00\",\"n\":1}}]");
+  ASSERT_TRUE(p.step().ok());
+  testing::must_ingest(p, "ev",
+                       "[{\"insert\":{\"ts\":\"2024-01-01 09:58:59\",\"n\":2}},"
+                       "{\"insert\":{\"ts\":\"2024-01-01 09:59:00\",\"n\":3}}]");
+  ASSERT_TRUE(p.step().ok());
+  std::string stats = p.stats_json();
+  EXPECT_NE(stats.find("\"ev\":{\"total_records\":3,\"total_bytes\":"), std::string::npos) << stats;
+  EXPECT_NE(stats.find("\"parse_errors\":0,\"late_records\":1}"), std::string::npos) << stats;
+  EXPECT_NE(stats.find("\"plain\":{\"total_records\":0,\"total_bytes\":0,\"parse_errors\":0}"), std::string::npos)
+      << stats;
+  EXPECT_EQ(testing::rows_of(*p.snapshot("v")).size(), 2u);
+}
+
 }  // namespace
 }  // namespace freshet

@@ -198,6 +198,13 @@ class ScenarioRunner {
         program_ = std::move(*compiled);
         Status restored = program_->circuit->restore_state(saved.data());
         ASSERT_TRUE(restored.ok()) << restored.to_string();
+      } else if (command == "late") {
+        const CompiledTable* table = program_->find_table(argument);
+        ASSERT_NE(table, nullptr) << "no table " << argument;
+        ASSERT_NE(table->watermark, nullptr) << "table " << argument << " has no LATENESS";
+        uint64_t expected = 0;
+        words >> expected;
+        EXPECT_EQ(table->watermark->late_records(), expected);
       } else if (command == "view" || command == "delta") {
         const CompiledView* view = program_->find_view(argument);
         ASSERT_NE(view, nullptr) << "no view " << argument;

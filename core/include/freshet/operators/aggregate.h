@@ -47,6 +47,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -84,9 +85,22 @@ struct AggregateWork {
   uint64_t trace_seeks = 0;       //!< MIN/MAX trace seeks and COUNT DISTINCT weight lookups
 };
 
+class Watermark;
+
+//! Bounded state under LATENESS (operators/group_eviction.h): groups whose
+//! key column `key_column` (an integer-encoded time) plus `span` is at or
+//! below the table's watermark are forgotten after each step, their output
+//! rows left as they are. Only for linear aggregates (COUNT, SUM, AVG).
+struct GroupEvictionSpec {
+  size_t key_column = 0;
+  const Watermark* watermark = nullptr;
+  int64_t span = 0;
+};
+
 //! The GROUP BY aggregate of an indexed stream (see the header comment).
 //! The specs must pass validate_aggregates(). When `work` is given, it
 //! receives a pointer to the operator's counters (owned by the circuit).
-Stream aggregate(Stream input, std::vector<AggregateSpec> aggregates, const AggregateWork** work = nullptr);
+Stream aggregate(Stream input, std::vector<AggregateSpec> aggregates, const AggregateWork** work = nullptr,
+                 std::optional<GroupEvictionSpec> eviction = std::nullopt);
 
 }  // namespace freshet

@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "freshet/circuit/circuit.h"
+#include "freshet/operators/lateness_filter.h"
 #include "freshet/zset/batch_builder.h"
 #include "freshet/zset/trace.h"
 
@@ -63,7 +64,15 @@ class UpsertInputOperator : public Operator {
   //! The current row for a key, as of the last step.
   std::optional<std::string> lookup(RowRef key) const;
 
+  //! Drops late operations from now on (lateness_filter.h): an upsert whose
+  //! row is late, and any operation on a key whose current row is late (as
+  //! Feldera: the update would delete a late row, so all of it is late).
+  void set_lateness(size_t column, int64_t lateness) { watermark_.emplace(column, lateness); }
+  const Watermark* watermark() const { return watermark_ ? &*watermark_ : nullptr; }
+
  private:
+  //! Removes this step's late operations from pending_, counting them.
+  void drop_late_operations();
   //! lookup() without the copy: the bytes live in the trace until it changes.
   std::optional<RowRef> find(RowRef key) const;
   //! find() for keys in ascending order (Trace::seek with a finger).
@@ -98,6 +107,7 @@ class UpsertInputOperator : public Operator {
   // key), so they need no sort of their own.
   SortedBatchBuilder index_delta_;
   Trace by_key_;  // state: key -> current row
+  std::optional<Watermark> watermark_;  // state, with LATENESS
 };
 
 //! Adds the input of a table whose key is the given columns of `schema`.

@@ -106,8 +106,22 @@ enum class JoinType : uint8_t { kInner, kLeft, kCross };
 struct TableRef;
 using TableRefPtr = std::unique_ptr<TableRef>;
 
+//! A window table function in FROM, `TABLE(TUMBLE(...))` or `TABLE(HOP(...))`:
+//! `TUMBLE(data, DESCRIPTOR(timecol), size [, offset])`,
+//! `HOP(data, DESCRIPTOR(timecol), slide, size [, offset])`.
+struct WindowCall {
+  enum class Function : uint8_t { kTumble, kHop } function = Function::kTumble;
+  SourcePosition position;  //!< of TUMBLE / HOP
+  TableRefPtr data;         //!< `TABLE t` (kTable) or `(SELECT ...)` (kSubquery)
+  std::string time_column;  //!< DESCRIPTOR(timecol)
+  SourcePosition time_position;
+  AstExprPtr slide;  //!< HOP only
+  AstExprPtr size;
+  AstExprPtr offset;  //!< null when not given
+};
+
 struct TableRef {
-  enum class Kind : uint8_t { kTable, kSubquery, kJoin } kind;
+  enum class Kind : uint8_t { kTable, kSubquery, kJoin, kWindow } kind;
   SourcePosition position;
   std::string name;                 //!< kTable: table or view name
   std::string alias;                //!< kTable / kSubquery: empty when none
@@ -115,6 +129,7 @@ struct TableRef {
   JoinType join_type = JoinType::kInner;  //!< kJoin
   TableRefPtr left, right;                //!< kJoin
   AstExprPtr condition;                   //!< kJoin: ON condition; null for CROSS JOIN
+  std::unique_ptr<WindowCall> window;     //!< kWindow
 };
 
 struct Select {
@@ -152,6 +167,10 @@ struct ColumnDefinition {
   std::string name;
   SqlType type;  //!< nullable unless NOT NULL (or PRIMARY KEY)
   bool primary_key = false;  //!< inline PRIMARY KEY
+  //! `LATENESS expr` (Feldera's): rows more than this behind the column's
+  //! largest value so far are dropped. Null when not given.
+  std::shared_ptr<const AstExpr> lateness;
+  SourcePosition lateness_position;
 };
 
 struct CreateTable {

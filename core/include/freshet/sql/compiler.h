@@ -12,6 +12,7 @@
 #include "freshet/circuit/circuit.h"
 #include "freshet/operators/clock.h"
 #include "freshet/operators/input.h"
+#include "freshet/operators/lateness_filter.h"
 #include "freshet/operators/upsert_input.h"
 
 namespace freshet::sql {
@@ -27,6 +28,8 @@ struct CompiledTable {
   InputOperator* input = nullptr;
   //! The table's rows as a stream (a Z-set), whichever input feeds it.
   Stream stream;
+  //! With a LATENESS column: its watermark and count of late updates.
+  const Watermark* watermark = nullptr;
 };
 
 struct CompiledView {
