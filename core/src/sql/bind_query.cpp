@@ -165,7 +165,7 @@ Result<QueryBinder::Bound> QueryBinder::bind_from(const TableRef& from) {
       return bound;
     }
     case TableRef::Kind::kJoin: return bind_join(from);
-    case TableRef::Kind::kWindow: return bind_window(from);
+    case TableRef::Kind::kTimeWindow: return bind_time_window(from);
   }
   return sql_error(from.position, "unsupported FROM item");
 }

@@ -33,8 +33,8 @@ class QueryBinder {
   Result<Bound> bind_select(const Select& select);
   Result<Bound> bind_from(const TableRef& from);
   Result<Bound> bind_join(const TableRef& join);
-  //! TABLE(TUMBLE(...)) / TABLE(HOP(...)) (bind_window.cpp).
-  Result<Bound> bind_window(const TableRef& table);
+  //! TABLE(TUMBLE(...)) / TABLE(HOP(...)) (bind_time_window.cpp).
+  Result<Bound> bind_time_window(const TableRef& table);
   Result<Bound> bind_aggregate(const Select& select, Bound input);
   Result<Bound> bind_order_limit(const Query& query, Bound body);
 

@@ -17,12 +17,12 @@ std::optional<GroupEvictionSpec> column_time(const LogicalPlan& plan, size_t col
       if (expr.kind != ExprKind::kColumn) return std::nullopt;
       return column_time(*plan.inputs[0], expr.column, lookup);
     }
-    case LogicalPlan::Kind::kWindow: {
+    case LogicalPlan::Kind::kTimeWindow: {
       const size_t width = plan.inputs[0]->schema->size();
       if (column < width) return column_time(*plan.inputs[0], column, lookup);
-      std::optional<GroupEvictionSpec> time = column_time(*plan.inputs[0], plan.window.time_column, lookup);
+      std::optional<GroupEvictionSpec> time = column_time(*plan.inputs[0], plan.time_window.time_column, lookup);
       if (!time || time->span != 1) return std::nullopt;  // windows over the LATENESS column itself only
-      time->span = column == width ? plan.window.windows.size : 0;
+      time->span = column == width ? plan.time_window.windows.size : 0;
       time->key_column = column;
       return time;
     }

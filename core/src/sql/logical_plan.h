@@ -29,7 +29,7 @@ struct LogicalPlan {
     kUnionAll,   //!< inputs[0] + inputs[1]
     kExcept,     //!< distinct rows of inputs[0] that are not in inputs[1]
     kTopK,       //!< the first `limit` rows of inputs[0] in `order` order
-    kWindow,     //!< inputs[0]'s rows, each once per window holding it, with window_start and window_end
+    kTimeWindow,     //!< inputs[0]'s rows, each once per window holding it, with window_start and window_end
   };
 
   Kind kind;
@@ -57,12 +57,12 @@ struct LogicalPlan {
   bool global = false;
   std::vector<SortColumn> order;         //!< kTopK
   uint64_t limit = 0;                    //!< kTopK
-  //! kWindow: TUMBLE (slide == size) or HOP windows of a TIMESTAMP column,
+  //! kTimeWindow: TUMBLE (slide == size) or HOP windows of a TIMESTAMP column,
   //! in microseconds.
-  struct Window {
+  struct TimeWindow {
     size_t time_column = 0;
     TimeWindows windows;
-  } window;
+  } time_window;
 };
 
 }  // namespace freshet::sql

@@ -149,7 +149,7 @@ class Parser {
   Result<SelectItem> select_item();
   Result<TableRefPtr> from_item();
   Result<TableRefPtr> table_primary();
-  //! `TABLE(TUMBLE(...))` / `TABLE(HOP(...))` after `TABLE (` (parse_window.cpp).
+  //! `TABLE(TUMBLE(...))` / `TABLE(HOP(...))` after `TABLE (` (parse_time_window.cpp).
   Result<TableRefPtr> window_table_function(SourcePosition position);
   Status alias(std::string& out);
   Status order_by_and_limit(Query& query);

@@ -13,7 +13,7 @@
 #include "freshet/operators/plus.h"
 #include "freshet/operators/top_k.h"
 #include "freshet/zset/batch_builder.h"
-#include "plan_window.h"
+#include "plan_time_window.h"
 
 namespace freshet::sql {
 namespace {
@@ -78,7 +78,7 @@ Result<Stream> Planner::plan(LogicalPlan& plan) {
     case LogicalPlan::Kind::kUnionAll: return plus(inputs[0], inputs[1]);
     case LogicalPlan::Kind::kExcept: return anti_join(distinct(inputs[0]), inputs[1]);
     case LogicalPlan::Kind::kTopK: return top_k(index_by(inputs[0], {}), plan.order, plan.limit);
-    case LogicalPlan::Kind::kWindow: return window_rows(circuit_, inputs[0], plan.window, plan.schema);
+    case LogicalPlan::Kind::kTimeWindow: return time_window_rows(circuit_, inputs[0], plan.time_window, plan.schema);
   }
   return Status(ErrorCode::kInternal, "unknown plan node");
 }

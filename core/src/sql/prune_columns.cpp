@@ -99,9 +99,9 @@ std::vector<size_t> prune_join(LogicalPlan& plan, const std::vector<bool>& neede
 std::vector<size_t> prune_window(LogicalPlan& plan, const std::vector<bool>& needed) {
   const size_t width = plan.inputs[0]->schema->size();
   std::vector<bool> input_needed(needed.begin(), needed.begin() + width);
-  input_needed[plan.window.time_column] = true;
+  input_needed[plan.time_window.time_column] = true;
   std::vector<size_t> input_mapping = prune_columns(*plan.inputs[0], input_needed);
-  plan.window.time_column = input_mapping[plan.window.time_column];
+  plan.time_window.time_column = input_mapping[plan.time_window.time_column];
   // The rows are the (possibly wider than asked) pruned input's, then the
   // window's two columns.
   std::vector<size_t> mapping(input_mapping.begin(), input_mapping.end());
@@ -122,7 +122,7 @@ std::vector<size_t> prune_columns(LogicalPlan& plan, const std::vector<bool>& ne
     case LogicalPlan::Kind::kProject: return prune_project(plan, needed);
     case LogicalPlan::Kind::kFilter: return prune_filter(plan, needed);
     case LogicalPlan::Kind::kJoin: return prune_join(plan, needed);
-    case LogicalPlan::Kind::kWindow: return prune_window(plan, needed);
+    case LogicalPlan::Kind::kTimeWindow: return prune_window(plan, needed);
     case LogicalPlan::Kind::kScan: return identity(plan.schema->size());
     default: return keep_all(plan);
   }

@@ -143,9 +143,9 @@ inline std::string print(const TableRef& table) {
       if (table.condition) out += " ON " + print(*table.condition);
       return out + ")";
     }
-    case TableRef::Kind::kWindow: {
-      const WindowCall& call = *table.window;
-      std::string out = call.function == WindowCall::Function::kTumble ? "(TUMBLE " : "(HOP ";
+    case TableRef::Kind::kTimeWindow: {
+      const TimeWindowCall& call = *table.time_window;
+      std::string out = call.function == TimeWindowCall::Function::kTumble ? "(TUMBLE " : "(HOP ";
       out += print(*call.data) + ", " + call.time_column;
       if (call.slide) out += ", " + print(*call.slide);
       out += ", " + print(*call.size);

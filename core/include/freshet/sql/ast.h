@@ -109,7 +109,7 @@ using TableRefPtr = std::unique_ptr<TableRef>;
 //! A window table function in FROM, `TABLE(TUMBLE(...))` or `TABLE(HOP(...))`:
 //! `TUMBLE(data, DESCRIPTOR(timecol), size [, offset])`,
 //! `HOP(data, DESCRIPTOR(timecol), slide, size [, offset])`.
-struct WindowCall {
+struct TimeWindowCall {
   enum class Function : uint8_t { kTumble, kHop } function = Function::kTumble;
   SourcePosition position;  //!< of TUMBLE / HOP
   TableRefPtr data;         //!< `TABLE t` (kTable) or `(SELECT ...)` (kSubquery)
@@ -121,7 +121,7 @@ struct WindowCall {
 };
 
 struct TableRef {
-  enum class Kind : uint8_t { kTable, kSubquery, kJoin, kWindow } kind;
+  enum class Kind : uint8_t { kTable, kSubquery, kJoin, kTimeWindow } kind;
   SourcePosition position;
   std::string name;                 //!< kTable: table or view name
   std::string alias;                //!< kTable / kSubquery: empty when none
@@ -129,7 +129,7 @@ struct TableRef {
   JoinType join_type = JoinType::kInner;  //!< kJoin
   TableRefPtr left, right;                //!< kJoin
   AstExprPtr condition;                   //!< kJoin: ON condition; null for CROSS JOIN
-  std::unique_ptr<WindowCall> window;     //!< kWindow
+  std::unique_ptr<TimeWindowCall> time_window;     //!< kTimeWindow
 };
 
 struct Select {

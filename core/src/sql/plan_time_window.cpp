@@ -1,11 +1,11 @@
-#include "plan_window.h"
+#include "plan_time_window.h"
 
 #include "freshet/operators/flat_map.h"
 #include "freshet/types/temporal.h"
 
 namespace freshet::sql {
 
-Stream window_rows(Circuit& circuit, Stream input, const LogicalPlan::Window& window, SchemaPtr schema) {
+Stream time_window_rows(Circuit& circuit, Stream input, const LogicalPlan::TimeWindow& window, SchemaPtr schema) {
   const size_t width = input.key_schema().size();
   return flat_map(
       input, std::move(schema), empty_schema(),

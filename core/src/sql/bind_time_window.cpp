@@ -6,14 +6,14 @@
 
 namespace freshet::sql {
 
-Result<QueryBinder::Bound> QueryBinder::bind_window(const TableRef& table) {
-  const WindowCall& call = *table.window;
-  const bool tumble = call.function == WindowCall::Function::kTumble;
+Result<QueryBinder::Bound> QueryBinder::bind_time_window(const TableRef& table) {
+  const TimeWindowCall& call = *table.time_window;
+  const bool tumble = call.function == TimeWindowCall::Function::kTumble;
   const std::string function = tumble ? "TUMBLE" : "HOP";
   Result<Bound> data = bind_from(*call.data);
   if (!data.ok()) return data.status();
 
-  LogicalPlan::Window window;
+  LogicalPlan::TimeWindow window;
   Result<size_t> time_column = data->scope.resolve({call.time_column}, call.time_position);
   if (!time_column.ok()) return time_column.status();
   window.time_column = *time_column;
@@ -47,8 +47,8 @@ Result<QueryBinder::Bound> QueryBinder::bind_window(const TableRef& table) {
   const std::string& qualifier = table.alias;
   scope.columns.push_back({qualifier, "window_start", SqlType::timestamp(false)});
   scope.columns.push_back({qualifier, "window_end", SqlType::timestamp(false)});
-  PlanPtr plan = make_plan(LogicalPlan::Kind::kWindow, schema_of(scope), std::move(data->plan));
-  plan->window = window;
+  PlanPtr plan = make_plan(LogicalPlan::Kind::kTimeWindow, schema_of(scope), std::move(data->plan));
+  plan->time_window = window;
   return Bound{std::move(plan), std::move(scope)};
 }
 

@@ -13,14 +13,14 @@ namespace freshet::sql::detail {
 namespace {
 
 // The parameter names of each function, in positional order.
-const std::vector<std::string>& parameters(WindowCall::Function function) {
+const std::vector<std::string>& parameters(TimeWindowCall::Function function) {
   static const std::vector<std::string> kTumble = {"data", "timecol", "size", "offset"};
   static const std::vector<std::string> kHop = {"data", "timecol", "slide", "size", "offset"};
-  return function == WindowCall::Function::kTumble ? kTumble : kHop;
+  return function == TimeWindowCall::Function::kTumble ? kTumble : kHop;
 }
 
-const char* function_name(WindowCall::Function function) {
-  return function == WindowCall::Function::kTumble ? "TUMBLE" : "HOP";
+const char* function_name(TimeWindowCall::Function function) {
+  return function == TimeWindowCall::Function::kTumble ? "TUMBLE" : "HOP";
 }
 
 std::string upper(std::string text) {
@@ -30,7 +30,7 @@ std::string upper(std::string text) {
 
 //! The value of argument `name` of `function`: `TABLE t` or `(query)` for
 //! DATA, `DESCRIPTOR(column)` for TIMECOL, an expression otherwise.
-Status window_argument(Parser& parser, WindowCall& call, const std::string& name, const std::string& function) {
+Status window_argument(Parser& parser, TimeWindowCall& call, const std::string& name, const std::string& function) {
   if (name == "data") {
     auto data = std::make_unique<TableRef>();
     data->position = parser.current().position;
@@ -72,15 +72,15 @@ Result<TableRefPtr> Parser::window_table_function(SourcePosition position) {
   Nesting nesting(*this);
   FRESHET_RETURN_IF_ERROR(nesting.check());
   auto table = std::make_unique<TableRef>();
-  table->kind = TableRef::Kind::kWindow;
+  table->kind = TableRef::Kind::kTimeWindow;
   table->position = position;
-  auto call = std::make_unique<WindowCall>();
+  auto call = std::make_unique<TimeWindowCall>();
   call->position = current().position;
   if (at_keyword("session")) return sql_error_at(call->position, "SESSION windows are not supported");
   if (at_keyword("tumble")) {
-    call->function = WindowCall::Function::kTumble;
+    call->function = TimeWindowCall::Function::kTumble;
   } else if (at_keyword("hop")) {
-    call->function = WindowCall::Function::kHop;
+    call->function = TimeWindowCall::Function::kHop;
   } else if (is_name(current())) {
     return sql_error_at(call->position, "table function " + describe_token(current()) +
                                             " is not supported; TABLE(...) takes TUMBLE or HOP");
@@ -132,7 +132,7 @@ Result<TableRefPtr> Parser::window_table_function(SourcePosition position) {
     if (!given[i]) return sql_error_at(call->position, function + " needs its " + upper(names[i]) + " argument");
   }
   FRESHET_RETURN_IF_ERROR(expect(TokenKind::kRightParen, "')' after the table function"));
-  table->window = std::move(call);
+  table->time_window = std::move(call);
   return table;
 }
 
