@@ -88,6 +88,8 @@ Result<AstExprPtr> Parser::expression() {
   return binary(kOrPrecedence);
 }
 
+Result<AstExprPtr> Parser::binary_operand() { return binary(kConcatPrecedence + 1); }
+
 Result<AstExprPtr> Parser::binary(int min_precedence) {
   AstExprPtr left;
   if (at_keyword("not") && min_precedence <= kNotPrecedence) {
@@ -232,7 +234,13 @@ Result<AstExprPtr> Parser::name_expression() {
     if (is_reserved_word(token.text)) return expected("an expression");
   }
   std::string first = advance().text;
-  if (at(TokenKind::kLeftParen)) return function_call(position, std::move(first));
+  if (at(TokenKind::kLeftParen)) {
+    FRESHET_PARSE_ASSIGN(AstExprPtr call, function_call(position, std::move(first)));
+    if (at_keyword("over")) {
+      FRESHET_PARSE_ASSIGN(call->over, over_clause());
+    }
+    return call;
+  }
   AstExprPtr column = make_expr(AstExprKind::kColumnRef, position);
   column->names.push_back(std::move(first));
   if (accept(TokenKind::kDot)) {

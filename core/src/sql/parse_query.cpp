@@ -139,6 +139,7 @@ Result<Select> Parser::select() {
   if (accept_keyword("having")) {
     FRESHET_PARSE_ASSIGN(result.having, expression());
   }
+  if (accept_keyword("window")) FRESHET_RETURN_IF_ERROR(window_clause(result.windows));
   return result;
 }
 

@@ -115,6 +115,8 @@ class Parser {
   Result<AstExprPtr> cast_expression();
   Result<AstExprPtr> extract_expression();
   Result<AstExprPtr> substring_expression();
+  //! An operand of + and - (a frame offset: `1 PRECEDING`, `INTERVAL '1' HOUR PRECEDING`).
+  Result<AstExprPtr> binary_operand();
   //! `( expr, ... )` of IN, after the IN keyword.
   Status expression_list(std::vector<AstExprPtr>& out);
 
@@ -127,6 +129,17 @@ class Parser {
   Result<TableRefPtr> table_primary();
   Status alias(std::string& out);
   Status order_by_and_limit(Query& query);
+
+  // Window specifications (parse_window.cpp).
+  //! `OVER (...)` or `OVER name`, at the OVER keyword.
+  Result<std::unique_ptr<WindowSpec>> over_clause();
+  //! `( [base] [PARTITION BY ...] [ORDER BY ...] [frame] )`.
+  Status window_spec(WindowSpec& spec);
+  Result<FrameBound> frame_bound();
+  //! `[ASC | DESC] [NULLS FIRST | NULLS LAST]` after an ORDER BY expression.
+  Status order_direction(OrderItem& item);
+  //! `name AS (spec), ...` after the WINDOW keyword.
+  Status window_clause(std::vector<NamedWindow>& windows);
 
   std::vector<Token> tokens_;
   size_t index_ = 0;

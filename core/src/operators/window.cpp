@@ -1,0 +1,152 @@
+#include "freshet/operators/window.h"
+
+#include <string>
+
+#include "freshet/common/assert.h"
+
+#include "freshet/zset/batch_builder.h"
+#include "freshet/zset/batch_codec.h"
+#include "freshet/zset/cursor.h"
+#include "freshet/zset/trace.h"
+#include "window_partition.h"
+
+namespace freshet {
+namespace {
+
+using window_detail::PartitionRows;
+using window_detail::WindowPlan;
+
+class WindowOperator : public Operator {
+ public:
+  WindowOperator(const StreamSlot* input, StreamSlot* output, WindowPlan plan)
+      : input_(input), output_(output), plan_(std::move(plan)) {}
+  const char* name() const override { return "window"; }
+
+  Status evaluate() override {
+    ++stats_.steps;
+    output_->batch = Batch::empty_batch();
+    if (input_->batch->empty()) return Status::OK();
+    BatchPtr delta = to_sorted_rows(*input_->batch);
+    // `changes` copies the rows it is given, so the old results survive the
+    // insert (which may merge away the batches they were read from).
+    BatchBuilder changes;
+    Status status = add_results(*delta, -1, changes);
+    sorted_rows_.insert(delta);
+    if (status.ok()) status = add_results(*delta, +1, changes);
+    if (!status.ok()) {
+      // An aggregate overflowed: take the delta back out, so the state
+      // still matches the output sent so far, and fail the step.
+      sorted_rows_.insert(negated(*delta));
+      return status;
+    }
+    stats_.partitions_touched += delta->key_count();
+    output_->batch = changes.finish();
+    return Status::OK();
+  }
+
+  size_t state_bytes() const override { return sorted_rows_.memory_bytes(); }
+  void save_state(ByteWriter& out) const override { write_trace(out, sorted_rows_); }
+  void restore_state(ByteReader& in) override {
+    read_trace(in, rows_of(input_->key_schema), sorted_rows_of(input_->value_schema), &sorted_rows_);
+  }
+  const WindowStats& stats() const { return stats_; }
+
+ private:
+  //! The input delta re-encoded as (partition, sorted row) entries.
+  BatchPtr to_sorted_rows(const Batch& in) {
+    BatchBuilder builder;
+    for (BatchCursor c(in); c.valid(); c.next()) {
+      encode_sorted_row(RowReader(*input_->value_schema, c.value()), plan_.options.order_by, &scratch_);
+      builder.add(c.key(), RowRef(scratch_), c.weight());
+    }
+    return builder.finish();
+  }
+
+  static BatchPtr negated(const Batch& batch) {
+    BatchBuilder builder;
+    for (BatchCursor c(batch); c.valid(); c.next()) builder.add(c.key(), c.value(), -c.weight());
+    return builder.finish();
+  }
+
+  //! For each partition of `delta`: its results at the positions the change
+  //! can affect, times `sign`.
+  Status add_results(const Batch& delta, Weight sign, BatchBuilder& out) {
+    BatchCursor c(delta);
+    while (c.valid()) {
+      RowRef partition = c.key();
+      RowRef first = c.value(), last = c.value();
+      for (; c.valid() && c.key() == partition; c.next()) last = c.value();
+      PartitionRows rows(plan_);
+      for (Trace::KeyCursor t = sorted_rows_.seek(partition); t.valid(); t.next()) {
+        ++stats_.entries_visited;
+        if (t.weight() > 0 && !rows.add(t.value(), t.weight())) break;
+      }
+      auto [lo, hi] = rows.affected(first, last);
+      FRESHET_RETURN_IF_ERROR(rows.emit(lo, hi, sign, out, stats_.rows_computed));
+    }
+    return Status::OK();
+  }
+
+  const StreamSlot* input_;
+  StreamSlot* output_;
+  const WindowPlan plan_;
+  Trace sorted_rows_;  // partition -> encode_sorted_row(row): the integral of the input
+  std::string scratch_;
+  WindowStats stats_;
+};
+
+bool looks_forward(const WindowFunction& f) {
+  if (f.kind == WindowFunctionKind::kLead) return true;
+  if (f.kind != WindowFunctionKind::kAggregate) return false;
+  return f.end.kind == WindowBound::Kind::kFollowing || f.end.kind == WindowBound::Kind::kUnboundedFollowing ||
+         (!f.rows_frame && f.end.kind == WindowBound::Kind::kCurrentRow);
+}
+
+}  // namespace
+
+Status validate_window(const Schema& row_schema, const WindowOptions& options) {
+  auto invalid = [](std::string message) { return Status(ErrorCode::kInvalidArgument, std::move(message)); };
+  for (const SortColumn& column : options.order_by) {
+    if (column.column >= row_schema.size()) return invalid("window ORDER BY column out of range");
+  }
+  for (const WindowFunction& f : options.functions) {
+    if (f.column >= row_schema.size() || (f.default_column && *f.default_column >= row_schema.size())) {
+      return invalid("window function column out of range");
+    }
+    if (f.offset < 0 || f.start.rows < 0 || f.end.rows < 0) return invalid("window offsets must be non-negative");
+    bool range_offset = !f.rows_frame && f.kind == WindowFunctionKind::kAggregate &&
+                        (f.start.kind == WindowBound::Kind::kPreceding || f.start.kind == WindowBound::Kind::kFollowing ||
+                         f.end.kind == WindowBound::Kind::kPreceding || f.end.kind == WindowBound::Kind::kFollowing);
+    if (range_offset && options.order_by.size() != 1) return invalid("RANGE offsets need exactly one ORDER BY column");
+    if (range_offset) {
+      TypeId id = row_schema.type(options.order_by[0].column).id;
+      if (id == TypeId::kVarchar || id == TypeId::kBoolean) return invalid("RANGE offsets need a numeric or temporal ORDER BY column");
+    }
+  }
+  if (options.rank_limit) {
+    if (options.rank_function >= options.functions.size()) return invalid("rank function out of range");
+    WindowFunctionKind kind = options.functions[options.rank_function].kind;
+    if (kind != WindowFunctionKind::kRowNumber && kind != WindowFunctionKind::kRank &&
+        kind != WindowFunctionKind::kDenseRank) {
+      return invalid("a rank limit needs ROW_NUMBER, RANK or DENSE_RANK");
+    }
+    for (const WindowFunction& f : options.functions) {
+      if (looks_forward(f)) return invalid("a rank limit cannot go with functions that look forward");
+    }
+  }
+  return Status::OK();
+}
+
+Stream window(Stream input, WindowOptions options, const WindowStats** stats) {
+  FRESHET_ASSERT(validate_window(input.value_schema(), options).ok());
+  Circuit& circuit = *input.circuit();
+  WindowPlan plan = window_detail::make_window_plan(input.value_schema(), std::move(options));
+  plan.row_schema = input.value_schema_ptr();
+  Stream output = circuit.add_stream(plan.output_schema, empty_schema());
+  WindowOperator* op = circuit.add_operator(
+      std::make_unique<WindowOperator>(&circuit.slot(input), &circuit.slot(output), std::move(plan)));
+  if (stats) *stats = &op->stats();
+  return output;
+}
+
+}  // namespace freshet
