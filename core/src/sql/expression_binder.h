@@ -50,7 +50,9 @@ ExprPtr cast_to(ExprPtr expr, const SqlType& type);
 bool is_null_literal(const Expr& expr);
 //! COUNT, SUM, AVG, MIN, MAX.
 bool is_aggregate_function(const std::string& name);
-//! Whether an aggregate call appears anywhere in the tree.
+//! Whether an aggregate call appears anywhere in the tree (window calls such as SUM(x) OVER (...) do not count).
 bool contains_aggregate(const AstExpr& ast);
+//! Whether a window function call (f(...) OVER ...) appears anywhere in the tree.
+bool contains_window(const AstExpr& ast);
 
 }  // namespace freshet::sql

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "freshet/operators/aggregate.h"
+#include "freshet/operators/window.h"
 #include "freshet/sql/expression.h"
 #include "freshet/types/sort_key.h"
 
@@ -28,6 +29,7 @@ struct LogicalPlan {
     kUnionAll,   //!< inputs[0] + inputs[1]
     kExcept,     //!< distinct rows of inputs[0] that are not in inputs[1]
     kTopK,       //!< the first `limit` rows of inputs[0] in `order` order
+    kWindow,     //!< inputs[0]'s columns, then one per window function (`window`), per `partition_by`
   };
 
   Kind kind;
@@ -55,6 +57,10 @@ struct LogicalPlan {
   bool global = false;
   std::vector<SortColumn> order;         //!< kTopK
   uint64_t limit = 0;                    //!< kTopK
+  //! kWindow: the partition key (expressions over inputs[0]) and the
+  //! window's order, functions and rank limit (columns of inputs[0]).
+  std::vector<ExprPtr> partition_by;
+  WindowOptions window;
 };
 
 }  // namespace freshet::sql
