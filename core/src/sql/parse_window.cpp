@@ -58,6 +58,9 @@ Status Parser::window_spec(WindowSpec& spec) {
       FRESHET_PARSE_ASSIGN(frame.end, frame_bound());
     } else {
       FRESHET_PARSE_ASSIGN(frame.start, frame_bound());
+      if (at_keyword("and")) {
+        return sql_error_at(current().position, "a window frame with two bounds needs BETWEEN: ROWS BETWEEN a AND b");
+      }
       frame.end.position = frame.start.position;
       frame.end.kind = FrameBoundKind::kCurrentRow;
     }
