@@ -3,7 +3,6 @@
 #include <string>
 
 #include "freshet/common/assert.h"
-
 #include "freshet/zset/batch_builder.h"
 #include "freshet/zset/batch_codec.h"
 #include "freshet/zset/cursor.h"
@@ -114,13 +113,15 @@ Status validate_window(const Schema& row_schema, const WindowOptions& options) {
       return invalid("window function column out of range");
     }
     if (f.offset < 0 || f.start.rows < 0 || f.end.rows < 0) return invalid("window offsets must be non-negative");
-    bool range_offset = !f.rows_frame && f.kind == WindowFunctionKind::kAggregate &&
-                        (f.start.kind == WindowBound::Kind::kPreceding || f.start.kind == WindowBound::Kind::kFollowing ||
-                         f.end.kind == WindowBound::Kind::kPreceding || f.end.kind == WindowBound::Kind::kFollowing);
+    bool range_offset =
+        !f.rows_frame && f.kind == WindowFunctionKind::kAggregate &&
+        (f.start.kind == WindowBound::Kind::kPreceding || f.start.kind == WindowBound::Kind::kFollowing ||
+         f.end.kind == WindowBound::Kind::kPreceding || f.end.kind == WindowBound::Kind::kFollowing);
     if (range_offset && options.order_by.size() != 1) return invalid("RANGE offsets need exactly one ORDER BY column");
     if (range_offset) {
       TypeId id = row_schema.type(options.order_by[0].column).id;
-      if (id == TypeId::kVarchar || id == TypeId::kBoolean) return invalid("RANGE offsets need a numeric or temporal ORDER BY column");
+      if (id == TypeId::kVarchar || id == TypeId::kBoolean)
+        return invalid("RANGE offsets need a numeric or temporal ORDER BY column");
     }
   }
   if (options.rank_limit) {

@@ -36,7 +36,8 @@ void reach(const WindowFunction& f, WindowPlan& plan) {
   if (f.start.kind == Kind::kUnboundedPreceding) {
     plan.rows_behind = kAll;
   } else if (f.rows_frame) {
-    if (f.start.kind == Kind::kPreceding) plan.rows_behind = std::max(plan.rows_behind, static_cast<size_t>(f.start.rows));
+    if (f.start.kind == Kind::kPreceding)
+      plan.rows_behind = std::max(plan.rows_behind, static_cast<size_t>(f.start.rows));
   } else if (f.start.kind == Kind::kCurrentRow) {
     plan.peers_behind = true;
   } else {
@@ -55,7 +56,8 @@ void reach(const WindowFunction& f, WindowPlan& plan) {
 
 int compare_column(const RowReader& a, const RowReader& b, size_t column) {
   switch (a.schema().type(column).id) {
-    case TypeId::kBoolean: return static_cast<int>(a.get_bool(column)) - static_cast<int>(b.get_bool(column));
+    case TypeId::kBoolean:
+      return static_cast<int>(a.get_bool(column)) - static_cast<int>(b.get_bool(column));
     case TypeId::kReal:
     case TypeId::kDouble: {
       double x = a.get_double(column), y = b.get_double(column);
@@ -85,7 +87,8 @@ WindowPlan make_window_plan(const Schema& row_schema, WindowOptions options) {
   for (size_t f = 0; f < options.functions.size(); ++f) {
     const WindowFunction& function = options.functions[f];
     columns.push_back({function.name, function.result_type});
-    AggregateKind kind = function.kind == WindowFunctionKind::kAggregate ? function.aggregate : AggregateKind::kCountStar;
+    AggregateKind kind =
+        function.kind == WindowFunctionKind::kAggregate ? function.aggregate : AggregateKind::kCountStar;
     specs.push_back({kind, function.column, function.name, function.result_type});
   }
   plan.aggregates = aggregate_detail::make_plans(row_schema, specs, row_schema.size());
@@ -105,14 +108,15 @@ bool PartitionRows::add(RowRef entry, Weight weight) {
   if (limit) {
     // Stop once every further row ranks above the limit.
     WindowFunctionKind kind = plan_.options.functions[plan_.options.rank_function].kind;
-    bool peer = !entries_.empty() && sort_key(entries_.size() - 1) == std::string_view(
-                                                                           reinterpret_cast<const char*>(entry.data),
-                                                                           sorted_row_payload(entry).data - entry.data);
+    bool peer = !entries_.empty() &&
+                sort_key(entries_.size() - 1) == std::string_view(reinterpret_cast<const char*>(entry.data),
+                                                                  sorted_row_payload(entry).data - entry.data);
     if (kind == WindowFunctionKind::kRowNumber && positions() >= *limit) return false;
     if (kind == WindowFunctionKind::kRank && positions() >= *limit && !peer) return false;
     if (kind == WindowFunctionKind::kDenseRank && !peer && distinct_keys_ >= *limit) return false;
     if (!peer) ++distinct_keys_;
-    if (kind == WindowFunctionKind::kRowNumber) weight = std::min<Weight>(weight, static_cast<Weight>(*limit - positions()));
+    if (kind == WindowFunctionKind::kRowNumber)
+      weight = std::min<Weight>(weight, static_cast<Weight>(*limit - positions()));
   }
   uint32_t e = static_cast<uint32_t>(entries_.size());
   entries_.push_back(entry);
@@ -175,8 +179,12 @@ RangeValue PartitionRows::range_value(size_t e) const {
 }
 
 int PartitionRows::compare_in_order(const RangeValue& a, const RangeValue& b) const {
-  int c = plan_.floating_order ? (a.floating < b.floating ? -1 : a.floating > b.floating ? 1 : 0)
-                               : (a.exact < b.exact ? -1 : a.exact > b.exact ? 1 : 0);
+  int c = plan_.floating_order ? (a.floating < b.floating   ? -1
+                                  : a.floating > b.floating ? 1
+                                                            : 0)
+                               : (a.exact < b.exact   ? -1
+                                  : a.exact > b.exact ? 1
+                                                      : 0);
   return plan_.options.order_by[0].descending ? -c : c;
 }
 
@@ -248,7 +256,8 @@ std::pair<size_t, size_t> PartitionRows::affected(RowRef first, RowRef last) {
       }
       // Rows p with shifted(value(p), end) >= c, i.e. value(p) >= c shifted back.
       WindowBound back = f->end;
-      back.kind = back.kind == WindowBound::Kind::kPreceding ? WindowBound::Kind::kFollowing : WindowBound::Kind::kPreceding;
+      back.kind =
+          back.kind == WindowBound::Kind::kPreceding ? WindowBound::Kind::kFollowing : WindowBound::Kind::kPreceding;
       lo = std::min(lo, value_position(shifted(first_value, back), false));
     }
     for (const WindowFunction* f : plan_.range_behind) {
@@ -257,7 +266,8 @@ std::pair<size_t, size_t> PartitionRows::affected(RowRef first, RowRef last) {
         continue;
       }
       WindowBound back = f->start;
-      back.kind = back.kind == WindowBound::Kind::kPreceding ? WindowBound::Kind::kFollowing : WindowBound::Kind::kPreceding;
+      back.kind =
+          back.kind == WindowBound::Kind::kPreceding ? WindowBound::Kind::kFollowing : WindowBound::Kind::kPreceding;
       hi = std::max(hi, value_position(shifted(last_value, back), true));
     }
   }
@@ -292,7 +302,9 @@ Status PartitionRows::write_aggregate(size_t f, const WindowFunction& function, 
   const aggregate_detail::AggregatePlan& plan = plan_.aggregates[f];
   auto [start, end] = frame(function, p);
   bool min_max = function.aggregate == AggregateKind::kMin || function.aggregate == AggregateKind::kMax;
-  auto row_at = [&](size_t q) { return RowReader(*plan_.row_schema, sorted_row_payload(entries_[position_entry_[q]])); };
+  auto row_at = [&](size_t q) {
+    return RowReader(*plan_.row_schema, sorted_row_payload(entries_[position_entry_[q]]));
+  };
   Running fresh;
   Running& state = function.start.kind == WindowBound::Kind::kUnboundedPreceding ? running_[f] : fresh;
   if (&state == &fresh) state.end = start;
@@ -329,15 +341,22 @@ Status PartitionRows::emit(size_t lo, size_t hi, Weight sign, BatchBuilder& out,
       const WindowFunction& function = plan_.options.functions[f];
       const size_t column = width + f;
       switch (function.kind) {
-        case WindowFunctionKind::kRowNumber: builder.set_int(column, static_cast<int64_t>(p + 1)); break;
-        case WindowFunctionKind::kRank: builder.set_int(column, static_cast<int64_t>(peer_start(p) + 1)); break;
-        case WindowFunctionKind::kDenseRank: builder.set_int(column, dense_rank_[position_entry_[p]]); break;
+        case WindowFunctionKind::kRowNumber:
+          builder.set_int(column, static_cast<int64_t>(p + 1));
+          break;
+        case WindowFunctionKind::kRank:
+          builder.set_int(column, static_cast<int64_t>(peer_start(p) + 1));
+          break;
+        case WindowFunctionKind::kDenseRank:
+          builder.set_int(column, dense_rank_[position_entry_[p]]);
+          break;
         case WindowFunctionKind::kLag:
         case WindowFunctionKind::kLead: {
           int64_t target = static_cast<int64_t>(p) +
                            (function.kind == WindowFunctionKind::kLag ? -function.offset : function.offset);
           if (target >= 0 && target < static_cast<int64_t>(positions())) {
-            RowReader other(*plan_.row_schema, sorted_row_payload(entries_[position_entry_[static_cast<size_t>(target)]]));
+            RowReader other(*plan_.row_schema,
+                            sorted_row_payload(entries_[position_entry_[static_cast<size_t>(target)]]));
             builder.copy_field(column, other, function.column);
           } else if (function.default_column) {
             builder.copy_field(column, row, *function.default_column);
@@ -346,7 +365,9 @@ Status PartitionRows::emit(size_t lo, size_t hi, Weight sign, BatchBuilder& out,
           }
           break;
         }
-        case WindowFunctionKind::kAggregate: FRESHET_RETURN_IF_ERROR(write_aggregate(f, function, p, builder)); break;
+        case WindowFunctionKind::kAggregate:
+          FRESHET_RETURN_IF_ERROR(write_aggregate(f, function, p, builder));
+          break;
       }
     }
     ++rows_computed;

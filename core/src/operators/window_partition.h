@@ -78,11 +78,11 @@ class PartitionRows {
   const WindowPlan& plan_;
   std::vector<RowRef> entries_;
   std::vector<Weight> weights_;
-  std::vector<uint32_t> position_entry_;  //!< position -> entry index
-  std::vector<uint32_t> entry_first_;     //!< entry -> its first position
+  std::vector<uint32_t> position_entry_;    //!< position -> entry index
+  std::vector<uint32_t> entry_first_;       //!< entry -> its first position
   std::vector<uint32_t> peer_first_entry_;  //!< entry -> the first entry of its peer group
-  std::vector<uint32_t> dense_rank_;      //!< entry -> DENSE_RANK
-  std::vector<RangeValue> values_;        //!< entry -> RANGE value (when RANGE offsets are used)
+  std::vector<uint32_t> dense_rank_;        //!< entry -> DENSE_RANK
+  std::vector<RangeValue> values_;          //!< entry -> RANGE value (when RANGE offsets are used)
   size_t distinct_keys_ = 0;
   bool prepared_ = false;
   //! Running aggregates (frames starting UNBOUNDED PRECEDING): state per function.

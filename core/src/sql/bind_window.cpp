@@ -53,7 +53,8 @@ Result<ResolvedSpec> resolve_spec(const WindowSpec& spec, const Select& select) 
   if (!spec.order_by.empty() && !base->spec.order_by.empty()) {
     return sql_error(spec.position, "cannot override ORDER BY of window '" + spec.base + "'");
   }
-  if (base->spec.frame) return sql_error(spec.position, "cannot copy window '" + spec.base + "' because it has a frame");
+  if (base->spec.frame)
+    return sql_error(spec.position, "cannot copy window '" + spec.base + "' because it has a frame");
   resolved.partition_by = &base->spec.partition_by;
   if (spec.order_by.empty()) resolved.order_by = &base->spec.order_by;
   return resolved;
@@ -110,7 +111,6 @@ class WindowCallBinder {
   const Select& select_;
   Columns& columns_;
 };
-
 
 Status WindowCallBinder::bind(const AstExpr& call, std::vector<Group>& groups) {
   Result<ResolvedSpec> spec = resolve_spec(*call.over, select_);
@@ -172,7 +172,8 @@ Status WindowCallBinder::bind_function(const AstExpr& call, const Group& group, 
     SqlType type = (*value)->type.with_nullable(true);
     if (arguments >= 2) {
       const AstExpr& offset = *call.children[1];
-      if (offset.kind != AstExprKind::kLiteral || offset.literal_kind != LiteralKind::kInteger || offset.text[0] == '-') {
+      if (offset.kind != AstExprKind::kLiteral || offset.literal_kind != LiteralKind::kInteger ||
+          offset.text[0] == '-') {
         return sql_error(offset.position, name + "() offset must be a non-negative integer constant");
       }
       out.offset = static_cast<int64_t>(std::strtoll(offset.text.c_str(), nullptr, 10));
@@ -203,7 +204,8 @@ Status WindowCallBinder::bind_function(const AstExpr& call, const Group& group, 
   if (call.star) {
     out.aggregate = AggregateKind::kCountStar;
   } else {
-    if (arguments != 1) return sql_error(call.position, name + "() takes one argument, not " + std::to_string(arguments));
+    if (arguments != 1)
+      return sql_error(call.position, name + "() takes one argument, not " + std::to_string(arguments));
     Result<ExprPtr> argument = bind_operand(*call.children[0]);
     if (!argument.ok()) return argument.status();
     if (is_null_literal(**argument)) *argument = null_literal(SqlType::integer());
@@ -237,10 +239,15 @@ Status WindowCallBinder::bind_frame(const AstExpr& call, const Group& group, con
     return sql_error(frame.end.position, "a window frame cannot end at UNBOUNDED PRECEDING");
   }
   auto rank = [](Kind kind) {
-    return kind == Kind::kPreceding ? 1 : kind == Kind::kCurrentRow ? 2 : kind == Kind::kFollowing ? 3 : kind == Kind::kUnboundedPreceding ? 0 : 4;
+    return kind == Kind::kPreceding            ? 1
+           : kind == Kind::kCurrentRow         ? 2
+           : kind == Kind::kFollowing          ? 3
+           : kind == Kind::kUnboundedPreceding ? 0
+                                               : 4;
   };
   if (rank(frame.start.kind) > rank(frame.end.kind) ||
-      (frame.start.kind == Kind::kFollowing && frame.end.kind != Kind::kFollowing && frame.end.kind != Kind::kUnboundedFollowing)) {
+      (frame.start.kind == Kind::kFollowing && frame.end.kind != Kind::kFollowing &&
+       frame.end.kind != Kind::kUnboundedFollowing)) {
     return sql_error(frame.position, "the window frame starts after it ends");
   }
   out.rows_frame = frame.unit == FrameUnit::kRows;
@@ -257,11 +264,21 @@ Status WindowCallBinder::bind_frame(const AstExpr& call, const Group& group, con
 Result<WindowBound> WindowCallBinder::bind_bound(const FrameBound& bound, const Group& group, FrameUnit unit) {
   WindowBound out;
   switch (bound.kind) {
-    case FrameBoundKind::kUnboundedPreceding: out.kind = WindowBound::Kind::kUnboundedPreceding; return out;
-    case FrameBoundKind::kUnboundedFollowing: out.kind = WindowBound::Kind::kUnboundedFollowing; return out;
-    case FrameBoundKind::kCurrentRow: out.kind = WindowBound::Kind::kCurrentRow; return out;
-    case FrameBoundKind::kPreceding: out.kind = WindowBound::Kind::kPreceding; break;
-    case FrameBoundKind::kFollowing: out.kind = WindowBound::Kind::kFollowing; break;
+    case FrameBoundKind::kUnboundedPreceding:
+      out.kind = WindowBound::Kind::kUnboundedPreceding;
+      return out;
+    case FrameBoundKind::kUnboundedFollowing:
+      out.kind = WindowBound::Kind::kUnboundedFollowing;
+      return out;
+    case FrameBoundKind::kCurrentRow:
+      out.kind = WindowBound::Kind::kCurrentRow;
+      return out;
+    case FrameBoundKind::kPreceding:
+      out.kind = WindowBound::Kind::kPreceding;
+      break;
+    case FrameBoundKind::kFollowing:
+      out.kind = WindowBound::Kind::kFollowing;
+      break;
   }
   const AstExpr& offset = *bound.offset;
   if (unit == FrameUnit::kRows) {
@@ -276,8 +293,8 @@ Result<WindowBound> WindowCallBinder::bind_bound(const FrameBound& bound, const 
   }
   const SqlType& order_type = group.order_types[0];
   bool numeric_literal = offset.kind == AstExprKind::kLiteral &&
-                         (offset.literal_kind == LiteralKind::kInteger || offset.literal_kind == LiteralKind::kDecimal ||
-                          offset.literal_kind == LiteralKind::kFloat);
+                         (offset.literal_kind == LiteralKind::kInteger ||
+                          offset.literal_kind == LiteralKind::kDecimal || offset.literal_kind == LiteralKind::kFloat);
   if (!order_type.is_numeric()) {
     return sql_error(offset.position, "a RANGE frame offset over " + describe(order_type) + " is not supported");
   }
@@ -292,7 +309,8 @@ Result<WindowBound> WindowCallBinder::bind_bound(const FrameBound& bound, const 
   static const Schema& empty = *empty_schema();
   RowBuilder nothing(empty);
   Datum datum = evaluator.evaluate(*value, RowReader(empty, nothing.finish()));
-  if (evaluator.failed()) return sql_error(offset.position, "the RANGE frame offset does not fit " + describe(order_type));
+  if (evaluator.failed())
+    return sql_error(offset.position, "the RANGE frame offset does not fit " + describe(order_type));
   out.exact = order_type.id == TypeId::kDecimal ? datum.decimal : int128{datum.integer};
   out.floating = datum.floating;
   return out;
@@ -351,7 +369,8 @@ Result<QueryBinder::Bound> QueryBinder::bind_window(const Select& select, Bound 
     const SelectItem& item = select.items[i];
     if (item.star) {
       if (!item.star_table.empty() && !input.scope.has_table(item.star_table)) {
-        return sql_error(item.position, "unknown table or alias '" + item.star_table + "' in " + item.star_table + ".*");
+        return sql_error(item.position,
+                         "unknown table or alias '" + item.star_table + "' in " + item.star_table + ".*");
       }
       for (size_t c = 0; c < input.scope.columns.size(); ++c) {
         const ScopeColumn& column = input.scope.columns[c];
@@ -364,7 +383,7 @@ Result<QueryBinder::Bound> QueryBinder::bind_window(const Select& select, Bound 
     Result<ExprPtr> expr = binder.bind(*item.expr);
     if (!expr.ok()) return expr.status();
     if (is_null_literal(**expr)) *expr = null_literal(SqlType::integer());
-    std::string name = !item.alias.empty() ? item.alias
+    std::string name = !item.alias.empty()                          ? item.alias
                        : item.expr->kind == AstExprKind::kColumnRef ? item.expr->names.back()
                                                                     : "EXPR$" + std::to_string(i);
     scope.columns.push_back({"", name, (*expr)->type});

@@ -3,15 +3,16 @@
 // the integrated output compared after every step with a plain from-scratch
 // evaluation of every function), rank limits (the top-k rule), a check that a
 // LAG step emits only the rows near the change, and a checkpoint round trip.
+#include "freshet/operators/window.h"
+
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
 
-#include <gtest/gtest.h>
-
 #include "freshet/common/byte_io.h"
-#include "freshet/operators/window.h"
 #include "support/generators.h"
 #include "support/oracle.h"
 
@@ -56,10 +57,12 @@ Bounds reference_frame(const std::vector<RowReader>& rows, size_t i, const Windo
     bool in;
     if (f.rows_frame) {
       int64_t d = static_cast<int64_t>(j) - static_cast<int64_t>(i);
-      bool after_start = f.start.kind == Kind::kUnboundedPreceding || (f.start.kind == Kind::kPreceding && d >= -f.start.rows) ||
-                         (f.start.kind == Kind::kCurrentRow && d >= 0) || (f.start.kind == Kind::kFollowing && d >= f.start.rows);
-      bool before_end = f.end.kind == Kind::kUnboundedFollowing || (f.end.kind == Kind::kFollowing && d <= f.end.rows) ||
-                        (f.end.kind == Kind::kCurrentRow && d <= 0) || (f.end.kind == Kind::kPreceding && d <= -f.end.rows);
+      bool after_start =
+          f.start.kind == Kind::kUnboundedPreceding || (f.start.kind == Kind::kPreceding && d >= -f.start.rows) ||
+          (f.start.kind == Kind::kCurrentRow && d >= 0) || (f.start.kind == Kind::kFollowing && d >= f.start.rows);
+      bool before_end =
+          f.end.kind == Kind::kUnboundedFollowing || (f.end.kind == Kind::kFollowing && d <= f.end.rows) ||
+          (f.end.kind == Kind::kCurrentRow && d <= 0) || (f.end.kind == Kind::kPreceding && d <= -f.end.rows);
       in = after_start && before_end;
     } else {
       int order = sql_order(rows[j], rows[i], order_by);  // j relative to i
@@ -102,10 +105,18 @@ void reference_aggregate(const std::vector<RowReader>& rows, Bounds frame, const
   }
   switch (f.aggregate) {
     case AggregateKind::kCountStar:
-    case AggregateKind::kCount: out.set_int(column, count); return;
-    case AggregateKind::kSum: count ? out.set_int(column, sum) : out.set_null(column); return;
-    case AggregateKind::kAvg: count ? out.set_int(column, sum / count) : out.set_null(column); return;
-    default: best ? out.set_int(column, *best) : out.set_null(column); return;
+    case AggregateKind::kCount:
+      out.set_int(column, count);
+      return;
+    case AggregateKind::kSum:
+      count ? out.set_int(column, sum) : out.set_null(column);
+      return;
+    case AggregateKind::kAvg:
+      count ? out.set_int(column, sum / count) : out.set_null(column);
+      return;
+    default:
+      best ? out.set_int(column, *best) : out.set_null(column);
+      return;
   }
 }
 
@@ -135,7 +146,9 @@ ZSetMap window_reference(const ZSetMap& input, const WindowOptions& options, con
         const size_t column = schema.size() + f;
         int64_t value = 0;
         switch (function.kind) {
-          case WindowFunctionKind::kRowNumber: value = static_cast<int64_t>(i) + 1; break;
+          case WindowFunctionKind::kRowNumber:
+            value = static_cast<int64_t>(i) + 1;
+            break;
           case WindowFunctionKind::kRank:
             value = 1;
             for (size_t j = 0; j < rows.size(); ++j) value += sql_order(rows[j], rows[i], options.order_by) < 0;
@@ -147,7 +160,8 @@ ZSetMap window_reference(const ZSetMap& input, const WindowOptions& options, con
           }
           case WindowFunctionKind::kLag:
           case WindowFunctionKind::kLead: {
-            int64_t target = static_cast<int64_t>(i) + (function.kind == WindowFunctionKind::kLag ? -function.offset : function.offset);
+            int64_t target = static_cast<int64_t>(i) +
+                             (function.kind == WindowFunctionKind::kLag ? -function.offset : function.offset);
             if (target >= 0 && target < static_cast<int64_t>(rows.size())) {
               builder.copy_field(column, rows[static_cast<size_t>(target)], function.column);
             } else if (function.default_column) {
@@ -224,14 +238,18 @@ std::vector<WindowFunction> all_functions(bool range_offsets) {
       aggregate(AggregateKind::kCountStar, true, rows_bound(Kind::kPreceding, 1), rows_bound(Kind::kFollowing, 1)),
       aggregate(AggregateKind::kMin, true, rows_bound(Kind::kPreceding, 2), rows_bound(Kind::kCurrentRow)),
       aggregate(AggregateKind::kMax, true, rows_bound(Kind::kCurrentRow), rows_bound(Kind::kUnboundedFollowing)),
-      aggregate(AggregateKind::kAvg, true, rows_bound(Kind::kUnboundedPreceding), rows_bound(Kind::kUnboundedFollowing)),
+      aggregate(AggregateKind::kAvg, true, rows_bound(Kind::kUnboundedPreceding),
+                rows_bound(Kind::kUnboundedFollowing)),
       aggregate(AggregateKind::kCount, true, rows_bound(Kind::kFollowing, 1), rows_bound(Kind::kFollowing, 3)),
   };
   if (range_offsets) {
     fs.push_back(aggregate(AggregateKind::kSum, false, rows_bound(Kind::kPreceding, 2), rows_bound(Kind::kCurrentRow)));
-    fs.push_back(aggregate(AggregateKind::kMax, false, rows_bound(Kind::kPreceding, 3), rows_bound(Kind::kFollowing, 1)));
-    fs.push_back(aggregate(AggregateKind::kCountStar, false, rows_bound(Kind::kFollowing, 1), rows_bound(Kind::kFollowing, 4)));
-    fs.push_back(aggregate(AggregateKind::kMin, false, rows_bound(Kind::kCurrentRow), rows_bound(Kind::kUnboundedFollowing)));
+    fs.push_back(
+        aggregate(AggregateKind::kMax, false, rows_bound(Kind::kPreceding, 3), rows_bound(Kind::kFollowing, 1)));
+    fs.push_back(
+        aggregate(AggregateKind::kCountStar, false, rows_bound(Kind::kFollowing, 1), rows_bound(Kind::kFollowing, 4)));
+    fs.push_back(
+        aggregate(AggregateKind::kMin, false, rows_bound(Kind::kCurrentRow), rows_bound(Kind::kUnboundedFollowing)));
   }
   for (size_t i = 0; i < fs.size(); ++i) fs[i].name = "f" + std::to_string(i);
   return fs;
@@ -280,15 +298,18 @@ testing::OracleInput global_input() {
 }
 
 TEST(WindowTest, MatchesOracleXAscendingWithRangeFrames) {
-  run_window_oracle(testing::indexed_kxs_input(3), unlimited({{1, false, false}}, all_functions(true)), testing::test_seed(401));
+  run_window_oracle(testing::indexed_kxs_input(3), unlimited({{1, false, false}}, all_functions(true)),
+                    testing::test_seed(401));
 }
 
 TEST(WindowTest, MatchesOracleXDescendingNullsFirstWithRangeFrames) {
-  run_window_oracle(testing::indexed_kxs_input(3), unlimited({{1, true, true}}, all_functions(true)), testing::test_seed(402));
+  run_window_oracle(testing::indexed_kxs_input(3), unlimited({{1, true, true}}, all_functions(true)),
+                    testing::test_seed(402));
 }
 
 TEST(WindowTest, MatchesOracleStringThenXGlobal) {
-  run_window_oracle(global_input(), unlimited({{2, false, true}, {1, true, false}}, all_functions(false)), testing::test_seed(403));
+  run_window_oracle(global_input(), unlimited({{2, false, true}, {1, true, false}}, all_functions(false)),
+                    testing::test_seed(403));
 }
 
 TEST(WindowTest, MatchesOracleBoundedReachAscending) {
@@ -310,8 +331,10 @@ TEST(WindowTest, MatchesOracleWithoutOrderBy) {
   // No ORDER BY: every row is a peer of every other; frames are the whole partition.
   std::vector<WindowFunction> fs = {
       ranking(WindowFunctionKind::kRowNumber),
-      aggregate(AggregateKind::kSum, false, rows_bound(Kind::kUnboundedPreceding), rows_bound(Kind::kUnboundedFollowing)),
-      aggregate(AggregateKind::kMin, false, rows_bound(Kind::kUnboundedPreceding), rows_bound(Kind::kUnboundedFollowing)),
+      aggregate(AggregateKind::kSum, false, rows_bound(Kind::kUnboundedPreceding),
+                rows_bound(Kind::kUnboundedFollowing)),
+      aggregate(AggregateKind::kMin, false, rows_bound(Kind::kUnboundedPreceding),
+                rows_bound(Kind::kUnboundedFollowing)),
       aggregate(AggregateKind::kCount, false, rows_bound(Kind::kUnboundedPreceding), rows_bound(Kind::kCurrentRow))};
   for (size_t i = 0; i < fs.size(); ++i) fs[i].name = "f" + std::to_string(i);
   run_window_oracle(testing::indexed_kxs_input(3), unlimited({}, fs), testing::test_seed(404));
@@ -320,8 +343,9 @@ TEST(WindowTest, MatchesOracleWithoutOrderBy) {
 WindowOptions limited(WindowFunctionKind kind, uint64_t k) {
   WindowOptions options;
   options.order_by = {{1, true, true}, {2, false, false}};
-  options.functions = {ranking(kind), shift(WindowFunctionKind::kLag, 1, 1, std::nullopt, SqlType::bigint()),
-                       aggregate(AggregateKind::kSum, true, rows_bound(Kind::kUnboundedPreceding), rows_bound(Kind::kCurrentRow))};
+  options.functions = {
+      ranking(kind), shift(WindowFunctionKind::kLag, 1, 1, std::nullopt, SqlType::bigint()),
+      aggregate(AggregateKind::kSum, true, rows_bound(Kind::kUnboundedPreceding), rows_bound(Kind::kCurrentRow))};
   for (size_t i = 0; i < options.functions.size(); ++i) options.functions[i].name = "f" + std::to_string(i);
   options.rank_limit = k;
   options.rank_function = 0;

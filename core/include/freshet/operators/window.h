@@ -84,13 +84,13 @@ struct WindowBound {
 struct WindowFunction {
   WindowFunctionKind kind = WindowFunctionKind::kRowNumber;
   AggregateKind aggregate = AggregateKind::kCountStar;  //!< kAggregate
-  size_t column = 0;                    //!< LAG/LEAD value, aggregate argument: a column of the input row
+  size_t column = 0;                     //!< LAG/LEAD value, aggregate argument: a column of the input row
   std::optional<size_t> default_column;  //!< LAG/LEAD: the current row's column used past the partition's ends
-  int64_t offset = 1;                   //!< LAG/LEAD: positions back/forward (>= 0)
-  bool rows_frame = false;              //!< aggregates: ROWS (else RANGE)
+  int64_t offset = 1;                    //!< LAG/LEAD: positions back/forward (>= 0)
+  bool rows_frame = false;               //!< aggregates: ROWS (else RANGE)
   WindowBound start{WindowBound::Kind::kUnboundedPreceding}, end{WindowBound::Kind::kUnboundedFollowing};
-  std::string name;                     //!< output column name
-  SqlType result_type;                  //!< output column type
+  std::string name;     //!< output column name
+  SqlType result_type;  //!< output column type
 };
 
 //! The window of one operator: its order, its functions and the top-k limit.
