@@ -8,6 +8,7 @@
 #include "freshet/zset/cursor.h"
 #include "freshet/zset/trace.h"
 #include "window_partition.h"
+#include "window_walk.h"
 
 namespace freshet {
 namespace {
@@ -71,10 +72,19 @@ class WindowOperator : public Operator {
   //! can affect, times `sign`.
   Status add_results(const Batch& delta, Weight sign, BatchBuilder& out) {
     BatchCursor c(delta);
+    std::vector<RowRef> changed;
     while (c.valid()) {
       RowRef partition = c.key();
       RowRef first = c.value(), last = c.value();
-      for (; c.valid() && c.key() == partition; c.next()) last = c.value();
+      changed.clear();
+      for (; c.valid() && c.key() == partition; c.next()) {
+        last = c.value();
+        changed.push_back(last);
+      }
+      if (plan_.local) {
+        FRESHET_RETURN_IF_ERROR(add_local_results(partition, changed, sign, out));
+        continue;
+      }
       PartitionRows rows(plan_);
       for (Trace::KeyCursor t = sorted_rows_.seek(partition); t.valid(); t.next()) {
         ++stats_.entries_visited;
@@ -82,6 +92,55 @@ class WindowOperator : public Operator {
       }
       auto [lo, hi] = rows.affected(first, last);
       FRESHET_RETURN_IF_ERROR(rows.emit(lo, hi, sign, out, stats_.rows_computed));
+    }
+    return Status::OK();
+  }
+
+  //! add_results for a local plan: around each cluster of changes, the rows
+  //! within reach (LAG/LEAD offsets, ROWS offsets) on either side, read by
+  //! walking the trace from the change, and the results of those near it.
+  //! Clusters are changes closer than `reach` positions: their affected rows
+  //! could overlap. The walks and clusters only depend on unchanged rows, so
+  //! they are the same before and after the insert.
+  Status add_local_results(RowRef partition, const std::vector<RowRef>& changed, Weight sign, BatchBuilder& out) {
+    const uint64_t reach = plan_.rows_ahead + plan_.rows_behind;
+    window_detail::PartitionWalk walk(sorted_rows_, partition);
+    for (size_t i = 0; i < changed.size();) {
+      std::vector<std::pair<RowRef, Weight>> before;
+      uint64_t collected = 0;
+      stats_.entries_visited += walk.backward(changed[i], [&](RowRef entry, Weight weight) {
+        before.push_back({entry, weight});
+        collected += static_cast<uint64_t>(weight);
+        return collected < reach;
+      });
+      PartitionRows rows(plan_);
+      for (size_t b = before.size(); b-- > 0;) rows.add(before[b].first, before[b].second);
+      // A change joins the cluster while fewer than `reach` unchanged positions
+      // separate it from the cluster's last change; the walk stops `reach`
+      // positions past that.
+      size_t last = i;
+      uint64_t after_last = 0;  // unchanged positions read past changed[last]
+      bool stopped = false;
+      stats_.entries_visited += walk.forward(changed[i], [&](RowRef entry, Weight weight) {
+        while (last + 1 < changed.size() && compare_rows(changed[last + 1], entry) <= 0) {
+          if (after_last >= reach) return !(stopped = true);
+          ++last;
+          after_last = 0;
+        }
+        bool past = compare_rows(entry, changed[last]) > 0;
+        if (past && after_last >= reach) return !(stopped = true);
+        rows.add(entry, weight);
+        if (past) after_last += static_cast<uint64_t>(weight);
+        return true;
+      });
+      // Changes after the partition's last row: no rows between them.
+      while (!stopped && last + 1 < changed.size() && after_last < reach) {
+        ++last;
+        after_last = 0;
+      }
+      auto [lo, hi] = rows.affected(changed[i], changed[last]);
+      FRESHET_RETURN_IF_ERROR(rows.emit(lo, hi, sign, out, stats_.rows_computed));
+      i = last + 1;
     }
     return Status::OK();
   }

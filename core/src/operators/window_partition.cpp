@@ -96,6 +96,8 @@ WindowPlan make_window_plan(const Schema& row_schema, WindowOptions options) {
   plan.options = std::move(options);
   for (const WindowFunction& function : plan.options.functions) reach(function, plan);
   plan.uses_range_values = !plan.range_ahead.empty() || !plan.range_behind.empty();
+  plan.local = plan.rows_ahead != kAll && plan.rows_behind != kAll && !plan.peers_ahead && !plan.peers_behind &&
+               !plan.uses_range_values && !plan.options.rank_limit;
   if (plan.uses_range_values) {
     TypeId id = row_schema.type(plan.options.order_by[0].column).id;
     plan.floating_order = id == TypeId::kReal || id == TypeId::kDouble;

@@ -36,6 +36,10 @@ struct WindowPlan {
   //! or after it (RANGE CURRENT ROW ... start), or by ORDER BY distance (RANGE offsets).
   bool peers_ahead = false, peers_behind = false;
   std::vector<const WindowFunction*> range_ahead, range_behind;  //!< RANGE frames with an offset end / start
+  //! Every function reads a bounded number of positions around the row
+  //! (LAG, LEAD, ROWS frames with offsets): a change's results are computed
+  //! from the rows around it alone, never from the partition's start.
+  bool local = false;
 };
 
 WindowPlan make_window_plan(const Schema& row_schema, WindowOptions options);

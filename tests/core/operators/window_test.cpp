@@ -327,6 +327,36 @@ TEST(WindowTest, MatchesOracleBoundedReachTwoColumns) {
                     testing::test_seed(411), 0.4);
 }
 
+// Positional functions only: each cluster of changes is computed from the
+// rows around it, read by walking the trace from the change.
+TEST(WindowTest, MatchesOracleLocalAscending) {
+  run_window_oracle(testing::indexed_kxs_input(2), unlimited({{1, false, false}}, bounded_functions(false)),
+                    testing::test_seed(412), 0.35);
+}
+
+TEST(WindowTest, MatchesOracleLocalDescendingNullsFirstManyChanges) {
+  WindowOptions options = unlimited({{1, true, true}, {2, false, false}}, bounded_functions(false));
+  ASSERT_TRUE(validate_window(*testing::kxs_schema(), options).ok());
+  SchemaPtr output_schema;
+  testing::run_oracle(
+      {testing::indexed_kxs_input(2)},
+      [&](const std::vector<Stream>& in) {
+        Stream out = window(in[0], options);
+        output_schema = out.key_schema_ptr();
+        return out;
+      },
+      [&](const std::vector<ZSetMap>& in) { return window_reference(in[0], options, *output_schema); },
+      testing::test_seed(413), testing::OracleOptions{1000, 12, 0.45});
+}
+
+TEST(WindowTest, MatchesOracleLocalReachZero) {
+  std::vector<WindowFunction> fs = {
+      shift(WindowFunctionKind::kLag, 2, 0, std::nullopt, SqlType::varchar()),
+      aggregate(AggregateKind::kSum, true, rows_bound(Kind::kCurrentRow), rows_bound(Kind::kCurrentRow))};
+  for (size_t i = 0; i < fs.size(); ++i) fs[i].name = "f" + std::to_string(i);
+  run_window_oracle(testing::indexed_kxs_input(2), unlimited({{1, false, false}}, fs), testing::test_seed(414), 0.4);
+}
+
 TEST(WindowTest, MatchesOracleWithoutOrderBy) {
   // No ORDER BY: every row is a peer of every other; frames are the whole partition.
   std::vector<WindowFunction> fs = {
@@ -400,9 +430,11 @@ TEST(WindowTest, LagComputesOnlyTheRowsNearTheChange) {
   for (int64_t x = 0; x < 10000; ++x) t.push(2 * x, 1);
   ASSERT_TRUE(t.circuit.step().ok());
   uint64_t before = t.stats->rows_computed;
+  uint64_t visited = t.stats->entries_visited;
   t.push(5001, 1);
   ASSERT_TRUE(t.circuit.step().ok());
   EXPECT_LE(t.stats->rows_computed - before, 3u);  // old: the next row; new: the row and the next one
+  EXPECT_LE(t.stats->entries_visited - visited, 12u);  // the walks start at the change, not the partition's start
   ZSetMap delta;
   testing::add_batch(delta, *t.out.current());
   EXPECT_EQ(delta.size(), 3u);  // -(5002, lag 5000), +(5001, lag 5000), +(5002, lag 5001)
