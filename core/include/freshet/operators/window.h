@@ -41,11 +41,16 @@
 // UNBOUNDED PRECEDING (every later row's result moves). Rows outside
 // [lo, hi) have the same results before and after, so they are not emitted.
 //
-// Cost per touched partition: the walk reads the partition up to hi (the
-// trace has no positional index, so positions are counted from its start):
-// O(partition) reading, O(affected rows) output. With a rank limit (the
-// top-k rule: `WHERE rn <= k` over ROW_NUMBER/RANK/DENSE_RANK) the walk
-// stops after the rows ranked <= k: O(k) like top_k.
+// Cost per touched partition. When every function reads a bounded number
+// of positions around its row (LAG, LEAD, ROWS frames with offsets: a
+// "local" window), each cluster of changes (changes closer than that reach)
+// is computed from the rows within reach of it, found by walking the trace
+// from the change in both directions (window_walk.h): O((changes + reach)
+// x log n), never the partition. Otherwise the walk reads the partition from
+// its start up to hi (the trace has no positional index, so positions are
+// counted from the start): O(partition) reading, O(affected rows) output.
+// With a rank limit (the top-k rule: `WHERE rn <= k` over ROW_NUMBER/RANK/
+// DENSE_RANK) the walk stops after the rows ranked <= k: O(k) like top_k.
 //
 //   ROW_NUMBER() OVER (ORDER BY x), one partition; rows written (x, rn)
 //   step | 0          | 1                  | 2
