@@ -85,6 +85,10 @@ class WindowOperator : public Operator {
         FRESHET_RETURN_IF_ERROR(add_local_results(partition, changed, sign, out));
         continue;
       }
+      if (plan_.value_local && add_value_local_results(partition, changed, sign, out, status_)) {
+        FRESHET_RETURN_IF_ERROR(status_);
+        continue;
+      }
       PartitionRows rows(plan_);
       for (Trace::KeyCursor t = sorted_rows_.seek(partition); t.valid(); t.next()) {
         ++stats_.entries_visited;
@@ -145,9 +149,64 @@ class WindowOperator : public Operator {
     return Status::OK();
   }
 
+  //! add_results for a value-local plan (RANGE frames bounded on both sides):
+  //! changes closer than the reach in ORDER BY value form a cluster; its
+  //! rows are those within the reach of its first and last values, read by
+  //! walking the trace from its first change. Clusters depend only on the
+  //! changes' values, so they are the same before and after the insert.
+  //! False (nothing added) when a change has a NULL value: its frame is its
+  //! NULL peers, which the partition walk handles.
+  bool add_value_local_results(RowRef partition, const std::vector<RowRef>& changed, Weight sign, BatchBuilder& out,
+                               Status& status) {
+    using window_detail::RangeValue;
+    std::vector<RangeValue> values;
+    for (RowRef entry : changed) {
+      values.push_back(window_detail::range_value_of(plan_, entry));
+      if (values.back().null) return false;
+    }
+    WindowBound back, ahead;
+    back.kind = WindowBound::Kind::kPreceding;
+    ahead.kind = WindowBound::Kind::kFollowing;
+    back.exact = ahead.exact = plan_.value_reach.exact;
+    back.floating = ahead.floating = plan_.value_reach.floating;
+    window_detail::PartitionWalk walk(sorted_rows_, partition);
+    status = Status::OK();
+    for (size_t i = 0; i < changed.size();) {
+      size_t last = i;
+      while (last + 1 < changed.size() &&
+             window_detail::compare_in_order(plan_, values[last + 1], shifted(plan_, values[last], ahead)) <= 0) {
+        ++last;
+      }
+      const RangeValue low = shifted(plan_, values[i], back), high = shifted(plan_, values[last], ahead);
+      auto within = [&](RowRef entry, const RangeValue& limit, int side) {
+        RangeValue value = window_detail::range_value_of(plan_, entry);
+        return !value.null && window_detail::compare_in_order(plan_, value, limit) * side <= 0;
+      };
+      std::vector<std::pair<RowRef, Weight>> before;
+      stats_.entries_visited += walk.backward(changed[i], [&](RowRef entry, Weight weight) {
+        if (!within(entry, low, -1)) return false;
+        before.push_back({entry, weight});
+        return true;
+      });
+      PartitionRows rows(plan_);
+      for (size_t b = before.size(); b-- > 0;) rows.add(before[b].first, before[b].second);
+      stats_.entries_visited += walk.forward(changed[i], [&](RowRef entry, Weight weight) {
+        if (!within(entry, high, 1)) return false;
+        rows.add(entry, weight);
+        return true;
+      });
+      auto [lo, hi] = rows.affected(changed[i], changed[last]);
+      status = rows.emit(lo, hi, sign, out, stats_.rows_computed);
+      if (!status.ok()) return true;
+      i = last + 1;
+    }
+    return true;
+  }
+
   const StreamSlot* input_;
   StreamSlot* output_;
   const WindowPlan plan_;
+  Status status_;
   Trace sorted_rows_;  // partition -> encode_sorted_row(row): the integral of the input
   std::string scratch_;
   WindowStats stats_;

@@ -96,6 +96,36 @@ WindowPlan make_window_plan(const Schema& row_schema, WindowOptions options) {
   plan.options = std::move(options);
   for (const WindowFunction& function : plan.options.functions) reach(function, plan);
   plan.uses_range_values = !plan.range_ahead.empty() || !plan.range_behind.empty();
+  plan.value_local = plan.options.order_by.size() == 1 && !plan.options.rank_limit && !plan.options.functions.empty();
+  for (const WindowFunction& f : plan.options.functions) {
+    using Kind = WindowBound::Kind;
+    plan.value_local = plan.value_local && f.kind == WindowFunctionKind::kAggregate && !f.rows_frame &&
+                       f.start.kind != Kind::kUnboundedPreceding && f.end.kind != Kind::kUnboundedFollowing;
+  }
+  if (plan.value_local) {
+    TypeId id = row_schema.type(plan.options.order_by[0].column).id;
+    plan.value_local = id != TypeId::kVarchar && id != TypeId::kBoolean;
+  }
+  if (plan.value_local) {
+    plan.uses_range_values = true;
+    TypeId id = row_schema.type(plan.options.order_by[0].column).id;
+    plan.floating_order = id == TypeId::kReal || id == TypeId::kDouble;
+    RangeValue before, after;  // the largest PRECEDING start and FOLLOWING end
+    before.null = after.null = false;
+    for (const WindowFunction& f : plan.options.functions) {
+      if (f.start.kind == WindowBound::Kind::kPreceding) {
+        before.exact = std::max(before.exact, f.start.exact);
+        before.floating = std::max(before.floating, f.start.floating);
+      }
+      if (f.end.kind == WindowBound::Kind::kFollowing) {
+        after.exact = std::max(after.exact, f.end.exact);
+        after.floating = std::max(after.floating, f.end.floating);
+      }
+    }
+    plan.value_reach.null = false;
+    plan.value_reach.floating = before.floating + after.floating;
+    if (__builtin_add_overflow(before.exact, after.exact, &plan.value_reach.exact)) plan.value_reach.exact = ~(int128{1} << 127);
+  }
   plan.local = plan.rows_ahead != kAll && plan.rows_behind != kAll && !plan.peers_ahead && !plan.peers_behind &&
                !plan.uses_range_values && !plan.options.rank_limit;
   if (plan.uses_range_values) {
@@ -165,14 +195,16 @@ size_t PartitionRows::peer_end(size_t p) const {
   return entry_first_[e] + static_cast<size_t>(weights_[e]);
 }
 
-RangeValue PartitionRows::range_value(size_t e) const {
-  RowReader row(*plan_.row_schema, sorted_row_payload(entries_[e]));
-  size_t column = plan_.options.order_by[0].column;
+RangeValue PartitionRows::range_value(size_t e) const { return range_value_of(plan_, entries_[e]); }
+
+RangeValue range_value_of(const WindowPlan& plan, RowRef entry) {
+  RowReader row(*plan.row_schema, sorted_row_payload(entry));
+  size_t column = plan.options.order_by[0].column;
   RangeValue value;
   if (row.is_null(column)) return value;
   value.null = false;
   TypeId id = row.schema().type(column).id;
-  if (plan_.floating_order) {
+  if (plan.floating_order) {
     value.floating = row.get_double(column);
   } else {
     value.exact = id == TypeId::kDecimal ? row.get_decimal(column) : int128{row.get_int(column)};
@@ -180,22 +212,18 @@ RangeValue PartitionRows::range_value(size_t e) const {
   return value;
 }
 
-int PartitionRows::compare_in_order(const RangeValue& a, const RangeValue& b) const {
-  int c = plan_.floating_order ? (a.floating < b.floating   ? -1
-                                  : a.floating > b.floating ? 1
-                                                            : 0)
-                               : (a.exact < b.exact   ? -1
-                                  : a.exact > b.exact ? 1
-                                                      : 0);
-  return plan_.options.order_by[0].descending ? -c : c;
+int compare_in_order(const WindowPlan& plan, const RangeValue& a, const RangeValue& b) {
+  int c = plan.floating_order ? (a.floating < b.floating ? -1 : a.floating > b.floating ? 1 : 0)
+                              : (a.exact < b.exact ? -1 : a.exact > b.exact ? 1 : 0);
+  return plan.options.order_by[0].descending ? -c : c;
 }
 
-RangeValue PartitionRows::shifted(const RangeValue& value, const WindowBound& bound) const {
+RangeValue shifted(const WindowPlan& plan, const RangeValue& value, const WindowBound& bound) {
   // PRECEDING moves against the ORDER BY direction, FOLLOWING with it.
-  bool toward_smaller = (bound.kind == WindowBound::Kind::kPreceding) != plan_.options.order_by[0].descending;
+  bool toward_smaller = (bound.kind == WindowBound::Kind::kPreceding) != plan.options.order_by[0].descending;
   RangeValue out = value;
   if (bound.kind == WindowBound::Kind::kCurrentRow) return out;
-  if (plan_.floating_order) {
+  if (plan.floating_order) {
     out.floating = toward_smaller ? value.floating - bound.floating : value.floating + bound.floating;
     return out;
   }

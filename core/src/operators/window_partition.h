@@ -40,9 +40,23 @@ struct WindowPlan {
   //! (LAG, LEAD, ROWS frames with offsets): a change's results are computed
   //! from the rows around it alone, never from the partition's start.
   bool local = false;
+  //! Every function is an aggregate over a RANGE frame bounded on both sides
+  //! (offsets or CURRENT ROW) of one numeric ORDER BY column: a change at
+  //! value c moves only rows within `value_reach` of c, whose frames lie
+  //! within twice that, so each cluster of changes is computed from those rows.
+  bool value_local = false;
+  //! The largest PRECEDING start plus the largest FOLLOWING end.
+  RangeValue value_reach;
 };
 
 WindowPlan make_window_plan(const Schema& row_schema, WindowOptions options);
+
+//! The RANGE value (the single ORDER BY column) of a sorted-row entry.
+RangeValue range_value_of(const WindowPlan& plan, RowRef entry);
+//! -1/0/1: a before, equal to, after b in ORDER BY direction.
+int compare_in_order(const WindowPlan& plan, const RangeValue& a, const RangeValue& b);
+//! `value` moved by `bound` (PRECEDING: against the ORDER BY direction), saturating.
+RangeValue shifted(const WindowPlan& plan, const RangeValue& value, const WindowBound& bound);
 
 //! A partition's live rows (weight > 0) in order, and where each position's row is.
 class PartitionRows {
@@ -75,8 +89,12 @@ class PartitionRows {
   std::pair<size_t, size_t> non_null_segment() const;
   //! First position (in the non-null segment) whose value is not before `limit` in ORDER BY order (> when `after`).
   size_t value_position(const RangeValue& limit, bool after) const;
-  RangeValue shifted(const RangeValue& value, const WindowBound& bound) const;
-  int compare_in_order(const RangeValue& a, const RangeValue& b) const;
+  RangeValue shifted(const RangeValue& value, const WindowBound& bound) const {
+    return window_detail::shifted(plan_, value, bound);
+  }
+  int compare_in_order(const RangeValue& a, const RangeValue& b) const {
+    return window_detail::compare_in_order(plan_, a, b);
+  }
   Status write_aggregate(size_t f, const WindowFunction& function, size_t p, RowBuilder& out);
 
   const WindowPlan& plan_;

@@ -357,6 +357,29 @@ TEST(WindowTest, MatchesOracleLocalReachZero) {
   run_window_oracle(testing::indexed_kxs_input(2), unlimited({{1, false, false}}, fs), testing::test_seed(414), 0.4);
 }
 
+//! Aggregates over RANGE frames bounded on both sides: computed from the rows
+//! within the frames' reach of each change, found by walking from it.
+std::vector<WindowFunction> range_functions() {
+  std::vector<WindowFunction> fs = {
+      aggregate(AggregateKind::kSum, false, rows_bound(Kind::kPreceding, 2), rows_bound(Kind::kCurrentRow)),
+      aggregate(AggregateKind::kMax, false, rows_bound(Kind::kPreceding, 3), rows_bound(Kind::kFollowing, 1)),
+      aggregate(AggregateKind::kCountStar, false, rows_bound(Kind::kFollowing, 1), rows_bound(Kind::kFollowing, 4)),
+      aggregate(AggregateKind::kCount, false, rows_bound(Kind::kCurrentRow), rows_bound(Kind::kCurrentRow)),
+      aggregate(AggregateKind::kAvg, false, rows_bound(Kind::kPreceding, 1), rows_bound(Kind::kPreceding, 1))};
+  for (size_t i = 0; i < fs.size(); ++i) fs[i].name = "f" + std::to_string(i);
+  return fs;
+}
+
+TEST(WindowTest, MatchesOracleRangeLocalAscending) {
+  run_window_oracle(testing::indexed_kxs_input(2), unlimited({{1, false, false}}, range_functions()),
+                    testing::test_seed(415), 0.35);
+}
+
+TEST(WindowTest, MatchesOracleRangeLocalDescendingNullsFirst) {
+  run_window_oracle(testing::indexed_kxs_input(2), unlimited({{1, true, true}}, range_functions()),
+                    testing::test_seed(416), 0.35);
+}
+
 TEST(WindowTest, MatchesOracleWithoutOrderBy) {
   // No ORDER BY: every row is a peer of every other; frames are the whole partition.
   std::vector<WindowFunction> fs = {
@@ -438,6 +461,26 @@ TEST(WindowTest, LagComputesOnlyTheRowsNearTheChange) {
   ZSetMap delta;
   testing::add_batch(delta, *t.out.current());
   EXPECT_EQ(delta.size(), 3u);  // -(5002, lag 5000), +(5001, lag 5000), +(5002, lag 5001)
+}
+
+// A sliding RANGE window over 10,000 rows: an insert reads only the rows
+// within its reach, whatever the partition's size.
+TEST(WindowTest, RangeFrameReadsOnlyTheRowsWithinReach) {
+  WindowOptions options;
+  options.order_by = {{1, false, false}};
+  options.functions = {aggregate(AggregateKind::kSum, false, rows_bound(Kind::kPreceding, 10), rows_bound(Kind::kCurrentRow))};
+  options.functions[0].name = "sum10";
+  WindowCircuit t(options);
+  for (int64_t x = 0; x < 10000; ++x) t.push(2 * x, 1);
+  ASSERT_TRUE(t.circuit.step().ok());
+  uint64_t visited = t.stats->entries_visited;
+  t.push(10001, 1);
+  ASSERT_TRUE(t.circuit.step().ok());
+  // Rows 9981..10021 (about 20 on each side, twice: before and after).
+  EXPECT_LE(t.stats->entries_visited - visited, 60u);
+  ZSetMap delta;
+  testing::add_batch(delta, *t.out.current());
+  EXPECT_EQ(delta.size(), 11u);  // the new row, and -old/+new of the 5 rows whose frame covers 10001
 }
 
 TEST(WindowTest, CheckpointRoundTrip) {
