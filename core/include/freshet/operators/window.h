@@ -46,7 +46,9 @@
 // "local" window), each cluster of changes (changes closer than that reach)
 // is computed from the rows within reach of it, found by walking the trace
 // from the change in both directions (window_walk.h): O((changes + reach)
-// x log n), never the partition. Otherwise the walk reads the partition from
+// x log n), never the partition. Aggregates over RANGE frames bounded on
+// both sides ("value local") do the same by ORDER BY value: a cluster's rows
+// are those within the frames' reach of its values. Otherwise the walk reads the partition from
 // its start up to hi (the trace has no positional index, so positions are
 // counted from the start): O(partition) reading, O(affected rows) output.
 // With a rank limit (the top-k rule: `WHERE rn <= k` over ROW_NUMBER/RANK/
