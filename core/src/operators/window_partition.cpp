@@ -124,7 +124,8 @@ WindowPlan make_window_plan(const Schema& row_schema, WindowOptions options) {
     }
     plan.value_reach.null = false;
     plan.value_reach.floating = before.floating + after.floating;
-    if (__builtin_add_overflow(before.exact, after.exact, &plan.value_reach.exact)) plan.value_reach.exact = ~(int128{1} << 127);
+    if (__builtin_add_overflow(before.exact, after.exact, &plan.value_reach.exact))
+      plan.value_reach.exact = ~(int128{1} << 127);
   }
   plan.local = plan.rows_ahead != kAll && plan.rows_behind != kAll && !plan.peers_ahead && !plan.peers_behind &&
                !plan.uses_range_values && !plan.options.rank_limit;
@@ -213,8 +214,12 @@ RangeValue range_value_of(const WindowPlan& plan, RowRef entry) {
 }
 
 int compare_in_order(const WindowPlan& plan, const RangeValue& a, const RangeValue& b) {
-  int c = plan.floating_order ? (a.floating < b.floating ? -1 : a.floating > b.floating ? 1 : 0)
-                              : (a.exact < b.exact ? -1 : a.exact > b.exact ? 1 : 0);
+  int c = plan.floating_order ? (a.floating < b.floating   ? -1
+                                 : a.floating > b.floating ? 1
+                                                           : 0)
+                              : (a.exact < b.exact   ? -1
+                                 : a.exact > b.exact ? 1
+                                                     : 0);
   return plan.options.order_by[0].descending ? -c : c;
 }
 

@@ -456,7 +456,7 @@ TEST(WindowTest, LagComputesOnlyTheRowsNearTheChange) {
   uint64_t visited = t.stats->entries_visited;
   t.push(5001, 1);
   ASSERT_TRUE(t.circuit.step().ok());
-  EXPECT_LE(t.stats->rows_computed - before, 3u);  // old: the next row; new: the row and the next one
+  EXPECT_LE(t.stats->rows_computed - before, 3u);      // old: the next row; new: the row and the next one
   EXPECT_LE(t.stats->entries_visited - visited, 12u);  // the walks start at the change, not the partition's start
   ZSetMap delta;
   testing::add_batch(delta, *t.out.current());
@@ -468,7 +468,8 @@ TEST(WindowTest, LagComputesOnlyTheRowsNearTheChange) {
 TEST(WindowTest, RangeFrameReadsOnlyTheRowsWithinReach) {
   WindowOptions options;
   options.order_by = {{1, false, false}};
-  options.functions = {aggregate(AggregateKind::kSum, false, rows_bound(Kind::kPreceding, 10), rows_bound(Kind::kCurrentRow))};
+  options.functions = {
+      aggregate(AggregateKind::kSum, false, rows_bound(Kind::kPreceding, 10), rows_bound(Kind::kCurrentRow))};
   options.functions[0].name = "sum10";
   WindowCircuit t(options);
   for (int64_t x = 0; x < 10000; ++x) t.push(2 * x, 1);
