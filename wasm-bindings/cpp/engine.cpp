@@ -19,8 +19,10 @@ std::string columns_json(const Schema& schema) {
   std::string json = "[";
   for (size_t i = 0; i < schema.size(); ++i) {
     if (i) json += ',';
-    json += "{\"name\":" + json_string(schema.column(i).name) +
-            ",\"type\":" + json_string(type_name(schema.type(i).id)) +
+    // Intervals carry their qualifier ("INTERVAL HOUR TO MINUTE"): it decides their text.
+    const SqlType& type = schema.type(i);
+    std::string type_text = type.is_interval() ? type.with_nullable(true).to_string() : type_name(type.id);
+    json += "{\"name\":" + json_string(schema.column(i).name) + ",\"type\":" + json_string(type_text) +
             ",\"nullable\":" + (schema.type(i).nullable ? "true" : "false") + "}";
   }
   return json + "]";

@@ -1,7 +1,11 @@
 // Types of the npm package `freshet` (API.md §2). The same declarations
 // serve every entry point (node, browser, workerd).
 
-/** A SQL value in JS: BIGINT outside ±(2^53 − 1) is a bigint; DATE and TIMESTAMP are strings. */
+/**
+ * A SQL value in JS: BIGINT outside ±(2^53 − 1) is a bigint; DATE, TIMESTAMP and TIME
+ * ('12:30:00.250') are strings; an INTERVAL is its text as CAST(... AS VARCHAR) gives it
+ * ('+1 02:00:00', '+1-02').
+ */
 export type SqlValue = boolean | number | bigint | string | null;
 /** A row: an object keyed by column name. */
 export type Row = Record<string, SqlValue>;

@@ -13,7 +13,7 @@
 // such an object) whose enumerable keys are all column names as
 // declared, each value null, undefined (JSON leaves the column out), a finite
 // number, a boolean or a well-formed string. Whether a value fits its
-// column (an integer for BIGINT, a date's text, NOT NULL) is the engine's to
+// column (an integer for BIGINT, a date's or time's text, NOT NULL) is the engine's to
 // check, with the JSON rules; a block it refuses is sent again as JSON too.
 // (Not mirrored: a row with both a non-enumerable column property and an
 // undefined one would pass the key count; such rows are not plain data.)

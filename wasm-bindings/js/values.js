@@ -1,7 +1,10 @@
 // SQL values as JS sees them (API.md §2): BIGINT → number, or BigInt outside
 // ±(2^53 − 1); REAL and DOUBLE → number (the core writes NaN and the
 // infinities as the strings "NaN", "Infinity", "-Infinity"); DECIMAL →
-// number; DATE, TIMESTAMP, VARCHAR → string; NULL → null.
+// number; DATE, TIMESTAMP, TIME, VARCHAR → string; an INTERVAL (a view's
+// column only) → its text as CAST(... AS VARCHAR) gives it ("+1 02:00:00",
+// "+1-02"; the column's type names the qualifier, "INTERVAL DAY TO SECOND");
+// NULL → null.
 //
 // ## Design
 // The core's JSON keeps every digit, but JSON.parse rounds integers beyond

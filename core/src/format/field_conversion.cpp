@@ -7,6 +7,7 @@
 #include <cstdlib>
 
 #include "freshet/types/decimal.h"
+#include "freshet/types/interval.h"
 #include "freshet/types/temporal.h"
 
 namespace freshet::format::internal {
@@ -154,6 +155,9 @@ const char* expected_kind(const SqlType& type) {
     case TypeId::kVarchar: return "expected a string";
     case TypeId::kDate: return "expected a date 'YYYY-MM-DD'";
     case TypeId::kTimestamp: return "expected a timestamp 'YYYY-MM-DD HH:MM:SS[.ffffff]'";
+    case TypeId::kTime: return "expected a time 'HH:MM:SS[.ffffff]'";
+    case TypeId::kIntervalDayTime:
+    case TypeId::kIntervalYearMonth: return "expected an interval string";
   }
   return "expected a value";
 }
@@ -256,6 +260,20 @@ Status set_from_text(RowBuilder& row, size_t column, std::string_view text, Show
       Result<int64_t> micros = parse_timestamp(text);
       if (!micros.ok()) return Status(ErrorCode::kTypeError, micros.status().message());
       row.set_int(column, *micros);
+      return Status::OK();
+    }
+    case TypeId::kTime: {
+      Result<int64_t> micros = parse_time(text);
+      if (!micros.ok()) return Status(ErrorCode::kTypeError, micros.status().message());
+      row.set_int(column, *micros);
+      return Status::OK();
+    }
+    case TypeId::kIntervalDayTime:
+    case TypeId::kIntervalYearMonth: {
+      // Tables have no interval columns (as Feldera); this reads what JSON output writes.
+      Result<int64_t> value = parse_interval(text, type);
+      if (!value.ok()) return Status(ErrorCode::kTypeError, value.status().message());
+      row.set_int(column, *value);
       return Status::OK();
     }
   }

@@ -49,7 +49,8 @@ Status set_varchar(RowBuilder& row, size_t column, std::string_view text, ShownV
 //! Any column from text: a CSV field or a JSON string. Booleans are
 //! true/false in any case; numbers as JSON writes them (a leading '+' allowed;
 //! REAL/DOUBLE also NaN, Infinity, -Infinity); DATE 'YYYY-MM-DD'; TIMESTAMP
-//! 'YYYY-MM-DD HH:MM:SS[.ffffff]'. The text is not NULL: the caller handles NULL.
+//! 'YYYY-MM-DD HH:MM:SS[.ffffff]'; TIME 'HH:MM:SS[.ffffff]'; an interval as
+//! CAST(... AS VARCHAR) writes it ('+1 02:00:00'). The text is not NULL: the caller handles NULL.
 Status set_from_text(RowBuilder& row, size_t column, std::string_view text, ShownValue shown);
 
 //! Whether `text` is a number as JSON writes it, optionally with a leading

@@ -36,6 +36,7 @@
 #include <cstring>
 
 #include "freshet/types/decimal.h"
+#include "freshet/types/interval.h"
 #include "freshet/types/temporal.h"
 #include "freshet/zset/cursor.h"
 
@@ -331,6 +332,13 @@ void append_fixed_value(const SqlType& type, RowRef row, uint32_t offset, std::s
     case TypeId::kDecimal: append_decimal(load<int128>(row, offset), type.scale, out); return;
     case TypeId::kDate: append_date(load_ordered_int<int32_t>(row.data + offset), out); return;
     case TypeId::kTimestamp: append_timestamp(load_ordered_int<int64_t>(row.data + offset), out); return;
+    // TIME as Feldera's default "%H:%M:%S%.f"; intervals (which Feldera does not
+    // serialize) as the text CAST(... AS VARCHAR) gives: "+1 02:00:00", "+1-02".
+    case TypeId::kTime: append_json_string(format_time(load_ordered_int<int64_t>(row.data + offset)), out); return;
+    case TypeId::kIntervalDayTime:
+    case TypeId::kIntervalYearMonth:
+      append_json_string(format_interval(load_ordered_int<int64_t>(row.data + offset), type), out);
+      return;
     case TypeId::kVarchar: break;  // the caller's: the body is not in the slot
   }
 }

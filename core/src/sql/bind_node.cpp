@@ -36,13 +36,14 @@ Result<ExprPtr> ExpressionBinder::bind_node(const AstExpr& ast) {
         return unary(ExprKind::kNot, type, std::move(child));
       }
       if (is_null_literal(*child)) child = null_literal(SqlType::integer());
-      if (!child->type.is_numeric()) {
-        return sql_error(ast.position, "unary minus needs a numeric operand, not " + describe(child->type));
+      if (!child->type.is_numeric() && !child->type.is_interval()) {
+        return sql_error(ast.position, "unary minus needs a numeric or interval operand, not " + describe(child->type));
       }
       SqlType type = child->type;
       return unary(ExprKind::kNegate, type, std::move(child));
     }
     case AstExprKind::kBinary: return bind_binary(ast);
+    case AstExprKind::kDatetimeDifference: return bind_datetime_difference(ast);
     case AstExprKind::kIsNull: {
       Result<ExprPtr> operand = bind(*ast.children[0]);
       if (!operand.ok()) return operand.status();

@@ -36,6 +36,11 @@ class ProgramCompiler {
       if (!seen.insert(column.name).second) {
         return sql_error(column.position, "table '" + table.name + "' has two columns named '" + column.name + "'");
       }
+      if (column.type.is_interval()) {
+        // As Feldera: intervals are computed in views, never stored in tables.
+        return sql_error(column.position, "column '" + column.name + "' of table '" + table.name +
+                                              "': a table column cannot have an INTERVAL type");
+      }
       columns.push_back({column.name, column.type});
     }
     SchemaPtr schema = make_schema(std::move(columns));

@@ -171,12 +171,14 @@ Datum negate(Evaluator& evaluator, const Expr& expr, const Datum& value) {
   if (type.id == TypeId::kDecimal) return Datum::of_decimal(-value.decimal);
   int64_t result;
   if (__builtin_sub_overflow(int64_t{0}, value.integer, &result) || !integer_fits(type.id, result)) {
+    if (type.is_interval()) return evaluator.fail(ErrorCode::kOverflow, "interval overflow in " + expr.to_string());
     return integer_overflow(evaluator, expr);
   }
   return Datum::of_int(result);
 }
 
 Datum arithmetic(Evaluator& evaluator, const Expr& expr, const Datum& left, const Datum& right) {
+  if (is_temporal_arithmetic(expr)) return temporal_arithmetic(evaluator, expr, left, right);
   if (expr.type.is_floating()) return floating_arithmetic(evaluator, expr, left.floating, right.floating);
   if (expr.type.id == TypeId::kDecimal) return decimal_arithmetic(evaluator, expr, left.decimal, right.decimal);
   return integer_arithmetic(evaluator, expr, left.integer, right.integer);

@@ -16,6 +16,8 @@
 //                       exponent and more digits than the scale (rounded);
 //                       TIMESTAMP also accepts a bare date (midnight)
 //   DATE ↔ TIMESTAMP    midnight; the day (floor) of a timestamp
+//   TIME, INTERVAL      see evaluate_temporal_cast.cpp; → VARCHAR as
+//                       format_time / format_interval write them
 //   → VARCHAR(n)        truncated to n code points
 // Errors: unparsable text → kTypeError "cannot cast 'abc' to INTEGER"; a value
 // outside the target's range → kOverflow "cannot cast 300 to TINYINT: out of range".
@@ -26,6 +28,7 @@
 #include <limits>
 
 #include "evaluate_internal.h"
+#include "freshet/types/interval.h"
 #include "freshet/types/temporal.h"
 
 namespace freshet::sql::internal {
@@ -332,11 +335,15 @@ std::string value_to_text(const Datum& value, const SqlType& type) {
     case TypeId::kVarchar: return std::string(value.string);
     case TypeId::kDate: return format_date(static_cast<int32_t>(value.integer));
     case TypeId::kTimestamp: return format_timestamp(value.integer);
+    case TypeId::kTime: return format_time(value.integer);
+    case TypeId::kIntervalDayTime:
+    case TypeId::kIntervalYearMonth: return format_interval(value.integer, type);
     default: return std::to_string(value.integer);
   }
 }
 
 Datum cast_value(Evaluator& evaluator, const Datum& value, const SqlType& from, const SqlType& to) {
+  if (is_temporal_cast(from, to)) return cast_temporal(evaluator, value, from, to);
   switch (to.id) {
     case TypeId::kBoolean: return to_boolean(evaluator, value, from, to);
     case TypeId::kTinyInt:
@@ -355,6 +362,7 @@ Datum cast_value(Evaluator& evaluator, const Datum& value, const SqlType& from, 
     case TypeId::kVarchar: return to_varchar(evaluator, value, from, to);
     case TypeId::kDate: return to_date(evaluator, value, from, to);
     case TypeId::kTimestamp: return to_timestamp(evaluator, value, from, to);
+    default: break;
   }
   return unsupported(evaluator, from, to);
 }

@@ -25,6 +25,17 @@ bool integer_fits(TypeId id, int64_t value);
 //! Rescales with overflow detection; false when the result does not fit 128 bits.
 bool rescale_checked(int128 unscaled, int from_scale, int to_scale, int128* out);
 
+// evaluate_temporal.cpp
+//! Whether `expr` (kArithmetic) is datetime or interval arithmetic.
+bool is_temporal_arithmetic(const Expr& expr);
+//! Datetime ± interval, (a - b) <qualifier>, interval ± interval, interval * / number.
+Datum temporal_arithmetic(Evaluator& evaluator, const Expr& expr, const Datum& left, const Datum& right);
+
+// evaluate_temporal_cast.cpp
+//! Whether CAST(from AS to) involves TIME or an interval (other than to VARCHAR).
+bool is_temporal_cast(const SqlType& from, const SqlType& to);
+Datum cast_temporal(Evaluator& evaluator, const Datum& value, const SqlType& from, const SqlType& to);
+
 // evaluate_cast.cpp
 //! CAST(value AS to), value of type `from`.
 Datum cast_value(Evaluator& evaluator, const Datum& value, const SqlType& from, const SqlType& to);

@@ -18,6 +18,7 @@
 #include "freshet/sql/expression.h"
 
 #include "evaluate_internal.h"
+#include "freshet/types/interval.h"
 #include "freshet/types/temporal.h"
 
 namespace freshet::sql {
@@ -150,6 +151,11 @@ std::string literal_to_string(const Expr& expr) {
     }
     case TypeId::kDate: return "DATE '" + format_date(static_cast<int32_t>(expr.literal.integer)) + "'";
     case TypeId::kTimestamp: return "TIMESTAMP '" + format_timestamp(expr.literal.integer) + "'";
+    case TypeId::kTime: return "TIME '" + format_time(expr.literal.integer) + "'";
+    case TypeId::kIntervalDayTime:
+    case TypeId::kIntervalYearMonth:
+      return "INTERVAL '" + format_interval(expr.literal.integer, expr.type) + "' " +
+             expr.type.with_nullable(true).to_string().substr(9);
     default: return internal::value_to_text(expr.literal, expr.type);
   }
 }

@@ -2,13 +2,14 @@
 
 #include <cstdlib>
 
+#include "freshet/types/interval.h"
 #include "freshet/types/temporal.h"
 #include "type_rules.h"
 
 namespace freshet::sql {
 namespace {
 
-bool is_temporal(const SqlType& type) { return type.id == TypeId::kDate || type.id == TypeId::kTimestamp; }
+bool is_temporal(const SqlType& type) { return type.is_datetime(); }
 
 std::string describe(const SqlType& type) { return type.with_nullable(true).to_string(); }
 
@@ -126,6 +127,18 @@ Result<ExprPtr> ExpressionBinder::bind_literal(const AstExpr& ast) {
       if (!micros.ok()) return sql_error(ast.position, micros.status().message());
       return literal_expr(Value::timestamp(*micros), SqlType::timestamp(false));
     }
+    case LiteralKind::kTime: {
+      Result<int64_t> micros = parse_time(ast.text);
+      if (!micros.ok()) return sql_error(ast.position, micros.status().message());
+      return literal_expr(Value::time(*micros), SqlType::time(false));
+    }
+    case LiteralKind::kInterval: {
+      // The parser has checked the text (and the leading precision).
+      Result<int64_t> value = parse_interval(ast.text, ast.cast_type);
+      if (!value.ok()) return sql_error(ast.position, value.status().message());
+      SqlType type = ast.cast_type.with_nullable(false);
+      return literal_expr(Value::integer(type.id, *value), type);
+    }
   }
   return sql_error(ast.position, "unsupported literal");
 }
@@ -199,6 +212,10 @@ Result<ExprPtr> ExpressionBinder::bind_binary(const AstExpr& ast) {
     case AstOperator::kGreater:
     case AstOperator::kGreaterEqual: return bind_comparison(ast.op, std::move(left), std::move(right), ast.operator_position);
     default: break;
+  }
+  if (left->type.is_datetime() || left->type.is_interval() || right->type.is_datetime() ||
+      right->type.is_interval()) {
+    return bind_temporal_arithmetic(ast, std::move(left), std::move(right));
   }
   // Arithmetic. A NULL literal takes the other side's type.
   if (is_null_literal(*left)) left = null_literal(right->type);

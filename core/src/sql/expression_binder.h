@@ -34,6 +34,9 @@ class ExpressionBinder {
   Result<ExprPtr> bind_case(const AstExpr& ast);
   Result<ExprPtr> bind_function(const AstExpr& ast);
   Result<std::vector<ExprPtr>> bind_children(const AstExpr& ast);
+  // bind_temporal.cpp
+  Result<ExprPtr> bind_temporal_arithmetic(const AstExpr& ast, ExprPtr left, ExprPtr right);
+  Result<ExprPtr> bind_datetime_difference(const AstExpr& ast);
 
   const Scope& scope_;
   Interceptor interceptor_;

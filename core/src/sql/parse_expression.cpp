@@ -199,6 +199,7 @@ Result<AstExprPtr> Parser::primary() {
       advance();
       FRESHET_PARSE_ASSIGN(AstExprPtr inner, expression());
       FRESHET_RETURN_IF_ERROR(expect(TokenKind::kRightParen, "')'"));
+      if (at_interval_unit()) return datetime_difference(std::move(inner));
       return inner;
     }
     case TokenKind::kIdentifier:
@@ -220,10 +221,16 @@ Result<AstExprPtr> Parser::name_expression() {
     if (token.text == "true" || token.text == "false") {
       return make_literal(LiteralKind::kBoolean, advance().position, token.text);
     }
-    if (next.kind == TokenKind::kString && (token.text == "date" || token.text == "timestamp")) {
-      LiteralKind kind = token.text == "date" ? LiteralKind::kDate : LiteralKind::kTimestamp;
+    if (next.kind == TokenKind::kString && (token.text == "date" || token.text == "timestamp" || token.text == "time")) {
+      LiteralKind kind = token.text == "date"        ? LiteralKind::kDate
+                         : token.text == "timestamp" ? LiteralKind::kTimestamp
+                                                     : LiteralKind::kTime;
       advance();
       return make_literal(kind, position, advance().text);
+    }
+    if (token.text == "interval" && (next.kind == TokenKind::kString || next.kind == TokenKind::kInteger ||
+                                     next.kind == TokenKind::kDecimal || next.kind == TokenKind::kMinus)) {
+      return interval_literal();
     }
     if (token.text == "case") return case_expression();
     if (next.kind == TokenKind::kLeftParen) {

@@ -1,6 +1,6 @@
 // Type names to SqlType: BOOLEAN, the integers, REAL, FLOAT / DOUBLE
 // [PRECISION], DECIMAL / NUMERIC [(p [, s])], VARCHAR / CHAR [(n)], TEXT,
-// STRING, DATE, TIMESTAMP. The result is nullable; NOT NULL is a column
+// STRING, DATE, TIMESTAMP, TIME [(p)], INTERVAL <qualifier>. The result is nullable; NOT NULL is a column
 // constraint (parser.cpp).
 #include <cstdint>
 #include <limits>
@@ -77,6 +77,19 @@ Result<SqlType> Parser::type() {
   }
   if (accept_keyword("decimal") || accept_keyword("numeric") || accept_keyword("dec")) {
     return decimal_arguments(*this, position);
+  }
+  if (accept_keyword("time")) {
+    // TIME(p): the precision is accepted and ignored (TIME keeps microseconds; Feldera ignores it too).
+    if (accept(TokenKind::kLeftParen)) {
+      FRESHET_PARSE_ASSIGN(uint64_t ignored, unsigned_integer("a TIME precision", 9));
+      (void)ignored;
+      FRESHET_RETURN_IF_ERROR(expect(TokenKind::kRightParen, "')'"));
+    }
+    return SqlType::time();
+  }
+  if (accept_keyword("interval")) {
+    uint32_t leading_precision = 0;
+    return interval_qualifier(&leading_precision);
   }
   if (accept_keyword("varchar")) return string_length(*this, position, 0);
   if (accept_keyword("char") || accept_keyword("character")) {

@@ -117,6 +117,19 @@ class Parser {
   Result<AstExprPtr> substring_expression();
   //! An operand of + and - (a frame offset: `1 PRECEDING`, `INTERVAL '1' HOUR PRECEDING`).
   Result<AstExprPtr> binary_operand();
+  // Intervals (parse_interval.cpp).
+  Result<AstExprPtr> interval_literal();
+  //! `(a - b) unit [TO unit]` after the parenthesis closed over `inner`.
+  Result<AstExprPtr> datetime_difference(AstExprPtr inner);
+
+ public:
+  //! Whether the current token starts an interval qualifier (a unit word).
+  bool at_interval_unit() const;
+  //! `unit [(p)] [TO unit [(p)]]` as an interval type; `leading_precision`
+  //! receives the first field's (p), 0 when none was written.
+  Result<SqlType> interval_qualifier(uint32_t* leading_precision);
+
+ private:
   //! `( expr, ... )` of IN, after the IN keyword.
   Status expression_list(std::vector<AstExprPtr>& out);
 

@@ -47,6 +47,7 @@ std::optional<SqlType> common_type(const SqlType& a, const SqlType& b) {
   if (a.id == b.id) {
     SqlType type = a;
     if (a.id == TypeId::kDecimal) type = widen_decimals(a, b);
+    if (a.is_interval()) type = widen_interval(a, b);
     if (a.id == TypeId::kVarchar && a.max_length != b.max_length) type.max_length = 0;
     return with_nullability(type, a, b);
   }
@@ -102,9 +103,40 @@ std::optional<SqlType> arithmetic_type(AstOperator op, const SqlType& a, const S
   return result;
 }
 
+SqlType widen_interval(const SqlType& a, const SqlType& b) {
+  SqlType type = a;
+  type.precision = static_cast<uint8_t>(std::min(a.interval_start(), b.interval_start()));
+  type.scale = static_cast<uint8_t>(std::max(a.interval_end(), b.interval_end()));
+  type.nullable = a.nullable || b.nullable;
+  return type;
+}
+
+std::optional<SqlType> temporal_arithmetic_type(AstOperator op, const SqlType& a, const SqlType& b) {
+  switch (op) {
+    case AstOperator::kAdd:
+    case AstOperator::kSubtract:
+      if (a.is_datetime() && b.is_interval()) return a;
+      if (a.is_interval() && b.id == a.id) return widen_interval(a, b);
+      return std::nullopt;
+    case AstOperator::kMultiply:
+    case AstOperator::kDivide:
+      if (a.is_interval() && b.is_numeric()) return a;
+      return std::nullopt;
+    default: return std::nullopt;
+  }
+}
+
 bool can_cast(const SqlType& from, const SqlType& to) {
   if (from.id == to.id) return true;
   if (from.id == TypeId::kVarchar || to.id == TypeId::kVarchar) return true;
+  // TIME from and to TIMESTAMP; single-field intervals from exact numbers and to integers (as Feldera).
+  if (from.id == TypeId::kTime || to.id == TypeId::kTime) {
+    return from.id == TypeId::kTimestamp || to.id == TypeId::kTimestamp;
+  }
+  if (to.is_interval()) {
+    return to.interval_start() == to.interval_end() && (from.is_integer() || from.id == TypeId::kDecimal);
+  }
+  if (from.is_interval()) return from.interval_start() == from.interval_end() && to.is_integer();
   if (from.is_numeric() && to.is_numeric()) return true;
   if ((from.id == TypeId::kBoolean && to.is_integer()) || (from.is_integer() && to.id == TypeId::kBoolean)) return true;
   bool from_time = from.id == TypeId::kDate || from.id == TypeId::kTimestamp;

@@ -19,6 +19,17 @@ std::optional<SqlType> common_type(const SqlType& a, const SqlType& b);
 //! operand types (the evaluator rescales).
 std::optional<SqlType> arithmetic_type(AstOperator op, const SqlType& a, const SqlType& b);
 
+//! The result type of `a op b` when a side is a DATE, TIMESTAMP, TIME or an
+//! interval (+ - * /), as Feldera: datetime ± interval keeps the datetime's
+//! type (DATE + INTERVAL HOUR is a DATE), interval ± interval of one kind,
+//! interval * number, interval / number. None when not allowed (DATE - DATE
+//! needs a qualifier: `(a - b) DAY`). The binder puts the datetime, or the
+//! interval of * and /, first.
+std::optional<SqlType> temporal_arithmetic_type(AstOperator op, const SqlType& a, const SqlType& b);
+
+//! The interval type that holds both (same kind): the wider qualifier.
+SqlType widen_interval(const SqlType& a, const SqlType& b);
+
 //! Whether CAST(from AS to) is allowed.
 bool can_cast(const SqlType& from, const SqlType& to);
 

@@ -32,7 +32,10 @@ int64_t RowReader::get_int(size_t column) const {
     case TypeId::kInt:
     case TypeId::kDate: return load_int<int32_t>(column);
     case TypeId::kBigInt:
-    case TypeId::kTimestamp: return load_int<int64_t>(column);
+    case TypeId::kTimestamp:
+    case TypeId::kTime:
+    case TypeId::kIntervalDayTime:
+    case TypeId::kIntervalYearMonth: return load_int<int64_t>(column);
     default: FRESHET_ASSERT(false && "get_int on a non-integer column");
   }
   return 0;
@@ -68,6 +71,9 @@ Value RowReader::get_value(size_t column) const {
     case TypeId::kDouble: return Value::floating(type.id, get_double(column));
     case TypeId::kDecimal: return Value::decimal(get_decimal(column), type.scale);
     case TypeId::kVarchar: return Value::varchar(get_string(column));
+    case TypeId::kIntervalDayTime:
+    case TypeId::kIntervalYearMonth:
+      return Value::interval(type.id, get_int(column), type.interval_start(), type.interval_end());
     default: return Value::integer(type.id, get_int(column));
   }
 }
@@ -100,7 +106,10 @@ void RowBuilder::set_int(size_t column, int64_t value) {
     case TypeId::kInt:
     case TypeId::kDate: store_int<int32_t>(column, static_cast<int32_t>(value)); break;
     case TypeId::kBigInt:
-    case TypeId::kTimestamp: store_int<int64_t>(column, value); break;
+    case TypeId::kTimestamp:
+    case TypeId::kTime:
+    case TypeId::kIntervalDayTime:
+    case TypeId::kIntervalYearMonth: store_int<int64_t>(column, value); break;
     default: FRESHET_ASSERT(false && "set_int on a non-integer column");
   }
 }

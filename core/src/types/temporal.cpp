@@ -41,12 +41,15 @@ std::string format_timestamp(int64_t micros) {
     rest += kMicrosPerDay;
     --days;
   }
-  int64_t seconds = rest / kMicrosPerSecond;
-  int64_t fraction = rest % kMicrosPerSecond;
-  char text[64];
-  int length = std::snprintf(text, sizeof text, "%s %02d:%02d:%02d", format_date(static_cast<int32_t>(days)).c_str(),
-                             static_cast<int>(seconds / 3600), static_cast<int>(seconds / 60 % 60),
-                             static_cast<int>(seconds % 60));
+  return format_date(static_cast<int32_t>(days)) + " " + format_time(rest);
+}
+
+std::string format_time(int64_t micros) {
+  int64_t seconds = micros / kMicrosPerSecond;
+  int64_t fraction = micros % kMicrosPerSecond;
+  char text[40];
+  int length = std::snprintf(text, sizeof text, "%02d:%02d:%02d", static_cast<int>(seconds / 3600),
+                             static_cast<int>(seconds / 60 % 60), static_cast<int>(seconds % 60));
   if (fraction != 0) {
     // Milliseconds when exact, else microseconds, without trailing zeros beyond that.
     if (fraction % 1000 == 0) {
@@ -72,13 +75,13 @@ bool read_digits(std::string_view text, size_t position, size_t count, int64_t* 
   return true;
 }
 
+}  // namespace
+
 uint32_t days_in_month(int64_t year, int64_t month) {
   static const uint32_t kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
   bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
   return month == 2 && leap ? 29 : kDays[month - 1];
 }
-
-}  // namespace
 
 Result<int32_t> parse_date(std::string_view text) {
   int64_t year, month, day;
@@ -116,6 +119,29 @@ Result<int64_t> parse_timestamp(std::string_view text) {
     for (size_t i = digits; i < 6; ++i) micros *= 10;
   }
   return *date * kMicrosPerDay + (hour * 3600 + minute * 60 + second) * kMicrosPerSecond + micros;
+}
+
+Result<int64_t> parse_time(std::string_view text) {
+  auto bad = [&] {
+    return Status(ErrorCode::kTypeError, "'" + std::string(text) + "' is not a time (expected HH:MM:SS[.fffffffff])");
+  };
+  int64_t hour, minute, second;
+  if (text.size() < 8 || text[2] != ':' || text[5] != ':' || !read_digits(text, 0, 2, &hour) ||
+      !read_digits(text, 3, 2, &minute) || !read_digits(text, 6, 2, &second) || hour > 23 || minute > 59 ||
+      second > 59) {
+    return bad();
+  }
+  int64_t micros = 0;
+  if (text.size() > 8) {
+    size_t digits = text.size() - 9;
+    if (text[8] != '.' || digits == 0 || digits > 9) return bad();
+    int64_t fraction;
+    if (!read_digits(text, 9, digits, &fraction)) return bad();
+    for (size_t i = digits; i < 6; ++i) fraction *= 10;
+    for (size_t i = 6; i < digits; ++i) fraction /= 10;
+    micros = fraction;
+  }
+  return (hour * 3600 + minute * 60 + second) * kMicrosPerSecond + micros;
 }
 
 }  // namespace freshet

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 
+#include "freshet/types/interval.h"
 #include "freshet/types/temporal.h"
 
 namespace freshet {
@@ -35,6 +36,13 @@ Value Value::decimal(int128 unscaled, uint8_t scale) {
   return v;
 }
 
+Value Value::interval(TypeId type, int64_t value, IntervalUnit start, IntervalUnit end) {
+  Value v = integer(type, value);
+  v.scale_ = static_cast<uint8_t>(start);
+  v.interval_end_ = static_cast<uint8_t>(end);
+  return v;
+}
+
 Value Value::varchar(std::string_view value) {
   Value v(TypeId::kVarchar);
   v.null_ = false;
@@ -65,6 +73,14 @@ std::string Value::to_string() const {
     }
     case TypeId::kDate: return format_date(static_cast<int32_t>(integer_));
     case TypeId::kTimestamp: return format_timestamp(integer_);
+    case TypeId::kTime: return format_time(integer_);
+    case TypeId::kIntervalDayTime:
+    case TypeId::kIntervalYearMonth: {
+      SqlType type{type_};
+      type.precision = scale_;
+      type.scale = interval_end_;
+      return format_interval(integer_, type);
+    }
   }
   return "?";
 }

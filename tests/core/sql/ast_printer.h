@@ -74,6 +74,10 @@ inline std::string print_literal(const AstExpr& expr) {
       return "DATE'" + expr.text + "'";
     case LiteralKind::kTimestamp:
       return "TIMESTAMP'" + expr.text + "'";
+    case LiteralKind::kTime:
+      return "TIME'" + expr.text + "'";
+    case LiteralKind::kInterval:
+      return "INTERVAL'" + expr.text + "' " + expr.cast_type.to_string().substr(9);
   }
   return "?";
 }
@@ -118,6 +122,8 @@ inline std::string print(const AstExpr& expr) {
     }
     case AstExprKind::kExtract:
       return "(EXTRACT " + expr.name + print_children(expr) + ")";
+    case AstExprKind::kDatetimeDifference:
+      return "(-" + print_children(expr) + ") " + expr.cast_type.to_string().substr(9);
   }
   return "?";
 }

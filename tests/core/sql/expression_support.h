@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "freshet/sql/expression.h"
+#include "freshet/types/interval.h"
 #include "freshet/types/temporal.h"
 
 namespace freshet::sql::testing {
@@ -94,6 +95,9 @@ inline std::string show(const Datum& value, const SqlType& type) {
     case TypeId::kVarchar: return std::string(value.string);
     case TypeId::kDate: return format_date(static_cast<int32_t>(value.integer));
     case TypeId::kTimestamp: return format_timestamp(value.integer);
+    case TypeId::kTime: return format_time(value.integer);
+    case TypeId::kIntervalDayTime:
+    case TypeId::kIntervalYearMonth: return format_interval(value.integer, type);
     default: return std::to_string(value.integer);
   }
 }

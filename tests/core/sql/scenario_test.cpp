@@ -102,6 +102,12 @@ Result<std::string> parse_row(const std::string& line, const Schema& schema) {
         row.set_int(c, *micros);
         break;
       }
+      case TypeId::kTime: {
+        Result<int64_t> micros = parse_time(text);
+        if (!micros.ok()) return micros.status();
+        row.set_int(c, *micros);
+        break;
+      }
       default: row.set_int(c, std::stoll(text)); break;
     }
   }

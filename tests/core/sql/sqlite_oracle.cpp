@@ -83,6 +83,9 @@ std::string canonical_row(const Schema& schema, RowRef row) {
       case TypeId::kVarchar: out += canonical_text(reader.get_string(c)); break;
       case TypeId::kDate: out += canonical_text(format_date(static_cast<int32_t>(reader.get_int(c)))); break;
       case TypeId::kTimestamp: out += canonical_text(format_timestamp(reader.get_int(c))); break;
+      case TypeId::kTime:
+      case TypeId::kIntervalDayTime:
+      case TypeId::kIntervalYearMonth: out += canonical_text(reader.get_value(c).to_string()); break;
     }
   }
   return out;

@@ -36,6 +36,7 @@ enum class AstExprKind : uint8_t {
   kCast,        //!< CAST(children[0] AS cast_type)
   kFunction,    //!< name(children...), COUNT(*) has star, COUNT(DISTINCT x) has distinct
   kExtract,     //!< EXTRACT(name FROM children[0]); name is "year" | "month" | "day" | "hour"
+  kDatetimeDifference,  //!< (children[0] - children[1]) <qualifier>: an interval of type cast_type
 };
 
 enum class AstOperator : uint8_t {
@@ -56,6 +57,8 @@ enum class LiteralKind : uint8_t {
   kString,     //!< the unescaped contents of '...'
   kDate,       //!< DATE '2024-01-02': text is the string's contents
   kTimestamp,  //!< TIMESTAMP '2024-01-02 10:00:00'
+  kTime,       //!< TIME '10:00:00'
+  kInterval,   //!< INTERVAL '1 02:00' DAY TO MINUTE: text is the string, cast_type the interval type
 };
 
 struct AstExpr;
@@ -78,7 +81,7 @@ struct AstExpr {
   //! CASE: `CASE [case_operand] WHEN children[2i] THEN children[2i+1] ... [ELSE else_result] END`
   AstExprPtr case_operand;
   AstExprPtr else_result;
-  SqlType cast_type;                //!< CAST target (nullable)
+  SqlType cast_type;                //!< CAST target (nullable); an interval literal's or difference's type
   //! kFunction: `OVER (...)` or `OVER name` makes it a window function call.
   std::unique_ptr<WindowSpec> over;
 };

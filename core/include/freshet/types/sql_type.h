@@ -20,7 +20,14 @@ enum class TypeId : uint8_t {
   kVarchar,    //!< UTF-8 bytes
   kDate,       //!< days since 1970-01-01
   kTimestamp,  //!< microseconds since 1970-01-01 00:00:00 (no time zone)
+  kTime,               //!< microseconds since midnight, 0 <= t < 86'400'000'000
+  kIntervalDayTime,    //!< a "short" interval (DAY .. SECOND): signed microseconds
+  kIntervalYearMonth,  //!< a "long" interval (YEAR .. MONTH): signed months
 };
+
+//! The fields of an interval qualifier (`HOUR TO MINUTE`). kNone only in a
+//! default-constructed SqlType, which reads as the widest qualifier.
+enum class IntervalUnit : uint8_t { kNone, kYear, kMonth, kDay, kHour, kMinute, kSecond };
 
 //! The widest precision a DECIMAL may have: 38 digits fit in 128 bits.
 inline constexpr uint8_t kMaxDecimalPrecision = 38;
@@ -28,8 +35,8 @@ inline constexpr uint8_t kMaxDecimalPrecision = 38;
 struct SqlType {
   TypeId id = TypeId::kBigInt;
   bool nullable = true;
-  uint8_t precision = 0;    //!< DECIMAL only
-  uint8_t scale = 0;        //!< DECIMAL only
+  uint8_t precision = 0;    //!< DECIMAL; intervals: the qualifier's first field (an IntervalUnit)
+  uint8_t scale = 0;        //!< DECIMAL; intervals: the qualifier's last field (== first for one field)
   uint32_t max_length = 0;  //!< VARCHAR(n); 0 means unbounded
 
   static SqlType boolean(bool nullable = true) { return {TypeId::kBoolean, nullable}; }
@@ -47,6 +54,17 @@ struct SqlType {
   }
   static SqlType date(bool nullable = true) { return {TypeId::kDate, nullable}; }
   static SqlType timestamp(bool nullable = true) { return {TypeId::kTimestamp, nullable}; }
+  static SqlType time(bool nullable = true) { return {TypeId::kTime, nullable}; }
+  //! INTERVAL start [TO end] over DAY .. SECOND (by default DAY TO SECOND).
+  static SqlType interval_day_time(IntervalUnit start = IntervalUnit::kDay, IntervalUnit end = IntervalUnit::kSecond,
+                                   bool nullable = true) {
+    return {TypeId::kIntervalDayTime, nullable, static_cast<uint8_t>(start), static_cast<uint8_t>(end)};
+  }
+  //! INTERVAL start [TO end] over YEAR .. MONTH (by default YEAR TO MONTH).
+  static SqlType interval_year_month(IntervalUnit start = IntervalUnit::kYear, IntervalUnit end = IntervalUnit::kMonth,
+                                     bool nullable = true) {
+    return {TypeId::kIntervalYearMonth, nullable, static_cast<uint8_t>(start), static_cast<uint8_t>(end)};
+  }
 
   SqlType with_nullable(bool value) const {
     SqlType copy = *this;
@@ -60,8 +78,15 @@ struct SqlType {
   }
   bool is_floating() const { return id == TypeId::kReal || id == TypeId::kDouble; }
   bool is_numeric() const { return is_integer() || is_floating() || id == TypeId::kDecimal; }
+  bool is_interval() const { return id == TypeId::kIntervalDayTime || id == TypeId::kIntervalYearMonth; }
+  //! DATE, TIMESTAMP or TIME.
+  bool is_datetime() const { return id == TypeId::kDate || id == TypeId::kTimestamp || id == TypeId::kTime; }
+  //! An interval's first and last field; a default-constructed interval type
+  //! reads as DAY TO SECOND or YEAR TO MONTH.
+  IntervalUnit interval_start() const;
+  IntervalUnit interval_end() const;
 
-  //! "BIGINT NOT NULL", "DECIMAL(10, 2)", "VARCHAR(20)"
+  //! "BIGINT NOT NULL", "DECIMAL(10, 2)", "VARCHAR(20)", "INTERVAL HOUR TO MINUTE"
   std::string to_string() const;
 
   friend bool operator==(const SqlType& a, const SqlType& b) {
@@ -73,7 +98,10 @@ struct SqlType {
 //! Bytes a value of this type takes in a row's fixed part (VARCHAR: its length).
 uint32_t fixed_width(TypeId id);
 
-//! The SQL name of a type id ("BIGINT").
+//! The SQL name of a type id ("BIGINT", "INTERVAL").
 const char* type_name(TypeId id);
+
+//! "YEAR", "MONTH", "DAY", "HOUR", "MINUTE", "SECOND".
+const char* interval_unit_name(IntervalUnit unit);
 
 }  // namespace freshet

@@ -26,6 +26,9 @@ class Value {
   static Value varchar(std::string_view value);
   static Value date(int32_t days) { return integer(TypeId::kDate, days); }
   static Value timestamp(int64_t micros) { return integer(TypeId::kTimestamp, micros); }
+  static Value time(int64_t micros) { return integer(TypeId::kTime, micros); }
+  //! An interval (microseconds or months) and the qualifier it renders with.
+  static Value interval(TypeId type, int64_t value, IntervalUnit start, IntervalUnit end);
 
   TypeId type() const { return type_; }
   bool is_null() const { return null_; }
@@ -36,7 +39,8 @@ class Value {
   uint8_t decimal_scale() const { return scale_; }
   const std::string& as_string() const { return string_; }
 
-  //! A readable rendering: NULL, 42, 1.5, 12.50, 'text', 2024-01-02.
+  //! A readable rendering: NULL, 42, 1.5, 12.50, 'text', 2024-01-02, 10:30:00,
+  //! and intervals as CAST(... AS VARCHAR) gives them (+1 02:00:00, +1-02).
   std::string to_string() const;
 
   friend bool operator==(const Value& a, const Value& b);
@@ -47,7 +51,8 @@ class Value {
 
   TypeId type_;
   bool null_ = false;
-  uint8_t scale_ = 0;
+  uint8_t scale_ = 0;  //!< DECIMAL's scale; an interval's first field
+  uint8_t interval_end_ = 0;  //!< an interval's last field
   int64_t integer_ = 0;
   double floating_ = 0;
   int128 decimal_ = 0;
