@@ -106,6 +106,8 @@ class WindowCallBinder {
   Status bind_function(const AstExpr& call, const Group& group, const ResolvedSpec& spec, WindowFunction& out);
   Status bind_frame(const AstExpr& call, const Group& group, const WindowFrame& frame, WindowFunction& out);
   Result<WindowBound> bind_bound(const FrameBound& bound, const Group& group, FrameUnit unit);
+  //! A RANGE offset over TIMESTAMP, DATE or TIME: a constant day-time INTERVAL.
+  Result<WindowBound> bind_interval_offset(const AstExpr& offset, const SqlType& order_type, WindowBound out);
 
   const Scope& input_;
   const Select& select_;
@@ -292,6 +294,7 @@ Result<WindowBound> WindowCallBinder::bind_bound(const FrameBound& bound, const 
     return sql_error(offset.position, "a RANGE frame with an offset needs exactly one ORDER BY column");
   }
   const SqlType& order_type = group.order_types[0];
+  if (order_type.is_datetime()) return bind_interval_offset(offset, order_type, out);
   bool numeric_literal = offset.kind == AstExprKind::kLiteral &&
                          (offset.literal_kind == LiteralKind::kInteger ||
                           offset.literal_kind == LiteralKind::kDecimal || offset.literal_kind == LiteralKind::kFloat);
@@ -313,6 +316,31 @@ Result<WindowBound> WindowCallBinder::bind_bound(const FrameBound& bound, const 
     return sql_error(offset.position, "the RANGE frame offset does not fit " + describe(order_type));
   out.exact = order_type.id == TypeId::kDecimal ? datum.decimal : int128{datum.integer};
   out.floating = datum.floating;
+  return out;
+}
+
+Result<WindowBound> WindowCallBinder::bind_interval_offset(const AstExpr& offset, const SqlType& order_type,
+                                                           WindowBound out) {
+  constexpr int64_t kMicrosPerDay = 86'400'000'000;
+  std::string what = "a RANGE frame offset over " + describe(order_type);
+  Scope no_columns;
+  Result<ExprPtr> literal = ExpressionBinder(no_columns).bind(offset);
+  if (!literal.ok() || (*literal)->kind != ExprKind::kLiteral || !(*literal)->type.is_interval() ||
+      (*literal)->literal.null) {
+    return sql_error(offset.position, what + " must be a constant INTERVAL");
+  }
+  if ((*literal)->type.id == TypeId::kIntervalYearMonth) {
+    return sql_error(offset.position, what + " cannot be a YEAR or MONTH interval (months differ in length); "
+                                             "use days, such as INTERVAL '30' DAY");
+  }
+  int64_t micros = (*literal)->literal.integer;
+  if (micros < 0) return sql_error(offset.position, what + " must not be negative");
+  if (order_type.id == TypeId::kDate) {
+    if (micros % kMicrosPerDay != 0) return sql_error(offset.position, what + " must be a whole number of days");
+    out.exact = micros / kMicrosPerDay;
+  } else {
+    out.exact = micros;
+  }
   return out;
 }
 
