@@ -330,8 +330,9 @@ Result<WindowBound> WindowCallBinder::bind_interval_offset(const AstExpr& offset
     return sql_error(offset.position, what + " must be a constant INTERVAL");
   }
   if ((*literal)->type.id == TypeId::kIntervalYearMonth) {
-    return sql_error(offset.position, what + " cannot be a YEAR or MONTH interval (months differ in length); "
-                                             "use days, such as INTERVAL '30' DAY");
+    return sql_error(offset.position, what +
+                                          " cannot be a YEAR or MONTH interval (months differ in length); "
+                                          "use days, such as INTERVAL '30' DAY");
   }
   int64_t micros = (*literal)->literal.integer;
   if (micros < 0) return sql_error(offset.position, what + " must not be negative");
