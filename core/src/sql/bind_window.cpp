@@ -198,6 +198,10 @@ Status WindowCallBinder::bind_function(const AstExpr& call, const Group& group, 
     out.result_type = type;
     return Status::OK();
   }
+  if (name == "first_value" || name == "last_value" || name == "nth_value" || name == "ntile" ||
+      name == "percent_rank" || name == "cume_dist") {
+    return sql_error(call.position, "window function " + name + "() is not supported");
+  }
   if (!is_aggregate_function(name)) {
     return sql_error(call.position, name + "() is not a window function");
   }

@@ -243,6 +243,11 @@ Result<AstExprPtr> Parser::name_expression() {
   std::string first = advance().text;
   if (at(TokenKind::kLeftParen)) {
     FRESHET_PARSE_ASSIGN(AstExprPtr call, function_call(position, std::move(first)));
+    if ((at_keyword("ignore") || at_keyword("respect")) && is_keyword(peek(1), "nulls")) {
+      if (at_keyword("ignore")) return sql_error_at(current().position, "IGNORE NULLS is not supported");
+      advance();  // RESPECT NULLS: the default
+      advance();
+    }
     if (at_keyword("over")) {
       FRESHET_PARSE_ASSIGN(call->over, over_clause());
     }
