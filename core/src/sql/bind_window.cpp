@@ -6,6 +6,8 @@
 //
 // Calls with the same PARTITION BY and ORDER BY share one window operator,
 // whatever their frames.
+#include <algorithm>
+#include <cstdlib>
 #include <map>
 
 #include "binder.h"
@@ -16,6 +18,14 @@ namespace freshet::sql {
 namespace {
 
 std::string describe(const SqlType& type) { return type.with_nullable(true).to_string(); }
+
+//! A non-negative count of positions (LAG/LEAD, ROWS), capped at 2^62: more
+//! rows than any partition holds, and far from overflow when added to a position.
+int64_t position_offset(const std::string& digits) {
+  constexpr uint64_t kCap = uint64_t{1} << 62;
+  uint64_t value = std::strtoull(digits.c_str(), nullptr, 10);  // saturates at UINT64_MAX
+  return static_cast<int64_t>(std::min(value, kCap));
+}
 
 bool is_rank_name(const std::string& name) { return name == "row_number" || name == "rank" || name == "dense_rank"; }
 
@@ -178,7 +188,7 @@ Status WindowCallBinder::bind_function(const AstExpr& call, const Group& group, 
           offset.text[0] == '-') {
         return sql_error(offset.position, name + "() offset must be a non-negative integer constant");
       }
-      out.offset = static_cast<int64_t>(std::strtoll(offset.text.c_str(), nullptr, 10));
+      out.offset = position_offset(offset.text);
     }
     if (arguments == 3) {
       Result<ExprPtr> fallback = bind_operand(*call.children[2]);
@@ -291,7 +301,7 @@ Result<WindowBound> WindowCallBinder::bind_bound(const FrameBound& bound, const 
     if (offset.kind != AstExprKind::kLiteral || offset.literal_kind != LiteralKind::kInteger || offset.text[0] == '-') {
       return sql_error(offset.position, "a ROWS frame offset must be a non-negative integer constant");
     }
-    out.rows = static_cast<int64_t>(std::strtoll(offset.text.c_str(), nullptr, 10));
+    out.rows = position_offset(offset.text);
     return out;
   }
   if (group.order_by.size() != 1) {
