@@ -111,6 +111,10 @@ Result<ExprPtr> ExpressionBinder::bind_node(const AstExpr& ast) {
 
 Result<ExprPtr> ExpressionBinder::bind_function(const AstExpr& ast) {
   const std::string& name = ast.name;
+  if (ast.over) return sql_error(ast.position, "window function " + name + "() is not allowed here");
+  if (name == "row_number" || name == "rank" || name == "dense_rank" || name == "lag" || name == "lead") {
+    return sql_error(ast.position, name + "() needs an OVER clause");
+  }
   if (is_aggregate_function(name)) {
     return sql_error(ast.position, "aggregate " + name + "() is not allowed here");
   }

@@ -98,6 +98,9 @@ Result<QueryBinder::Bound> QueryBinder::bind_select(const Select& select) {
   if (!from.ok()) return from.status();
   Bound input = std::move(*from);
   if (select.where) {
+    if (contains_window(*select.where)) {
+      return sql_error(select.where->position, "window functions are not allowed in WHERE");
+    }
     if (contains_aggregate(*select.where)) {
       return sql_error(select.where->position, "aggregates are not allowed in WHERE; use HAVING");
     }
@@ -109,8 +112,24 @@ Result<QueryBinder::Bound> QueryBinder::bind_select(const Select& select) {
   }
   bool aggregating = !select.group_by.empty() || (select.having && contains_aggregate(*select.having));
   for (const SelectItem& item : select.items) aggregating = aggregating || (item.expr && contains_aggregate(*item.expr));
+  bool windowed = false;
+  for (const SelectItem& item : select.items) windowed = windowed || (item.expr && contains_window(*item.expr));
+  for (const AstExprPtr& key : select.group_by) {
+    if (contains_window(*key)) return sql_error(key->position, "window functions are not allowed in GROUP BY");
+  }
+  if (select.having && contains_window(*select.having)) {
+    return sql_error(select.having->position, "window functions are not allowed in HAVING");
+  }
+  if (windowed && aggregating) {
+    return sql_error(select.position, "window functions in a query with GROUP BY or aggregates are not supported");
+  }
+  if (!select.windows.empty() && !windowed) {
+    return sql_error(select.windows[0].position, "window '" + select.windows[0].name + "' is not used");
+  }
   Result<Bound> body = Bound{};
-  if (aggregating) {
+  if (windowed) {
+    body = bind_window(select, std::move(input));
+  } else if (aggregating) {
     body = bind_aggregate(select, std::move(input));
   } else {
     if (select.having) return sql_error(select.having->position, "HAVING needs GROUP BY or an aggregate");

@@ -37,6 +37,8 @@ class QueryBinder {
   Result<Bound> bind_time_window(const TableRef& table);
   Result<Bound> bind_aggregate(const Select& select, Bound input);
   Result<Bound> bind_order_limit(const Query& query, Bound body);
+  //! A SELECT list with window function calls (bind_window.cpp).
+  Result<Bound> bind_window(const Select& select, Bound input);
 
   Lookup lookup_;
 };

@@ -31,12 +31,22 @@ bool is_aggregate_function(const std::string& name) {
 }
 
 bool contains_aggregate(const AstExpr& ast) {
+  if (ast.kind == AstExprKind::kFunction && ast.over) return false;  // a window function, not an aggregate
   if (ast.kind == AstExprKind::kFunction && is_aggregate_function(ast.name)) return true;
   for (const AstExprPtr& child : ast.children) {
     if (child && contains_aggregate(*child)) return true;
   }
   return (ast.case_operand && contains_aggregate(*ast.case_operand)) ||
          (ast.else_result && contains_aggregate(*ast.else_result));
+}
+
+bool contains_window(const AstExpr& ast) {
+  if (ast.kind == AstExprKind::kFunction && ast.over) return true;
+  for (const AstExprPtr& child : ast.children) {
+    if (child && contains_window(*child)) return true;
+  }
+  return (ast.case_operand && contains_window(*ast.case_operand)) ||
+         (ast.else_result && contains_window(*ast.else_result));
 }
 
 Result<ExprPtr> ExpressionBinder::bind(const AstExpr& ast) {

@@ -65,7 +65,9 @@ bool is_aggregate_function(const std::string& name);
 //! The time functions bind_time_function() binds: DATE_TRUNC, FLOOR, CEIL,
 //! TIMESTAMPADD, MAKE_DATE, YEAR(x), ... (bind_time_functions.cpp).
 bool is_time_function(const std::string& name);
-//! Whether an aggregate call appears anywhere in the tree.
+//! Whether an aggregate call appears anywhere in the tree (window calls such as SUM(x) OVER (...) do not count).
 bool contains_aggregate(const AstExpr& ast);
+//! Whether a window function call (f(...) OVER ...) appears anywhere in the tree.
+bool contains_window(const AstExpr& ast);
 
 }  // namespace freshet::sql

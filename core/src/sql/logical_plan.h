@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "freshet/operators/aggregate.h"
+#include "freshet/operators/window.h"
 #include "freshet/sql/expression.h"
 #include "freshet/types/sort_key.h"
 #include "freshet/types/time_window.h"
@@ -30,6 +31,7 @@ struct LogicalPlan {
     kExcept,     //!< distinct rows of inputs[0] that are not in inputs[1]
     kTopK,       //!< the first `limit` rows of inputs[0] in `order` order
     kTimeWindow,     //!< inputs[0]'s rows, each once per window holding it, with window_start and window_end
+    kWindow,     //!< inputs[0]'s columns, then one per window function (`window`), per `partition_by`
   };
 
   Kind kind;
@@ -63,6 +65,10 @@ struct LogicalPlan {
     size_t time_column = 0;
     TimeWindows windows;
   } time_window;
+  //! kWindow: the partition key (expressions over inputs[0]) and the
+  //! window's order, functions and rank limit (columns of inputs[0]).
+  std::vector<ExprPtr> partition_by;
+  WindowOptions window;
 };
 
 }  // namespace freshet::sql

@@ -88,6 +88,8 @@ Result<AstExprPtr> Parser::expression() {
   return binary(kOrPrecedence);
 }
 
+Result<AstExprPtr> Parser::binary_operand() { return binary(kConcatPrecedence + 1); }
+
 Result<AstExprPtr> Parser::binary(int min_precedence) {
   AstExprPtr left;
   if (at_keyword("not") && min_precedence <= kNotPrecedence) {
@@ -250,7 +252,18 @@ Result<AstExprPtr> Parser::name_expression() {
     if (is_reserved_word(token.text)) return expected("an expression");
   }
   std::string first = advance().text;
-  if (at(TokenKind::kLeftParen)) return function_call(position, std::move(first));
+  if (at(TokenKind::kLeftParen)) {
+    FRESHET_PARSE_ASSIGN(AstExprPtr call, function_call(position, std::move(first)));
+    if ((at_keyword("ignore") || at_keyword("respect")) && is_keyword(peek(1), "nulls")) {
+      if (at_keyword("ignore")) return sql_error_at(current().position, "IGNORE NULLS is not supported");
+      advance();  // RESPECT NULLS: the default
+      advance();
+    }
+    if (at_keyword("over")) {
+      FRESHET_PARSE_ASSIGN(call->over, over_clause());
+    }
+    return call;
+  }
   AstExprPtr column = make_expr(AstExprKind::kColumnRef, position);
   column->names.push_back(std::move(first));
   if (accept(TokenKind::kDot)) {

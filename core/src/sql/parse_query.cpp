@@ -139,6 +139,8 @@ Result<Select> Parser::select() {
   if (accept_keyword("having")) {
     FRESHET_PARSE_ASSIGN(result.having, expression());
   }
+  if (accept_keyword("window")) FRESHET_RETURN_IF_ERROR(window_clause(result.windows));
+  if (at_keyword("qualify")) return sql_error_at(current().position, "QUALIFY is not supported; filter a subquery instead");
   return result;
 }
 
@@ -164,7 +166,7 @@ Result<SelectItem> Parser::select_item() {
 Status Parser::alias(std::string& out) {
   if (accept_keyword("as")) {
     FRESHET_PARSE_ASSIGN(out, name("an alias"));
-  } else if (is_name(current())) {
+  } else if (is_name(current()) && !at_keyword("qualify")) {  // QUALIFY is refused by name, never an alias
     out = advance().text;
   }
   return Status::OK();

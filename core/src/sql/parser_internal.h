@@ -126,6 +126,8 @@ class Parser {
   static bool is_time_unit_call(const std::string& name);
   Result<AstExprPtr> time_unit_call();
   Result<AstExprPtr> unit_first_call(AstExprPtr call);
+  //! An operand of + and - (a frame offset: `1 PRECEDING`, `INTERVAL '1' HOUR PRECEDING`).
+  Result<AstExprPtr> binary_operand();
   // Intervals (parse_interval.cpp).
   Result<AstExprPtr> interval_literal();
   //! `(a - b) unit [TO unit]` after the parenthesis closed over `inner`.
@@ -153,6 +155,17 @@ class Parser {
   Result<TableRefPtr> window_table_function(SourcePosition position);
   Status alias(std::string& out);
   Status order_by_and_limit(Query& query);
+
+  // Window specifications (parse_window.cpp).
+  //! `OVER (...)` or `OVER name`, at the OVER keyword.
+  Result<std::unique_ptr<WindowSpec>> over_clause();
+  //! `( [base] [PARTITION BY ...] [ORDER BY ...] [frame] )`.
+  Status window_spec(WindowSpec& spec);
+  Result<FrameBound> frame_bound();
+  //! `[ASC | DESC] [NULLS FIRST | NULLS LAST]` after an ORDER BY expression.
+  Status order_direction(OrderItem& item);
+  //! `name AS (spec), ...` after the WINDOW keyword.
+  Status window_clause(std::vector<NamedWindow>& windows);
 
   std::vector<Token> tokens_;
   size_t index_ = 0;

@@ -12,6 +12,7 @@
 #include "freshet/operators/map.h"
 #include "freshet/operators/plus.h"
 #include "freshet/operators/top_k.h"
+#include "freshet/operators/window.h"
 #include "freshet/zset/batch_builder.h"
 #include "plan_time_window.h"
 
@@ -58,6 +59,7 @@ Stream rows_of(Stream indexed) {
 
 Result<Stream> Planner::plan(LogicalPlan& plan) {
   if (plan.kind == LogicalPlan::Kind::kAggregate) return plan_grouped_aggregate(plan);
+  if (plan.kind == LogicalPlan::Kind::kFilter) apply_rank_limit(plan);
   std::vector<Stream> inputs;
   for (PlanPtr& input : plan.inputs) {
     Result<Stream> stream = this->plan(*input);
@@ -79,6 +81,11 @@ Result<Stream> Planner::plan(LogicalPlan& plan) {
     case LogicalPlan::Kind::kExcept: return anti_join(distinct(inputs[0]), inputs[1]);
     case LogicalPlan::Kind::kTopK: return top_k(index_by(inputs[0], {}), plan.order, plan.limit);
     case LogicalPlan::Kind::kTimeWindow: return time_window_rows(circuit_, inputs[0], plan.time_window, plan.schema);
+    case LogicalPlan::Kind::kWindow: {
+      Status valid = validate_window(*plan.inputs[0]->schema, plan.window);
+      if (!valid.ok()) return Status(ErrorCode::kInternal, "window plan: " + valid.message());
+      return window(index_by(inputs[0], std::move(plan.partition_by)), plan.window);
+    }
   }
   return Status(ErrorCode::kInternal, "unknown plan node");
 }

@@ -42,6 +42,10 @@ class Planner {
   //! The input's rows with the step's time appended as a last column (O(rows) per tick).
   Stream with_clock(Stream input);
   Stream plan_filter(Stream input, ExprPtr predicate);
+  //! Feldera's top-k rule (plan_window.cpp): a filter `rank <= k` (or `< k`,
+  //! `= 1`) over a ROW_NUMBER, RANK or DENSE_RANK column gives that window a
+  //! rank limit, so it keeps only the first ranks of each partition.
+  static void apply_rank_limit(LogicalPlan& filter);
   Stream plan_project(Stream input, const SchemaPtr& schema, std::vector<ExprPtr> expressions);
   //! A map's output schemas and function: run as a map of its own, or by
   //! the join-aggregate on each joined row.

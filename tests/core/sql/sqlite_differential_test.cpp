@@ -1,4 +1,4 @@
-// The differential test against SQLite: one program of 4 tables and 70 views
+// The differential test against SQLite: one program of 4 tables and 78 views
 // (every feature of the SQL subset, API.md §1), random inserts, updates and
 // deletes over many steps applied to Freshet and to an in-memory SQLite
 // database that holds the same tables and the same views. After every step
@@ -192,6 +192,24 @@ const std::vector<Query> kQueries = {
     {"q_top_sum", "SELECT COUNT(*) AS n, SUM(salary) AS s, MIN(id) AS lo FROM q_top"},
     {"q_top_events", "SELECT emp_id, kind, amount FROM ev "
                      "ORDER BY amount DESC NULLS FIRST, emp_id NULLS LAST, kind NULLS FIRST LIMIT 3"},
+    // window functions (ORDER BY ends with a unique column where ties would matter)
+    {"w_row_number", "SELECT id, dept, ROW_NUMBER() OVER (PARTITION BY dept ORDER BY bonus DESC NULLS LAST, id) AS rn "
+                     "FROM emp"},
+    {"w_rank", "SELECT id, RANK() OVER (PARTITION BY dept ORDER BY bonus NULLS FIRST) AS r, "
+               "DENSE_RANK() OVER (ORDER BY dept NULLS LAST) AS d FROM emp"},
+    {"w_top2", "SELECT * FROM (SELECT id, dept, bonus, ROW_NUMBER() OVER (PARTITION BY dept ORDER BY bonus DESC "
+               "NULLS LAST, id) AS rn FROM emp) AS t WHERE rn <= 2"},
+    {"w_rank_top", "SELECT id, r FROM (SELECT id, RANK() OVER (PARTITION BY dept ORDER BY salary DESC NULLS LAST) AS r "
+                   "FROM emp) AS t WHERE r < 3"},
+    {"w_lag_lead", "SELECT id, LAG(bonus) OVER (PARTITION BY dept ORDER BY id) AS prev, "
+                   "LEAD(name, 2, 'none') OVER (PARTITION BY dept ORDER BY id) AS nxt FROM emp"},
+    {"w_running", "SELECT id, SUM(bonus) OVER (PARTITION BY dept ORDER BY bonus NULLS FIRST) AS run, "
+                  "COUNT(*) OVER (PARTITION BY dept) AS n, MAX(salary) OVER (PARTITION BY dept) AS top FROM emp"},
+    {"w_rows", "SELECT id, SUM(bonus) OVER (PARTITION BY dept ORDER BY id ROWS BETWEEN 2 PRECEDING AND 1 FOLLOWING) AS s, "
+               "MIN(salary) OVER (ORDER BY id ROWS 3 PRECEDING) AS m FROM emp"},
+    {"w_range", "SELECT emp_id, kind, amount, SUM(amount) OVER (PARTITION BY kind ORDER BY amount RANGE BETWEEN 3 "
+                "PRECEDING AND CURRENT ROW) AS s, COUNT(*) OVER (ORDER BY amount DESC RANGE BETWEEN 2 PRECEDING AND 2 "
+                "FOLLOWING) AS c FROM ev WHERE amount IS NOT NULL"},
 };
 
 // Freshet's dialect -> SQLite's.

@@ -65,6 +65,7 @@ enum class LiteralKind : uint8_t {
 
 struct AstExpr;
 using AstExprPtr = std::unique_ptr<AstExpr>;
+struct WindowSpec;
 
 struct AstExpr {
   AstExprKind kind;
@@ -87,9 +88,54 @@ struct AstExpr {
   //! FLOOR(x TO unit), TIMESTAMPADD(unit, n, x)... (not among `children`).
   std::optional<TimeUnit> unit;
   SourcePosition unit_position;
+  //! kFunction: `OVER (...)` or `OVER name` makes it a window function call.
+  std::unique_ptr<WindowSpec> over;
 };
 
 // -------------------------------------------------------------------- queries
+
+struct OrderItem {
+  AstExprPtr expr;
+  bool descending = false;
+  std::optional<bool> nulls_first;  //!< NULLS FIRST / NULLS LAST when given
+};
+
+// ------------------------------------------------------------ window specs
+
+//! ROWS or RANGE (GROUPS is rejected by the parser).
+enum class FrameUnit : uint8_t { kRows, kRange };
+
+enum class FrameBoundKind : uint8_t { kUnboundedPreceding, kPreceding, kCurrentRow, kFollowing, kUnboundedFollowing };
+
+//! One end of a window frame: `n PRECEDING` and `n FOLLOWING` have an offset.
+struct FrameBound {
+  SourcePosition position;
+  FrameBoundKind kind = FrameBoundKind::kCurrentRow;
+  AstExprPtr offset;
+};
+
+//! `ROWS|RANGE BETWEEN start AND end`; the short form `ROWS start` ends at CURRENT ROW.
+struct WindowFrame {
+  SourcePosition position;
+  FrameUnit unit = FrameUnit::kRange;
+  FrameBound start, end;
+};
+
+//! `OVER ([base] [PARTITION BY ...] [ORDER BY ...] [frame])`, or `OVER name`.
+struct WindowSpec {
+  SourcePosition position;
+  std::string base;  //!< a window named in the WINDOW clause, empty when none
+  std::vector<AstExprPtr> partition_by;
+  std::vector<OrderItem> order_by;
+  std::optional<WindowFrame> frame;
+};
+
+//! `WINDOW name AS (spec)` of a SELECT.
+struct NamedWindow {
+  SourcePosition position;
+  std::string name;
+  WindowSpec spec;
+};
 
 struct Query;
 
@@ -140,15 +186,10 @@ struct Select {
   AstExprPtr where;
   std::vector<AstExprPtr> group_by;
   AstExprPtr having;
+  std::vector<NamedWindow> windows;  //!< the WINDOW clause
 };
 
 enum class SetOperator : uint8_t { kUnion, kUnionAll, kExcept };
-
-struct OrderItem {
-  AstExprPtr expr;
-  bool descending = false;
-  std::optional<bool> nulls_first;  //!< NULLS FIRST / NULLS LAST when given
-};
 
 struct Query {
   SourcePosition position;

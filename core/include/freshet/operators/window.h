@@ -1,0 +1,134 @@
+// Window functions: `f(...) OVER (PARTITION BY p ORDER BY o [frame])`, each
+// input row extended with one column per function, maintained incrementally.
+//
+// ## Semantics
+// Within a partition rows are ordered by `order_by`, ties broken by the
+// row's bytes (so ROW_NUMBER is deterministic). A row with integrated weight
+// w occupies w consecutive positions; each position is one output row (with
+// weight 1; equal output rows add up). Peers are rows with equal ORDER BY
+// values.
+//   ROW_NUMBER  position + 1
+//   RANK        1 + positions before the row's first peer
+//   DENSE_RANK  1 + distinct ORDER BY values before the row's
+//   LAG/LEAD    the column at `offset` positions before/after, else the
+//               current row's default column (or NULL)
+//   aggregates  COUNT(*), COUNT, SUM, AVG, MIN, MAX over the frame:
+//               ROWS: positions [i - start, i + end];
+//               RANGE: rows whose (single) ORDER BY value is within the
+//               offsets of the current row's, CURRENT ROW meaning peers;
+//               a NULL ORDER BY value's frame is its NULL peers.
+//
+// ## Design
+// State: a trace keyed by partition whose values are sorted rows
+// (encode_sorted_row: [sort key][row][u32 length]), as top_k keeps: a
+// partition's walk yields its rows in SQL order.
+//
+// Per step, for each partition the delta touches:
+//
+//   old = walk of the partition (trace before the delta)
+//   [lo, hi_old) = positions whose results the change can affect
+//   out -= outputs(old, lo .. hi_old)
+//   trace += delta
+//   new = walk; [lo, hi_new) likewise
+//   out += outputs(new, lo .. hi_new)            (unchanged rows cancel)
+//
+// lo is the first changed position moved back by how far any function
+// looks forward (LEAD's offset, a frame's FOLLOWING end: positions for
+// ROWS, ORDER BY values for RANGE, the whole partition for UNBOUNDED
+// FOLLOWING); hi is the last changed position moved on by how far any
+// function looks back (LAG's offset, a frame's PRECEDING start), or the
+// partition's end for ROW_NUMBER, RANK, DENSE_RANK and frames starting
+// UNBOUNDED PRECEDING (every later row's result moves). Rows outside
+// [lo, hi) have the same results before and after, so they are not emitted.
+//
+// Cost per touched partition. When every function reads a bounded number
+// of positions around its row (LAG, LEAD, ROWS frames with offsets: a
+// "local" window), each cluster of changes (changes closer than that reach)
+// is computed from the rows within reach of it, found by walking the trace
+// from the change in both directions (window_walk.h): O((changes + reach)
+// x log n), never the partition. Aggregates over RANGE frames bounded on
+// both sides ("value local") do the same by ORDER BY value: a cluster's rows
+// are those within the frames' reach of its values. Otherwise the walk reads the partition from
+// its start up to hi (the trace has no positional index, so positions are
+// counted from the start): O(partition) reading, O(affected rows) output.
+// With a rank limit (the top-k rule: `WHERE rn <= k` over ROW_NUMBER/RANK/
+// DENSE_RANK) the walk stops after the rows ranked <= k: O(k) like top_k.
+//
+//   ROW_NUMBER() OVER (ORDER BY x), one partition; rows written (x, rn)
+//   step | 0          | 1                  | 2
+//   in   | 10, 30     | 20                 | -10
+//   out  | (10,1),    | -(30,2), (20,2),   | -(10,1), -(20,2), -(30,3),
+//        | (30,2)     | (30,3)             | (20,1), (30,2)
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "freshet/circuit/circuit.h"
+#include "freshet/operators/aggregate.h"
+#include "freshet/types/decimal.h"
+#include "freshet/types/sort_key.h"
+
+namespace freshet {
+
+enum class WindowFunctionKind : uint8_t { kRowNumber, kRank, kDenseRank, kLag, kLead, kAggregate };
+
+//! One end of a frame. Offsets: ROWS counts positions (`rows`); RANGE
+//! measures the single ORDER BY column in its own representation: integers,
+//! DATE days, TIMESTAMP microseconds (`exact`), DECIMAL unscaled at the
+//! column's scale (`exact`), REAL/DOUBLE (`floating`).
+struct WindowBound {
+  enum class Kind : uint8_t { kUnboundedPreceding, kPreceding, kCurrentRow, kFollowing, kUnboundedFollowing };
+  Kind kind = Kind::kCurrentRow;
+  int64_t rows = 0;
+  int128 exact = 0;
+  double floating = 0;
+};
+
+//! One window function of a window operator.
+struct WindowFunction {
+  WindowFunctionKind kind = WindowFunctionKind::kRowNumber;
+  AggregateKind aggregate = AggregateKind::kCountStar;  //!< kAggregate
+  size_t column = 0;                     //!< LAG/LEAD value, aggregate argument: a column of the input row
+  std::optional<size_t> default_column;  //!< LAG/LEAD: the current row's column used past the partition's ends
+  int64_t offset = 1;                    //!< LAG/LEAD: positions back/forward (>= 0)
+  bool rows_frame = false;               //!< aggregates: ROWS (else RANGE)
+  WindowBound start{WindowBound::Kind::kUnboundedPreceding}, end{WindowBound::Kind::kUnboundedFollowing};
+  std::string name;     //!< output column name
+  SqlType result_type;  //!< output column type
+};
+
+//! The window of one operator: its order, its functions and the top-k limit.
+struct WindowOptions {
+  std::vector<SortColumn> order_by;  //!< columns of the input row
+  std::vector<WindowFunction> functions;
+  //! Top-k: only rows whose rank (functions[rank_function], a ROW_NUMBER,
+  //! RANK or DENSE_RANK) is <= rank_limit are output, and a walk stops there.
+  //! Valid only when no function looks forward (LEAD, FOLLOWING frames).
+  std::optional<uint64_t> rank_limit;
+  size_t rank_function = 0;
+};
+
+//! Cumulative work counters of one window operator (tests, diagnostics).
+struct WindowStats {
+  uint64_t steps = 0;
+  uint64_t partitions_touched = 0;
+  //! Trace entries read by the walks (both walks of each touched partition).
+  uint64_t entries_visited = 0;
+  //! Output rows computed (before consolidation), old and new.
+  uint64_t rows_computed = 0;
+};
+
+//! Checks the options against the input row schema (columns exist, offsets
+//! non-negative, RANGE offsets over one numeric or temporal ORDER BY column,
+//! the rank limit's conditions). window() requires this.
+Status validate_window(const Schema& row_schema, const WindowOptions& options);
+
+//! input: indexed stream, key = partition key row (the empty schema: one
+//! partition), value = the row. output: a Z-set of the rows, each extended
+//! with one column per function (see above).
+Stream window(Stream input, WindowOptions options, const WindowStats** stats = nullptr);
+
+}  // namespace freshet
