@@ -29,25 +29,31 @@ function cells(line) {
     .map((cell) => cell.trim().replace(/\u0001/g, '|'));
 }
 
-/** { expression, gives, line } for every table row with an Example and a Gives column. */
+/**
+ * { expression, gives, code, line } for every table row with an Example and
+ * a Gives column (`code`: the error code column's value, when the table has one).
+ */
 function examples(text) {
   const found = [];
   let exampleColumn = -1;
   let givesColumn = -1;
+  let codeColumn = -1;
   text.split('\n').forEach((line, index) => {
     if (!line.startsWith('|')) {
-      exampleColumn = givesColumn = -1;
+      exampleColumn = givesColumn = codeColumn = -1;
       return;
     }
     const row = cells(line);
     if (row.includes('Example') && row.includes('Gives')) {
       exampleColumn = row.indexOf('Example');
       givesColumn = row.indexOf('Gives');
+      codeColumn = row.indexOf('`code`');
       return;
     }
     if (exampleColumn < 0 || /^-+$/.test(row[0] ?? '')) return;
     const example = /^`(.+)`$/.exec(row[exampleColumn] ?? '');
-    if (example) found.push({ expression: example[1], gives: row[givesColumn], line: index + 1 });
+    const code = codeColumn >= 0 ? /^`(.+)`$/.exec(row[codeColumn] ?? '')?.[1] : undefined;
+    if (example) found.push({ expression: example[1], gives: row[givesColumn], code, line: index + 1 });
   });
   return found;
 }
@@ -90,7 +96,7 @@ test('every example of docs/sql.md gives what the page says', async () => {
   const rows = examples(DOC);
   assert.ok(rows.length >= 50, `found only ${rows.length} examples`);
   const failures = [];
-  for (const { expression, gives, line } of rows) {
+  for (const { expression, gives, code, line } of rows) {
     const want = expected(gives);
     const where = `docs/sql.md:${line}: ${expression}`;
     let p;
@@ -115,6 +121,7 @@ test('every example of docs/sql.md gives what the page says', async () => {
       } else if (got !== want.value) failures.push(`${where}: gives ${JSON.stringify(got)}, the page says ${gives}`);
     } catch (e) {
       if (!want.error || !e.message.includes(want.error)) failures.push(`${where}: fails with ${e.message}, the page says ${gives}`);
+      else if (code && e.code !== code) failures.push(`${where}: fails with code ${e.code}, the page says ${code}`);
     } finally {
       p.close();
     }
