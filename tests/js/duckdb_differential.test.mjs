@@ -29,7 +29,8 @@
 //   DATE ± year-month INTERVAL      DATE in Feldera → CAST(... AS DATE) (DuckDB: TIMESTAMP)
 //   INTERVAL '1 02:03' DAY TO MINUTE → INTERVAL 1 DAY + INTERVAL 2 HOUR + INTERVAL 3 MINUTE
 //   (a - b) SECOND                  (Calcite's qualified difference) → a - b
-//   NOW(), CURRENT_TIMESTAMP        the step's clock → the same instant as a TIMESTAMP literal ({now})
+//   NOW(), CURRENT_TIMESTAMP        the step's clock (Pipeline.create's `clock` option) → the same
+//                                     instant as a TIMESTAMP literal ({now} in the DuckDB SQL)
 //   TUMBLE(TABLE t | (subquery), DESCRIPTOR(ts), size [, offset])
 //                                   → time_bucket(size, ts, TIMESTAMP '1970-01-01' [+ offset]) AS
 //                                     window_start, window_start + size AS window_end; rows with a
@@ -656,12 +657,22 @@ function applyToFreshet(pipeline, changes) {
   }
 }
 
+/** What the pipeline's clock reads (Pipeline.create's `clock` option, i16-now). */
+const clock = { now: CLOCK_START };
+
 /**
- * Sets the pipeline's clock (what NOW() returns in the next step).
- * The JS name of i16-now's clock setter is adapted here when it merges.
+ * Runs one step with NOW() at `clockMs`. A paused pipeline's explicit step
+ * keeps the time of the pause (i16-now), so a program that reads the clock
+ * is started for the step and paused again (no timer runs in between: the
+ * loop never yields).
  */
-function setClock(pipeline, clockMs) {
-  pipeline.setClock(clockMs);
+function stepAt(pipeline, clockMs, usesClock) {
+  if (!usesClock) return pipeline.step();
+  clock.now = clockMs;
+  pipeline.start();
+  const result = pipeline.step();
+  pipeline.pause();
+  return result;
 }
 
 function duckdbSql(query, clockMs) {
@@ -669,15 +680,16 @@ function duckdbSql(query, clockMs) {
 }
 
 /** Creates the Freshet pipeline; when the program does not compile, names the query that fails. */
-async function createPipeline(queries) {
+async function createPipeline(queries, usesClock) {
   const program = (qs) =>
     TABLES_SQL + qs.map((q) => `CREATE MATERIALIZED VIEW ${q.name} AS\n${q.sql};\n`).join('');
+  const options = usesClock ? { clock: () => clock.now } : {};
   try {
-    return await Pipeline.create({ sql: program(queries) });
+    return await Pipeline.create({ sql: program(queries), ...options });
   } catch (error) {
     for (const query of queries) {
       try {
-        (await Pipeline.create({ sql: program([query]) })).close();
+        (await Pipeline.create({ sql: program([query]), ...options })).close();
       } catch (single) {
         throw new Error(`query ${query.name} does not compile in Freshet: ${single.message}\n${query.sql}`);
       }
@@ -699,8 +711,9 @@ test(`DuckDB differential: ${enabled.length} queries over ${STEPS} steps of inse
   assert.ok(QUERIES.length >= 40, 'the query table keeps at least 40 queries');
   const seed = testSeed('duckdb_differential');
   const rng = random(seed);
+  const usesClock = enabled.some((q) => (q.needs ?? []).includes('now'));
   const duck = await openDuckDB();
-  const pipeline = await createPipeline(enabled);
+  const pipeline = await createPipeline(enabled, usesClock);
   pipeline.pause();
   try {
     duck.query(DUCKDB_TABLES_SQL);
@@ -719,14 +732,12 @@ test(`DuckDB differential: ${enabled.length} queries over ${STEPS} steps of inse
       return { query, raw, columns: raw.map((c) => ({ name: c.name.toLowerCase(), kind: columnKind(c.type) })) };
     });
     const workload = new Workload(rng);
-    const usesClock = enabled.some((q) => (q.needs ?? []).includes('now'));
     for (let step = 0; step < STEPS; ++step) {
       const clockMs = CLOCK_START + step * CLOCK_STEP_MS;
       const changes = workload.changes(step, clockMs);
       applyToDuckDB(duck, changes);
       applyToFreshet(pipeline, changes);
-      if (usesClock) setClock(pipeline, clockMs);
-      pipeline.step();
+      stepAt(pipeline, clockMs, usesClock);
       const failures = [];
       for (const { query, columns, raw } of plans) {
         const sql = duckdbSql(query, clockMs);
