@@ -720,60 +720,66 @@ for (const feature of [...new Set(waiting.flatMap((q) => q.needs.filter((f) => !
   }, () => {});
 }
 
+/**
+ * Each enabled query's columns and how to compare them, from DuckDB's types.
+ * Every query's DuckDB side is described, the waiting ones too, so that a
+ * translation that DuckDB refuses fails now rather than when its feature lands.
+ */
+function comparisonPlans(duck) {
+  const described = new Map();
+  for (const query of QUERIES) {
+    try {
+      described.set(query, duck.columns(duckdbSql(query, CLOCK_START)));
+    } catch (error) {
+      throw new Error(`query ${query.name} does not run in DuckDB: ${error.message}\n${duckdbSql(query, CLOCK_START)}`);
+    }
+  }
+  return enabled.map((query) => {
+    const raw = described.get(query);
+    return { query, raw, columns: raw.map((c) => ({ name: c.name.toLowerCase(), kind: columnKind(c.type) })) };
+  });
+}
+
+/** Compares one view with DuckDB's answer at `clockMs`: null when equal, else a readable report. */
+function compareView(pipeline, duck, { query, columns, raw }, clockMs) {
+  const sql = duckdbSql(query, clockMs);
+  const oracle = canonicalRows(duck.query(textProjection(sql, raw)), columns);
+  const snapshot = pipeline.snapshot(query.name);
+  const missing = snapshot.length ? columns.filter(({ name }) => !(name in snapshot[0])) : [];
+  if (missing.length) {
+    return `${query.name}: Freshet's view has no column ${missing.map((c) => c.name).join(', ')} ` +
+      `(its columns: ${Object.keys(snapshot[0]).join(', ')}); name the columns alike in both queries`;
+  }
+  const mine = canonicalRows(snapshot, columns);
+  const difference = multisetDifference(mine, oracle);
+  if (!difference) return null;
+  return `${query.name} (${query.covers}): Freshet has ${mine.length} rows, DuckDB ${oracle.length}\n` +
+    `  only in Freshet (${difference.counts.onlyFreshet}, first ${difference.onlyFreshet.length}):\n` +
+    `${formatRows(difference.onlyFreshet, columns)}\n` +
+    `  only in DuckDB (${difference.counts.onlyOracle}, first ${difference.onlyOracle.length}):\n` +
+    `${formatRows(difference.onlyOracle, columns)}\n` +
+    `  Freshet SQL: ${query.sql.replace(/\s+/g, ' ')}\n` +
+    (query.duckdb ? `  DuckDB SQL:  ${sql.replace(/\s+/g, ' ')}\n` : '');
+}
+
 test(`DuckDB differential: ${enabled.length} queries over ${STEPS} steps of inserts, upserts and deletes`, async () => {
   assert.ok(QUERIES.length >= 40, 'the query table keeps at least 40 queries');
   const seed = testSeed('duckdb_differential');
-  const rng = random(seed);
   const usesClock = enabled.some((q) => (q.needs ?? []).includes('now'));
   const duck = await openDuckDB();
   const pipeline = await createPipeline(enabled, usesClock);
   pipeline.pause();
   try {
     duck.query(DUCKDB_TABLES_SQL);
-    // Each query's columns and how to compare them, from DuckDB's types. The
-    // waiting queries' DuckDB side is checked too, so that it is ready.
-    const described = new Map();
-    for (const query of QUERIES) {
-      try {
-        described.set(query, duck.columns(duckdbSql(query, CLOCK_START)));
-      } catch (error) {
-        throw new Error(`query ${query.name} does not run in DuckDB: ${error.message}\n${duckdbSql(query, CLOCK_START)}`);
-      }
-    }
-    const plans = enabled.map((query) => {
-      const raw = described.get(query);
-      return { query, raw, columns: raw.map((c) => ({ name: c.name.toLowerCase(), kind: columnKind(c.type) })) };
-    });
-    const workload = new Workload(rng);
+    const plans = comparisonPlans(duck);
+    const workload = new Workload(random(seed));
     for (let step = 0; step < STEPS; ++step) {
       const clockMs = CLOCK_START + step * CLOCK_STEP_MS;
       const changes = workload.changes(step, clockMs);
       applyToDuckDB(duck, changes);
       applyToFreshet(pipeline, changes);
       stepAt(pipeline, clockMs, usesClock);
-      const failures = [];
-      for (const { query, columns, raw } of plans) {
-        const sql = duckdbSql(query, clockMs);
-        const oracle = canonicalRows(duck.query(textProjection(sql, raw)), columns);
-        const snapshot = pipeline.snapshot(query.name);
-        const missing = snapshot.length ? columns.filter(({ name }) => !(name in snapshot[0])) : [];
-        if (missing.length) {
-          assert.fail(`${query.name}: Freshet's view has no column ${missing.map((c) => c.name).join(', ')} ` +
-            `(its columns: ${Object.keys(snapshot[0]).join(', ')}); name the columns alike in both queries`);
-        }
-        const mine = canonicalRows(snapshot, columns);
-        const difference = multisetDifference(mine, oracle);
-        if (!difference) continue;
-        failures.push(
-          `${query.name} (${query.covers}): Freshet has ${mine.length} rows, DuckDB ${oracle.length}\n` +
-            `  only in Freshet (${difference.counts.onlyFreshet}, first ${difference.onlyFreshet.length}):\n` +
-            `${formatRows(difference.onlyFreshet, columns)}\n` +
-            `  only in DuckDB (${difference.counts.onlyOracle}, first ${difference.onlyOracle.length}):\n` +
-            `${formatRows(difference.onlyOracle, columns)}\n` +
-            `  Freshet SQL: ${query.sql.replace(/\s+/g, ' ')}\n` +
-            (query.duckdb ? `  DuckDB SQL:  ${sql.replace(/\s+/g, ' ')}\n` : ''),
-        );
-      }
+      const failures = plans.map((plan) => compareView(pipeline, duck, plan, clockMs)).filter(Boolean);
       if (failures.length) {
         assert.fail(
           `step ${step} (clock ${timestampText(clockMs)}), seed ${seed} (replay: FRESHET_SEED=${seed}): ` +
