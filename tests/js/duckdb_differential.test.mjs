@@ -70,7 +70,7 @@ import { random, seed as testSeed } from './support.mjs';
 
 //! Features merged on this branch; a query runs when every feature it needs is here.
 //! interval: i16-intervals; timefn: i16-timefn; now: i16-now; tumble: i16-tumble; window: i16-winfn.
-const MERGED = new Set([]);
+const MERGED = new Set(['interval', 'timefn', 'now', 'tumble', 'window']);
 
 const STEPS = 50;
 //! The clock (NOW()) at step s: CLOCK_START + s × CLOCK_STEP_MS.
