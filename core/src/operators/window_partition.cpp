@@ -12,6 +12,12 @@ constexpr size_t kAll = SIZE_MAX;
 
 size_t saturating_add(size_t a, size_t b) { return a > kAll - b ? kAll : a + b; }
 
+//! A position count as a size_t; beyond what one holds (size_t is 32 bits in
+//! wasm) it is kAll, every position.
+size_t positions_of(int64_t count) {
+  return static_cast<uint64_t>(count) >= uint64_t{kAll} ? kAll : static_cast<size_t>(count);
+}
+
 bool is_rank(const WindowFunction& f) {
   return f.kind == WindowFunctionKind::kRowNumber || f.kind == WindowFunctionKind::kRank ||
          f.kind == WindowFunctionKind::kDenseRank;
@@ -25,11 +31,11 @@ void reach(const WindowFunction& f, WindowPlan& plan) {
     return;
   }
   if (f.kind == WindowFunctionKind::kLag) {
-    plan.rows_behind = std::max(plan.rows_behind, static_cast<size_t>(f.offset));
+    plan.rows_behind = std::max(plan.rows_behind, positions_of(f.offset));
     return;
   }
   if (f.kind == WindowFunctionKind::kLead) {
-    plan.rows_ahead = std::max(plan.rows_ahead, static_cast<size_t>(f.offset));
+    plan.rows_ahead = std::max(plan.rows_ahead, positions_of(f.offset));
     return;
   }
   // Aggregates: the frame's start bounds how far back it reads, its end how far ahead.
@@ -37,7 +43,7 @@ void reach(const WindowFunction& f, WindowPlan& plan) {
     plan.rows_behind = kAll;
   } else if (f.rows_frame) {
     if (f.start.kind == Kind::kPreceding)
-      plan.rows_behind = std::max(plan.rows_behind, static_cast<size_t>(f.start.rows));
+      plan.rows_behind = std::max(plan.rows_behind, positions_of(f.start.rows));
   } else if (f.start.kind == Kind::kCurrentRow) {
     plan.peers_behind = true;
   } else {
@@ -46,7 +52,7 @@ void reach(const WindowFunction& f, WindowPlan& plan) {
   if (f.end.kind == Kind::kUnboundedFollowing) {
     plan.rows_ahead = kAll;
   } else if (f.rows_frame) {
-    if (f.end.kind == Kind::kFollowing) plan.rows_ahead = std::max(plan.rows_ahead, static_cast<size_t>(f.end.rows));
+    if (f.end.kind == Kind::kFollowing) plan.rows_ahead = std::max(plan.rows_ahead, positions_of(f.end.rows));
   } else if (f.end.kind == Kind::kCurrentRow) {
     plan.peers_ahead = true;
   } else {
