@@ -26,7 +26,8 @@ function rowsToView(table) {
   return view;
 }
 
-export async function create() {
+/** A fresh in-memory database: its connection, the Arrow it reads, and which bundle runs. */
+export async function openDuckDB() {
   const bundles = {
     mvp: { mainModule: `${dist}duckdb-mvp.wasm`, mainWorker: `${dist}duckdb-node-mvp.worker.cjs` },
     eh: { mainModule: `${dist}duckdb-eh.wasm`, mainWorker: `${dist}duckdb-node-eh.worker.cjs` },
@@ -36,7 +37,11 @@ export async function create() {
   const bundle = (await duckdb.getPlatformFeatures()).wasmExceptions ? 'eh' : 'mvp';
   const db = await duckdb.createDuckDB(bundles, new duckdb.VoidLogger(), duckdb.NODE_RUNTIME);
   await db.instantiate();
-  const connection = db.connect();
+  return { db, connection: db.connect(), arrow, bundle };
+}
+
+export async function create() {
+  const { db, connection, bundle } = await openDuckDB();
   connection.query(SCHEMA);
   // The view query goes as text each time, as a dashboard would send it. A
   // statement prepared before the load gave wrong groups after it (every

@@ -4,7 +4,8 @@
 //
 // Emscripten's glue is always given instantiateWasm and locateFile, so it
 // never tries to fetch or read the file itself (its defaults break in Node
-// ESM and in workerd, see ../../../shared/TOOLCHAIN.md).
+// ESM, where it calls fetch() on a file path, and in workerd, which forbids
+// compiling wasm from bytes).
 
 import createFreshetEngine from './engine/freshet_engine.mjs';
 import { FreshetError } from './errors.js';
