@@ -6,9 +6,8 @@
 // as sorted multisets of canonical rows (duckdb_oracle.mjs). The seed is
 // printed; FRESHET_SEED=<n> replays a run.
 //
-// Queries that wait for a feature not merged yet name it in `needs`; they are
-// skipped with a message listing them. Turning a feature on is one word: add
-// its name to MERGED.
+// Each query names the features it exercises in `needs` (interval, timefn,
+// now, tumble, window); the clock runs only when a query reads NOW().
 //
 // ## Dialect mappings (Freshet/Feldera → DuckDB), written out per query
 //   EXTRACT(DOW ...), DAYOFWEEK()   Sunday = 1 .. Saturday = 7 → dayofweek(x) + 1 (DuckDB: Sunday = 0)
@@ -68,9 +67,6 @@ import {
 } from './duckdb_oracle.mjs';
 import { random, seed as testSeed } from './support.mjs';
 
-//! Features merged on this branch; a query runs when every feature it needs is here.
-//! interval: i16-intervals; timefn: i16-timefn; now: i16-now; tumble: i16-tumble; window: i16-winfn.
-const MERGED = new Set(['interval', 'timefn', 'now', 'tumble', 'window']);
 
 const STEPS = 50;
 //! The clock (NOW()) at step s: CLOCK_START + s × CLOCK_STEP_MS.
@@ -537,8 +533,6 @@ const QUERIES = [
   },
 ];
 
-const enabled = QUERIES.filter((q) => (q.needs ?? []).every((feature) => MERGED.has(feature)));
-const waiting = QUERIES.filter((q) => !enabled.includes(q));
 
 // ------------------------------------------------------------------ the data
 
@@ -670,12 +664,12 @@ function applyToFreshet(pipeline, changes) {
   }
 }
 
-/** What the pipeline's clock reads (Pipeline.create's `clock` option, i16-now). */
+/** What the pipeline's clock reads (Pipeline.create's `clock` option). */
 const clock = { now: CLOCK_START };
 
 /**
  * Runs one step with NOW() at `clockMs`. A paused pipeline's explicit step
- * keeps the time of the pause (i16-now), so a program that reads the clock
+ * keeps the time of the pause, so a program that reads the clock
  * is started for the step and paused again (no timer runs in between: the
  * loop never yields).
  */
@@ -713,17 +707,9 @@ async function createPipeline(queries, usesClock) {
 
 // ------------------------------------------------------------------ the tests
 
-for (const feature of [...new Set(waiting.flatMap((q) => q.needs.filter((f) => !MERGED.has(f))))]) {
-  const names = waiting.filter((q) => q.needs.includes(feature) && !MERGED.has(feature)).map((q) => q.name);
-  test(`DuckDB differential: ${names.length} queries wait for '${feature}'`, {
-    skip: `needs '${feature}' (add it to MERGED): ${names.join(', ')}`,
-  }, () => {});
-}
-
 /**
- * Each enabled query's columns and how to compare them, from DuckDB's types.
- * Every query's DuckDB side is described, the waiting ones too, so that a
- * translation that DuckDB refuses fails now rather than when its feature lands.
+ * Each query's columns and how to compare them, from DuckDB's types; a
+ * translation that DuckDB refuses fails here, naming the query.
  */
 function comparisonPlans(duck) {
   const described = new Map();
@@ -734,7 +720,7 @@ function comparisonPlans(duck) {
       throw new Error(`query ${query.name} does not run in DuckDB: ${error.message}\n${duckdbSql(query, CLOCK_START)}`);
     }
   }
-  return enabled.map((query) => {
+  return QUERIES.map((query) => {
     const raw = described.get(query);
     return { query, raw, columns: raw.map((c) => ({ name: c.name.toLowerCase(), kind: columnKind(c.type) })) };
   });
@@ -762,12 +748,12 @@ function compareView(pipeline, duck, { query, columns, raw }, clockMs) {
     (query.duckdb ? `  DuckDB SQL:  ${sql.replace(/\s+/g, ' ')}\n` : '');
 }
 
-test(`DuckDB differential: ${enabled.length} queries over ${STEPS} steps of inserts, upserts and deletes`, async () => {
+test(`DuckDB differential: ${QUERIES.length} queries over ${STEPS} steps of inserts, upserts and deletes`, async () => {
   assert.ok(QUERIES.length >= 40, 'the query table keeps at least 40 queries');
   const seed = testSeed('duckdb_differential');
-  const usesClock = enabled.some((q) => (q.needs ?? []).includes('now'));
+  const usesClock = QUERIES.some((q) => (q.needs ?? []).includes('now'));
   const duck = await openDuckDB();
-  const pipeline = await createPipeline(enabled, usesClock);
+  const pipeline = await createPipeline(QUERIES, usesClock);
   pipeline.pause();
   try {
     duck.query(DUCKDB_TABLES_SQL);
