@@ -81,20 +81,7 @@ Status Parser::order_by_and_limit(Query& query) {
     do {
       OrderItem item;
       FRESHET_PARSE_ASSIGN(item.expr, expression());
-      if (accept_keyword("desc")) {
-        item.descending = true;
-      } else {
-        accept_keyword("asc");
-      }
-      if (accept_keyword("nulls")) {
-        if (accept_keyword("first")) {
-          item.nulls_first = true;
-        } else if (accept_keyword("last")) {
-          item.nulls_first = false;
-        } else {
-          return expected("'FIRST' or 'LAST'");
-        }
-      }
+      FRESHET_RETURN_IF_ERROR(order_direction(item));
       query.order_by.push_back(std::move(item));
     } while (accept(TokenKind::kComma));
   }
