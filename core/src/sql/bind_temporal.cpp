@@ -4,22 +4,13 @@
 // (for datetime ± interval) or the interval (for interval * number), so the
 // evaluator (evaluate_temporal.cpp) never looks at operand order.
 #include "expression_binder.h"
+#include "expression_tools.h"
 #include "type_rules.h"
 
 namespace freshet::sql {
 namespace {
 
 std::string describe(const SqlType& type) { return type.with_nullable(true).to_string(); }
-
-const char* operator_text(AstOperator op) {
-  switch (op) {
-    case AstOperator::kAdd: return "+";
-    case AstOperator::kSubtract: return "-";
-    case AstOperator::kMultiply: return "*";
-    case AstOperator::kDivide: return "/";
-    default: return "%";
-  }
-}
 
 ExprPtr binary(AstOperator op, SqlType type, ExprPtr left, ExprPtr right) {
   std::vector<ExprPtr> children;

@@ -18,6 +18,7 @@
 #include "freshet/sql/expression.h"
 
 #include "evaluate_internal.h"
+#include "expression_tools.h"
 #include "freshet/types/interval.h"
 #include "freshet/types/temporal.h"
 
@@ -97,8 +98,6 @@ ExprPtr make_expr(ExprKind kind, SqlType type, std::vector<ExprPtr> children) {
 
 // ---------------------------------------------------------------- rendering
 
-namespace {
-
 const char* operator_text(AstOperator op) {
   switch (op) {
     case AstOperator::kAdd: return "+";
@@ -116,6 +115,8 @@ const char* operator_text(AstOperator op) {
     default: return "?";
   }
 }
+
+namespace {
 
 const char* function_name(ScalarFunction function) {
   switch (function) {

@@ -7,6 +7,9 @@
 
 namespace freshet::sql {
 
+//! An operator as SQL writes it ("+", "<>", "||"), for plans and messages.
+const char* operator_text(AstOperator op);
+
 //! The span of input columns an expression reads ([min, max], empty if none).
 struct ColumnRange {
   size_t min = SIZE_MAX, max = 0;
