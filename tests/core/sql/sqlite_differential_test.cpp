@@ -56,6 +56,7 @@
 
 #include "freshet/sql/compiler.h"
 #include "freshet/types/temporal.h"
+#include "sqlite_differential_queries.h"
 #include "sqlite_oracle.h"
 #include "support/oracle.h"
 #include "support/zset_map.h"
@@ -80,13 +81,11 @@ CREATE TABLE ev (emp_id INTEGER, kind TEXT, amount INTEGER, score REAL);
 CREATE TABLE tag (k INTEGER NOT NULL, label TEXT);
 )";
 
-struct Query {
-  const char* name;
-  const char* sql;  // the view's query, in Freshet's dialect
-};
+using Query = testing::DifferentialQuery;
 
-// Views may use earlier ones (views on views).
-const std::vector<Query> kQueries = {
+// Views may use earlier ones (views on views). More views, one feature per
+// file, register themselves (sqlite_differential_queries.h).
+const std::vector<Query> kBaseQueries = {
     // projection, *, t.*, expressions, aliases
     {"q_star", "SELECT * FROM emp"},
     {"q_tstar", "SELECT e.*, d.dname FROM emp e JOIN dept d ON e.dept = d.id"},
@@ -212,6 +211,8 @@ const std::vector<Query> kQueries = {
                 "FOLLOWING) AS c FROM ev WHERE amount IS NOT NULL"},
 };
 
+[[maybe_unused]] const bool kBaseRegistered = testing::register_differential_queries("00_base", kBaseQueries);
+
 // Freshet's dialect -> SQLite's.
 std::string to_sqlite(std::string sql) {
   auto replace_all = [&](const std::string& from, const std::string& to) {
@@ -307,6 +308,7 @@ std::string list(const std::vector<std::string>& rows) {
 
 // `max_changes`: the most changes per table per step once the tables have grown.
 void run_differential(uint64_t seed, int steps, int max_changes) {
+  const std::vector<Query> kQueries = testing::differential_queries();
   std::string program = kFreshetTables;
   for (const Query& query : kQueries) program += std::string("CREATE VIEW ") + query.name + " AS " + query.sql + ";\n";
   Result<std::unique_ptr<CompiledProgram>> compiled = compile_program(program);
