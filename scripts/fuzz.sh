@@ -19,6 +19,8 @@ case $target in
 esac
 # Checkpoint seeds are whole states of a small pipeline: allow them in full.
 max_len=4096
+dict=""
+case $target in sql_parser | sql_compiler) dict="-dict=tests/fuzz/sql.dict" ;; esac
 [ "$target" = checkpoint_reader ] && max_len=16384
 mkdir -p build/fuzz "build/fuzz/corpus/$target" "build/fuzz/artifacts/$target"
 binary="build/fuzz/${target}_fuzzer"
@@ -27,5 +29,5 @@ binary="build/fuzz/${target}_fuzzer"
 clang++-14 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -std=c++20 \
   -DSIMDJSON_EXCEPTIONS=0 -Icore/include -Ithird_party/simdjson "tests/fuzz/${target}_fuzzer.cpp" "${sources[@]}" -o "$binary"
 exec "$binary" "build/fuzz/corpus/$target" "tests/fuzz/corpus/$target" \
-  -max_len=$max_len -max_total_time="$seconds" -timeout=10 -print_final_stats=1 \
+  $dict -max_len=$max_len -max_total_time="$seconds" -timeout=10 -print_final_stats=1 \
   -artifact_prefix="build/fuzz/artifacts/$target/"
