@@ -9,6 +9,31 @@ namespace {
 
 std::string describe(const SqlType& type) { return type.with_nullable(true).to_string(); }
 
+const char* set_operator_name(SetOperator op) {
+  switch (op) {
+    case SetOperator::kUnion: return "UNION";
+    case SetOperator::kUnionAll: return "UNION ALL";
+    case SetOperator::kExcept: return "EXCEPT";
+    case SetOperator::kExceptAll: return "EXCEPT ALL";
+    case SetOperator::kIntersect: return "INTERSECT";
+    case SetOperator::kIntersectAll: return "INTERSECT ALL";
+  }
+  return "UNION";
+}
+
+// The plan node of a set operation (UNION adds a DISTINCT over kUnionAll).
+LogicalPlan::Kind set_operation_kind(SetOperator op) {
+  switch (op) {
+    case SetOperator::kUnion:
+    case SetOperator::kUnionAll: return LogicalPlan::Kind::kUnionAll;
+    case SetOperator::kExcept: return LogicalPlan::Kind::kExcept;
+    case SetOperator::kExceptAll: return LogicalPlan::Kind::kExceptAll;
+    case SetOperator::kIntersect: return LogicalPlan::Kind::kIntersect;
+    case SetOperator::kIntersectAll: return LogicalPlan::Kind::kIntersectAll;
+  }
+  return LogicalPlan::Kind::kUnionAll;
+}
+
 // The name SQL gives an output column: its alias, the column it names, or EXPR$i.
 std::string output_name(const SelectItem& item, size_t index) {
   if (!item.alias.empty()) return item.alias;
@@ -44,9 +69,22 @@ Result<PlanPtr> QueryBinder::bind(const Query& query) {
 }
 
 Result<QueryBinder::Bound> QueryBinder::bind_query(const Query& query) {
-  Result<Bound> body = query.select ? bind_select(*query.select) : bind_set_operation(query);
-  if (!body.ok()) return body.status();
-  return bind_order_limit(query, std::move(*body));
+  const size_t outer_tables = common_tables_.size();
+  for (const CommonTableExpression& item : query.with) {
+    // Every item is checked once, used or not; each use binds it again.
+    Result<Bound> checked = bind_common_table(item);
+    if (!checked.ok()) {
+      common_tables_.resize(outer_tables);
+      return checked.status();
+    }
+    common_tables_.push_back(&item);
+  }
+  Result<Bound> body = query.select            ? bind_select(*query.select)
+                       : !query.values.empty() ? bind_values(query)
+                                               : bind_set_operation(query);
+  if (body.ok()) body = bind_order_limit(query, std::move(*body));
+  common_tables_.resize(outer_tables);
+  return body;
 }
 
 Result<QueryBinder::Bound> QueryBinder::bind_set_operation(const Query& query) {
@@ -54,9 +92,9 @@ Result<QueryBinder::Bound> QueryBinder::bind_set_operation(const Query& query) {
   if (!left.ok()) return left.status();
   Result<Bound> right = bind_query(*query.right);
   if (!right.ok()) return right.status();
-  const char* name = query.set_operator == SetOperator::kExcept ? "EXCEPT" : "UNION";
+  const char* name = set_operator_name(query.set_operator);
   if (left->scope.columns.size() != right->scope.columns.size()) {
-    return sql_error(query.position, std::string(name) + " operands have " +
+    return sql_error(query.operator_position, std::string(name) + " operands have " +
                                          std::to_string(left->scope.columns.size()) + " and " +
                                          std::to_string(right->scope.columns.size()) + " columns");
   }
@@ -67,7 +105,7 @@ Result<QueryBinder::Bound> QueryBinder::bind_set_operation(const Query& query) {
     const SqlType& b = right->scope.columns[i].type;
     std::optional<SqlType> common = common_type(a, b);
     if (!common) {
-      return sql_error(query.position, std::string(name) + " column " + std::to_string(i + 1) + " mixes " +
+      return sql_error(query.operator_position, std::string(name) + " column " + std::to_string(i + 1) + " mixes " +
                                            describe(a) + " and " + describe(b));
     }
     scope.columns.push_back({"", left->scope.columns[i].name, *common});
@@ -84,8 +122,7 @@ Result<QueryBinder::Bound> QueryBinder::bind_set_operation(const Query& query) {
     return project;
   };
   PlanPtr left_plan = conform(std::move(*left)), right_plan = conform(std::move(*right));
-  LogicalPlan::Kind kind =
-      query.set_operator == SetOperator::kExcept ? LogicalPlan::Kind::kExcept : LogicalPlan::Kind::kUnionAll;
+  LogicalPlan::Kind kind = set_operation_kind(query.set_operator);
   PlanPtr plan = make_plan(kind, schema, std::move(left_plan));
   plan->inputs.push_back(std::move(right_plan));
   if (query.set_operator == SetOperator::kUnion) plan = make_plan(LogicalPlan::Kind::kDistinct, schema, std::move(plan));
@@ -93,8 +130,7 @@ Result<QueryBinder::Bound> QueryBinder::bind_set_operation(const Query& query) {
 }
 
 Result<QueryBinder::Bound> QueryBinder::bind_select(const Select& select) {
-  if (!select.from) return sql_error(select.position, "expected FROM: a SELECT needs a table, view or subquery");
-  Result<Bound> from = bind_from(*select.from);
+  Result<Bound> from = select.from ? bind_from(*select.from) : unit_row();
   if (!from.ok()) return from.status();
   Bound input = std::move(*from);
   if (select.where) {
@@ -168,6 +204,7 @@ Result<QueryBinder::Bound> QueryBinder::bind_select(const Select& select) {
 Result<QueryBinder::Bound> QueryBinder::bind_from(const TableRef& from) {
   switch (from.kind) {
     case TableRef::Kind::kTable: {
+      if (std::optional<Result<Bound>> common = bind_common_table_reference(from)) return std::move(*common);
       SchemaPtr schema = lookup_(from.name);
       if (!schema) return sql_error(from.position, "unknown table or view '" + from.name + "'");
       Scope scope;
@@ -175,12 +212,15 @@ Result<QueryBinder::Bound> QueryBinder::bind_from(const TableRef& from) {
       for (const Column& column : schema->columns()) scope.columns.push_back({table, column.name, column.type});
       PlanPtr scan = make_plan(LogicalPlan::Kind::kScan, schema, nullptr);
       scan->source = from.name;
-      return Bound{std::move(scan), std::move(scope)};
+      Bound bound{std::move(scan), std::move(scope)};
+      FRESHET_RETURN_IF_ERROR(rename_columns(bound, from.column_aliases, from.position, "'" + table + "'"));
+      return bound;
     }
     case TableRef::Kind::kSubquery: {
       Result<Bound> bound = bind_query(*from.subquery);
       if (!bound.ok()) return bound.status();
       for (ScopeColumn& column : bound->scope.columns) column.table = from.alias;
+      FRESHET_RETURN_IF_ERROR(rename_columns(*bound, from.column_aliases, from.position, "'" + from.alias + "'"));
       return bound;
     }
     case TableRef::Kind::kJoin: return bind_join(from);
@@ -245,7 +285,8 @@ Result<QueryBinder::Bound> QueryBinder::bind_join(const TableRef& join) {
 }
 
 Result<QueryBinder::Bound> QueryBinder::bind_order_limit(const Query& query, Bound body) {
-  if (!query.limit) return body;  // a view is a set: ORDER BY alone changes nothing
+  // A view is a set: ORDER BY alone changes nothing, and is ignored (as Feldera).
+  if (!query.limit && !query.offset) return body;
   std::vector<SortColumn> order;
   for (const OrderItem& item : query.order_by) {
     std::optional<size_t> column;
@@ -267,7 +308,8 @@ Result<QueryBinder::Bound> QueryBinder::bind_order_limit(const Query& query, Bou
   }
   PlanPtr top = wrap_plan(LogicalPlan::Kind::kTopK, std::move(body.plan));
   top->order = std::move(order);
-  top->limit = *query.limit;
+  top->limit = query.limit.value_or(UINT64_MAX);  // OFFSET alone keeps every row after it
+  top->offset = query.offset.value_or(0);
   body.plan = std::move(top);
   return body;
 }

@@ -95,6 +95,9 @@ Result<Statement> Parser::statement() {
     return sql_error_at(position,
                         "LATENESS statements for views are not supported; declare LATENESS on the table's column");
   }
+  if (at_keyword("declare")) {
+    return sql_error_at(position, "DECLARE RECURSIVE VIEW (Feldera's recursive views) is not supported");
+  }
   FRESHET_RETURN_IF_ERROR(expect_keyword("create"));
   if (accept_keyword("table")) {
     FRESHET_PARSE_ASSIGN(CreateTable table, create_table(position));
