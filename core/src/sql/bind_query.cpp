@@ -21,6 +21,17 @@ const char* set_operator_name(SetOperator op) {
   return "UNION";
 }
 
+// Whether column `i` of `plan` is a NULL literal in every row (`SELECT NULL`,
+// a VALUES column of NULLs): its INTEGER type is only a default.
+bool is_null_column(const LogicalPlan& plan, size_t i) {
+  if (plan.kind == LogicalPlan::Kind::kProject) return is_null_literal(*plan.expressions[i]);
+  if (plan.kind != LogicalPlan::Kind::kValues) return false;
+  for (const std::vector<ExprPtr>& row : plan.rows) {
+    if (!is_null_literal(*row[i])) return false;
+  }
+  return true;
+}
+
 // The plan node of a set operation (UNION adds a DISTINCT over kUnionAll).
 LogicalPlan::Kind set_operation_kind(SetOperator op) {
   switch (op) {
@@ -103,7 +114,11 @@ Result<QueryBinder::Bound> QueryBinder::bind_set_operation(const Query& query) {
   for (size_t i = 0; i < left->scope.columns.size(); ++i) {
     const SqlType& a = left->scope.columns[i].type;
     const SqlType& b = right->scope.columns[i].type;
-    std::optional<SqlType> common = common_type(a, b);
+    // A side whose column is only a NULL literal takes the other side's type.
+    bool a_null = is_null_column(*left->plan, i), b_null = is_null_column(*right->plan, i);
+    std::optional<SqlType> common = a_null && !b_null   ? b.with_nullable(true)
+                                    : b_null && !a_null ? a.with_nullable(true)
+                                                        : common_type(a, b);
     if (!common) {
       return sql_error(query.operator_position, std::string(name) + " column " + std::to_string(i + 1) + " mixes " +
                                            describe(a) + " and " + describe(b));
@@ -117,7 +132,10 @@ Result<QueryBinder::Bound> QueryBinder::bind_set_operation(const Query& query) {
     if (same) return std::move(side.plan);
     PlanPtr project = make_plan(LogicalPlan::Kind::kProject, schema, std::move(side.plan));
     for (size_t i = 0; i < scope.columns.size(); ++i) {
-      project->expressions.push_back(cast_to(column_expr(i, side.scope.columns[i].type), scope.columns[i].type));
+      const bool null_column = is_null_column(*project->inputs[0], i);
+      project->expressions.push_back(null_column ? null_literal(scope.columns[i].type.with_nullable(true))
+                                                 : cast_to(column_expr(i, side.scope.columns[i].type),
+                                                           scope.columns[i].type));
     }
     return project;
   };

@@ -20,7 +20,10 @@ Result<Stream> Planner::plan_values(LogicalPlan& plan) {
       Datum value = evaluator.evaluate(*row[c], RowReader(*no_columns, empty_row));
       Evaluator::write(value, row[c]->type, c, row_builder);
     }
-    if (evaluator.failed()) return evaluator.take_error();
+    if (evaluator.failed()) {
+      Status error = evaluator.take_error();
+      return Status(ErrorCode::kSqlError, "VALUES: " + error.message());
+    }
     rows.add_row(row_builder.finish(), 1);
   }
   return constant(circuit_, plan.schema, no_columns, rows.finish());
