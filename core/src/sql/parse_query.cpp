@@ -117,6 +117,7 @@ Status Parser::order_by_and_limit(Query& query) {
   std::vector<OrderItem> order_by;
   if (accept_keyword("order")) {
     FRESHET_RETURN_IF_ERROR(expect_keyword("by"));
+    if (at_keyword("all")) return sql_error_at(current().position, "ORDER BY ALL is not supported; name the columns");
     do {
       OrderItem item;
       FRESHET_PARSE_ASSIGN(item.expr, expression());
@@ -219,6 +220,12 @@ Result<SelectItem> Parser::select_item() {
   item.position = current().position;
   if (accept(TokenKind::kStar)) {
     item.star = true;
+    // Feldera's `* EXCLUDE (a)`, `* EXCEPT (a)` and `* REPLACE (e AS a)`.
+    bool column_list = peek(1).kind == TokenKind::kLeftParen && !is_keyword(peek(2), "select");
+    if ((at_keyword("exclude") || at_keyword("except") || at_keyword("replace")) && column_list) {
+      const char* word = at_keyword("exclude") ? "EXCLUDE" : at_keyword("except") ? "EXCEPT" : "REPLACE";
+      return sql_error_at(current().position, std::string("SELECT * ") + word + " (...) is not supported");
+    }
     return item;
   }
   if (is_name(current()) && peek(1).kind == TokenKind::kDot && peek(2).kind == TokenKind::kStar) {
