@@ -147,7 +147,8 @@ Result<QueryBinder::Bound> QueryBinder::bind_set_operation(const Query& query) {
   return Bound{std::move(plan), std::move(scope)};
 }
 
-Result<QueryBinder::Bound> QueryBinder::bind_select(const Select& select) {
+Result<QueryBinder::Bound> QueryBinder::bind_select(const Select& select, const std::vector<const AstExpr*>* hidden) {
+  const bool hiding = hidden && !hidden->empty();
   Result<Bound> from = select.from ? bind_from(*select.from) : unit_row();
   if (!from.ok()) return from.status();
   Bound input = std::move(*from);
@@ -180,6 +181,11 @@ Result<QueryBinder::Bound> QueryBinder::bind_select(const Select& select) {
   if (!select.windows.empty() && !windowed) {
     return sql_error(select.windows[0].position, "window '" + select.windows[0].name + "' is not used");
   }
+  if (hiding && (windowed || aggregating || select.distinct)) {
+    return sql_error((*hidden)[0]->position,
+                     "ORDER BY with LIMIT must name an output column (by name or position) when the SELECT has "
+                     "DISTINCT, GROUP BY, aggregates or window functions");
+  }
   Result<Bound> body = Bound{};
   if (windowed) {
     body = bind_window(select, std::move(input));
@@ -208,6 +214,16 @@ Result<QueryBinder::Bound> QueryBinder::bind_select(const Select& select) {
       if (!expr.ok()) return expr.status();
       if (is_null_literal(**expr)) *expr = null_literal(SqlType::integer());
       scope.columns.push_back({"", output_name(item, i), (*expr)->type});
+      expressions.push_back(std::move(*expr));
+    }
+    for (size_t i = 0; hiding && i < hidden->size(); ++i) {
+      const AstExpr& order_expr = *(*hidden)[i];
+      if (contains_aggregate(order_expr) || contains_window(order_expr)) {
+        return sql_error(order_expr.position, "ORDER BY with LIMIT cannot use an aggregate or window function here");
+      }
+      Result<ExprPtr> expr = binder.bind(order_expr);
+      if (!expr.ok()) return expr.status();
+      scope.columns.push_back({"", "$order" + std::to_string(i), (*expr)->type});
       expressions.push_back(std::move(*expr));
     }
     PlanPtr project = make_plan(LogicalPlan::Kind::kProject, schema_of(scope), std::move(input.plan));
@@ -305,30 +321,52 @@ Result<QueryBinder::Bound> QueryBinder::bind_join(const TableRef& join) {
 Result<QueryBinder::Bound> QueryBinder::bind_order_limit(const Query& query, Bound body) {
   // A view is a set: ORDER BY alone changes nothing, and is ignored (as Feldera).
   if (!query.limit && !query.offset) return body;
+  const size_t width = body.scope.columns.size();
   std::vector<SortColumn> order;
+  // ORDER BY items that are not output columns: computed as hidden columns
+  // of the SELECT, after its own (at width + i), and dropped after the top-k.
+  std::vector<const AstExpr*> hidden;
   for (const OrderItem& item : query.order_by) {
-    std::optional<size_t> column;
+    size_t column = 0;
     const AstExpr& expr = *item.expr;
+    bool output_name = false;
+    if (expr.kind == AstExprKind::kColumnRef && expr.names.size() == 1) {
+      for (const ScopeColumn& output : body.scope.columns) output_name = output_name || output.name == expr.names[0];
+    }
     if (expr.kind == AstExprKind::kLiteral && expr.literal_kind == LiteralKind::kInteger) {
       size_t position = std::strtoull(expr.text.c_str(), nullptr, 10);
-      if (position < 1 || position > body.scope.columns.size()) {
+      if (position < 1 || position > width) {
         return sql_error(expr.position, "ORDER BY position " + expr.text + " is not in the select list");
       }
       column = position - 1;
-    } else if (expr.kind == AstExprKind::kColumnRef && expr.names.size() == 1) {
+    } else if (output_name) {
       Result<size_t> found = body.scope.resolve(expr.names, expr.position);
       if (!found.ok()) return found.status();
       column = *found;
+    } else if (query.select) {
+      column = width + hidden.size();
+      hidden.push_back(&expr);
     } else {
-      return sql_error(expr.position, "ORDER BY with LIMIT must name an output column (by name or position)");
+      return sql_error(expr.position, "ORDER BY of a set operation must name an output column (by name or position)");
     }
-    order.push_back({*column, item.descending, item.nulls_first.value_or(item.descending)});
+    order.push_back({column, item.descending, item.nulls_first.value_or(item.descending)});
+  }
+  SchemaPtr schema = body.plan->schema;
+  if (!hidden.empty()) {
+    Result<Bound> wide = bind_select(*query.select, &hidden);
+    if (!wide.ok()) return wide.status();
+    body.plan = std::move(wide->plan);
   }
   PlanPtr top = wrap_plan(LogicalPlan::Kind::kTopK, std::move(body.plan));
   top->order = std::move(order);
   top->limit = query.limit.value_or(UINT64_MAX);  // OFFSET alone keeps every row after it
   top->offset = query.offset.value_or(0);
   body.plan = std::move(top);
+  if (!hidden.empty()) {
+    PlanPtr project = make_plan(LogicalPlan::Kind::kProject, schema, std::move(body.plan));
+    for (size_t c = 0; c < width; ++c) project->expressions.push_back(column_expr(c, body.scope.columns[c].type));
+    body.plan = std::move(project);
+  }
   return body;
 }
 

@@ -32,7 +32,9 @@ class QueryBinder {
 
   Result<Bound> bind_query(const Query& query);
   Result<Bound> bind_set_operation(const Query& query);
-  Result<Bound> bind_select(const Select& select);
+  //! `hidden`: ORDER BY expressions to compute after the SELECT list's
+  //! columns (an ORDER BY ... LIMIT over columns not selected).
+  Result<Bound> bind_select(const Select& select, const std::vector<const AstExpr*>* hidden = nullptr);
   Result<Bound> bind_from(const TableRef& from);
   Result<Bound> bind_join(const TableRef& join);
   //! TABLE(TUMBLE(...)) / TABLE(HOP(...)) (bind_time_window.cpp).

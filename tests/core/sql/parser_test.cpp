@@ -371,7 +371,7 @@ TEST(ParserTest, Errors) {
   EXPECT_EQ(error_of("CREATE TABLE t (a INT);\nCREATE TABLE u (b INT) x"),
             "line 2, column 24: expected ';', found 'x'");
   EXPECT_EQ(error_of("SELECT 1"), "line 1, column 1: expected 'CREATE', found 'SELECT'");
-  EXPECT_EQ(error_of("CREATE FUNCTION f"), "line 1, column 8: expected 'TABLE', 'VIEW' or 'INDEX', found 'FUNCTION'");
+  EXPECT_EQ(error_of("CREATE FUNCTION f"), "line 1, column 8: CREATE FUNCTION (user-defined functions) is not supported");
   EXPECT_EQ(error_of("CREATE MATERIALIZED TABLE t (a INT)"), "line 1, column 21: expected 'VIEW', found 'TABLE'");
   EXPECT_EQ(error_of("CREATE TABLE select (a INT)"), "line 1, column 14: expected a table name, found 'select'");
   EXPECT_EQ(error_of("CREATE TABLE t ()"), "line 1, column 17: expected a column name, found ')'");

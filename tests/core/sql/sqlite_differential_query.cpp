@@ -33,8 +33,9 @@ const bool kRegistered = register_differential_queries(
         {"qq_limit_comma", "SELECT name, bonus, id FROM emp ORDER BY bonus NULLS FIRST, name NULLS LAST, id LIMIT 2, 3"},
         {"qq_offset_events", "SELECT emp_id, kind, amount FROM ev "
                              "ORDER BY amount DESC NULLS FIRST, emp_id NULLS LAST, kind NULLS FIRST LIMIT 4 OFFSET 3"},
-        {"qq_nested_limit", "SELECT x FROM (SELECT id AS x FROM emp ORDER BY x LIMIT 6 OFFSET 1) AS t "
+        {"qq_nested_limit", "SELECT x FROM (SELECT id AS x FROM emp ORDER BY id LIMIT 6 OFFSET 1) AS t "
                             "ORDER BY x DESC LIMIT 2"},
+        {"qq_hidden_order", "SELECT name, dept FROM emp ORDER BY salary DESC NULLS LAST, id LIMIT 3 OFFSET 1"},
         {"qq_cte_set_limit", "WITH lo AS (SELECT id FROM emp WHERE bonus < 3), hi AS (SELECT id FROM emp WHERE bonus > 0) "
                              "SELECT id FROM lo INTERSECT SELECT id FROM hi ORDER BY id LIMIT 3 OFFSET 1"},
     });
