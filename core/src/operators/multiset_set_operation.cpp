@@ -33,8 +33,8 @@ class MultisetSetOperator : public Operator {
       RowRef key(entry.first), value(entry.second);
       Weight left_before = left_integral_.weight_of(key, value);
       Weight right_before = right_integral_.weight_of(key, value);
-      Weight change = combine(left_before + delta.first, right_before + delta.second) -
-                      combine(left_before, right_before);
+      Weight change =
+          combine(left_before + delta.first, right_before + delta.second) - combine(left_before, right_before);
       if (change != 0) changes.add(key, value, change);
     }
     output_->batch = changes.finish();
@@ -59,9 +59,12 @@ class MultisetSetOperator : public Operator {
     m1 = std::max<Weight>(m1, 0);
     m2 = std::max<Weight>(m2, 0);
     switch (operation_) {
-      case MultisetOperation::kIntersectAll: return std::min(m1, m2);
-      case MultisetOperation::kExceptAll: return std::max<Weight>(m1 - m2, 0);
-      case MultisetOperation::kIntersect: return m1 > 0 && m2 > 0 ? 1 : 0;
+      case MultisetOperation::kIntersectAll:
+        return std::min(m1, m2);
+      case MultisetOperation::kExceptAll:
+        return std::max<Weight>(m1 - m2, 0);
+      case MultisetOperation::kIntersect:
+        return m1 > 0 && m2 > 0 ? 1 : 0;
     }
     return 0;
   }

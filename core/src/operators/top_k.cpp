@@ -21,8 +21,8 @@ class TopKOperator : public Operator {
         output_(output),
         order_by_(std::move(order_by)),
         skipped_(static_cast<Weight>(std::min<uint64_t>(offset, kMaxPositions))),
-        positions_(static_cast<Weight>(std::min<uint64_t>(std::min<uint64_t>(k, kMaxPositions) + skipped_,
-                                                          kMaxPositions))) {}
+        positions_(
+            static_cast<Weight>(std::min<uint64_t>(std::min<uint64_t>(k, kMaxPositions) + skipped_, kMaxPositions))) {}
   const char* name() const override { return "top_k"; }
 
   Status evaluate() override {

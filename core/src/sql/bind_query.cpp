@@ -11,12 +11,18 @@ std::string describe(const SqlType& type) { return type.with_nullable(true).to_s
 
 const char* set_operator_name(SetOperator op) {
   switch (op) {
-    case SetOperator::kUnion: return "UNION";
-    case SetOperator::kUnionAll: return "UNION ALL";
-    case SetOperator::kExcept: return "EXCEPT";
-    case SetOperator::kExceptAll: return "EXCEPT ALL";
-    case SetOperator::kIntersect: return "INTERSECT";
-    case SetOperator::kIntersectAll: return "INTERSECT ALL";
+    case SetOperator::kUnion:
+      return "UNION";
+    case SetOperator::kUnionAll:
+      return "UNION ALL";
+    case SetOperator::kExcept:
+      return "EXCEPT";
+    case SetOperator::kExceptAll:
+      return "EXCEPT ALL";
+    case SetOperator::kIntersect:
+      return "INTERSECT";
+    case SetOperator::kIntersectAll:
+      return "INTERSECT ALL";
   }
   return "UNION";
 }
@@ -36,11 +42,16 @@ bool is_null_column(const LogicalPlan& plan, size_t i) {
 LogicalPlan::Kind set_operation_kind(SetOperator op) {
   switch (op) {
     case SetOperator::kUnion:
-    case SetOperator::kUnionAll: return LogicalPlan::Kind::kUnionAll;
-    case SetOperator::kExcept: return LogicalPlan::Kind::kExcept;
-    case SetOperator::kExceptAll: return LogicalPlan::Kind::kExceptAll;
-    case SetOperator::kIntersect: return LogicalPlan::Kind::kIntersect;
-    case SetOperator::kIntersectAll: return LogicalPlan::Kind::kIntersectAll;
+    case SetOperator::kUnionAll:
+      return LogicalPlan::Kind::kUnionAll;
+    case SetOperator::kExcept:
+      return LogicalPlan::Kind::kExcept;
+    case SetOperator::kExceptAll:
+      return LogicalPlan::Kind::kExceptAll;
+    case SetOperator::kIntersect:
+      return LogicalPlan::Kind::kIntersect;
+    case SetOperator::kIntersectAll:
+      return LogicalPlan::Kind::kIntersectAll;
   }
   return LogicalPlan::Kind::kUnionAll;
 }
@@ -106,8 +117,8 @@ Result<QueryBinder::Bound> QueryBinder::bind_set_operation(const Query& query) {
   const char* name = set_operator_name(query.set_operator);
   if (left->scope.columns.size() != right->scope.columns.size()) {
     return sql_error(query.operator_position, std::string(name) + " operands have " +
-                                         std::to_string(left->scope.columns.size()) + " and " +
-                                         std::to_string(right->scope.columns.size()) + " columns");
+                                                  std::to_string(left->scope.columns.size()) + " and " +
+                                                  std::to_string(right->scope.columns.size()) + " columns");
   }
   // Both sides meet in one type per column; the left side names them.
   Scope scope;
@@ -121,7 +132,7 @@ Result<QueryBinder::Bound> QueryBinder::bind_set_operation(const Query& query) {
                                                         : common_type(a, b);
     if (!common) {
       return sql_error(query.operator_position, std::string(name) + " column " + std::to_string(i + 1) + " mixes " +
-                                           describe(a) + " and " + describe(b));
+                                                    describe(a) + " and " + describe(b));
     }
     scope.columns.push_back({"", left->scope.columns[i].name, *common});
   }
@@ -133,9 +144,9 @@ Result<QueryBinder::Bound> QueryBinder::bind_set_operation(const Query& query) {
     PlanPtr project = make_plan(LogicalPlan::Kind::kProject, schema, std::move(side.plan));
     for (size_t i = 0; i < scope.columns.size(); ++i) {
       const bool null_column = is_null_column(*project->inputs[0], i);
-      project->expressions.push_back(null_column ? null_literal(scope.columns[i].type.with_nullable(true))
-                                                 : cast_to(column_expr(i, side.scope.columns[i].type),
-                                                           scope.columns[i].type));
+      project->expressions.push_back(null_column
+                                         ? null_literal(scope.columns[i].type.with_nullable(true))
+                                         : cast_to(column_expr(i, side.scope.columns[i].type), scope.columns[i].type));
     }
     return project;
   };

@@ -46,7 +46,7 @@ Result<QueryBinder::Bound> QueryBinder::bind_values(const Query& query) {
       std::optional<SqlType> next = common ? common_type(*common, value->type) : value->type;
       if (!next) {
         return sql_error(query.values[r][c]->position, "VALUES column " + std::to_string(c + 1) + " mixes " +
-                                                            describe(*common) + " and " + describe(value->type));
+                                                           describe(*common) + " and " + describe(value->type));
       }
       common = next;
     }

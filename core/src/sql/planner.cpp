@@ -96,7 +96,8 @@ Result<Stream> Planner::plan(LogicalPlan& plan) {
       return multiset_set_operation(inputs[0], inputs[1], MultisetOperation::kIntersect);
     case LogicalPlan::Kind::kIntersectAll:
       return multiset_set_operation(inputs[0], inputs[1], MultisetOperation::kIntersectAll);
-    case LogicalPlan::Kind::kValues: return plan_values(plan);
+    case LogicalPlan::Kind::kValues:
+      return plan_values(plan);
     case LogicalPlan::Kind::kTimeWindow: return time_window_rows(circuit_, inputs[0], plan.time_window, plan.schema);
     case LogicalPlan::Kind::kWindow: {
       Status valid = validate_window(*plan.inputs[0]->schema, plan.window);

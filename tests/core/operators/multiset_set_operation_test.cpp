@@ -1,12 +1,13 @@
 // Tests of INTERSECT ALL / EXCEPT ALL / INTERSECT over Z-sets: the header's
 // example, oracle runs against min / max(0, m1 - m2) / both-positive computed
 // from the integrated inputs, and a checkpoint round trip.
-#include <algorithm>
-#include <map>
+#include "freshet/operators/multiset_set_operation.h"
 
 #include <gtest/gtest.h>
 
-#include "freshet/operators/multiset_set_operation.h"
+#include <algorithm>
+#include <map>
+
 #include "support/generators.h"
 
 namespace freshet {

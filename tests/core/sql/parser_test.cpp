@@ -371,7 +371,8 @@ TEST(ParserTest, Errors) {
   EXPECT_EQ(error_of("CREATE TABLE t (a INT);\nCREATE TABLE u (b INT) x"),
             "line 2, column 24: expected ';', found 'x'");
   EXPECT_EQ(error_of("SELECT 1"), "line 1, column 1: expected 'CREATE', found 'SELECT'");
-  EXPECT_EQ(error_of("CREATE FUNCTION f"), "line 1, column 8: CREATE FUNCTION (user-defined functions) is not supported");
+  EXPECT_EQ(error_of("CREATE FUNCTION f"),
+            "line 1, column 8: CREATE FUNCTION (user-defined functions) is not supported");
   EXPECT_EQ(error_of("CREATE MATERIALIZED TABLE t (a INT)"), "line 1, column 21: expected 'VIEW', found 'TABLE'");
   EXPECT_EQ(error_of("CREATE TABLE select (a INT)"), "line 1, column 14: expected a table name, found 'select'");
   EXPECT_EQ(error_of("CREATE TABLE t ()"), "line 1, column 17: expected a column name, found ')'");
@@ -423,7 +424,8 @@ TEST(ParserTest, QueryForms) {
   EXPECT_EQ(query_text("WITH a (x) AS (SELECT 1), b AS (VALUES (1, 'a'), (2, NULL)) SELECT * FROM a"),
             "WITH a(x) AS (SELECT 1), b AS (VALUES (1, 'a'), (2, NULL)) SELECT * FROM a");
   EXPECT_EQ(query_text("SELECT * FROM (VALUES 1, 2) AS t (a)"), "SELECT * FROM [VALUES (1), (2)] AS t(a)");
-  EXPECT_EQ(query_text("SELECT a FROM t ORDER BY a LIMIT 2 OFFSET 3 ROWS"), "SELECT a FROM t ORDER BY a LIMIT 2 OFFSET 3");
+  EXPECT_EQ(query_text("SELECT a FROM t ORDER BY a LIMIT 2 OFFSET 3 ROWS"),
+            "SELECT a FROM t ORDER BY a LIMIT 2 OFFSET 3");
   EXPECT_EQ(query_text("SELECT a FROM t LIMIT 3, 2"), "SELECT a FROM t LIMIT 2 OFFSET 3");
   EXPECT_EQ(query_text("SELECT a FROM t LIMIT ALL OFFSET 1"), "SELECT a FROM t OFFSET 1");
   EXPECT_EQ(query_text("SELECT a FROM t OFFSET 1 ROW FETCH NEXT 4 ROWS ONLY"), "SELECT a FROM t LIMIT 4 OFFSET 1");
