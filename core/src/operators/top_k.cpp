@@ -15,16 +15,19 @@ constexpr uint64_t kMaxPositions = uint64_t{1} << 62;  // more positions than an
 
 class TopKOperator : public Operator {
  public:
-  TopKOperator(const StreamSlot* input, StreamSlot* output, std::vector<SortColumn> order_by, size_t k)
+  TopKOperator(const StreamSlot* input, StreamSlot* output, std::vector<SortColumn> order_by, uint64_t k,
+               uint64_t offset)
       : input_(input),
         output_(output),
         order_by_(std::move(order_by)),
-        positions_(static_cast<Weight>(std::min<uint64_t>(k, kMaxPositions))) {}
+        skipped_(static_cast<Weight>(std::min<uint64_t>(offset, kMaxPositions))),
+        positions_(
+            static_cast<Weight>(std::min<uint64_t>(std::min<uint64_t>(k, kMaxPositions) + skipped_, kMaxPositions))) {}
   const char* name() const override { return "top_k"; }
 
   Status evaluate() override {
     ++stats_.steps;
-    if (input_->batch->empty() || positions_ == 0) {
+    if (input_->batch->empty() || positions_ <= skipped_) {
       output_->batch = Batch::empty_batch();
       return Status::OK();
     }
@@ -58,22 +61,26 @@ class TopKOperator : public Operator {
     return builder.finish();
   }
 
-  //! Adds the partition's first k positions, times `sign`, to `out`.
+  //! Adds the partition's positions [offset, offset + k), times `sign`, to `out`.
   void add_top_k(RowRef partition, Weight sign, BatchBuilder& out) {
     Weight positions_left = positions_;
+    Weight skip_left = skipped_;
     for (Trace::KeyCursor c = sorted_rows_.seek(partition); c.valid() && positions_left > 0; c.next()) {
       ++stats_.entries_visited;
       if (c.weight() <= 0) continue;
       Weight taken = std::min(c.weight(), positions_left);
-      out.add_row(sorted_row_payload(c.value()), sign * taken);
       positions_left -= taken;
+      Weight skipped = std::min(taken, skip_left);
+      skip_left -= skipped;
+      if (taken > skipped) out.add_row(sorted_row_payload(c.value()), sign * (taken - skipped));
     }
   }
 
   const StreamSlot* input_;
   StreamSlot* output_;
   const std::vector<SortColumn> order_by_;
-  const Weight positions_;  // k, clamped to what a Weight holds (a huge k means "every row")
+  const Weight skipped_;    // the offset: leading positions walked but not output
+  const Weight positions_;  // offset + k, clamped to what a Weight holds (a huge k means "every row")
   Trace sorted_rows_;  // partition -> encode_sorted_row(row): the integral of the input
   std::string scratch_;
   TopKStats stats_;
@@ -81,17 +88,21 @@ class TopKOperator : public Operator {
 
 }  // namespace
 
-Stream top_k(Stream input, std::vector<SortColumn> order_by, size_t k, const TopKStats** stats) {
+Stream top_k(Stream input, std::vector<SortColumn> order_by, uint64_t k, uint64_t offset, const TopKStats** stats) {
   Circuit& circuit = *input.circuit();
   Stream output = circuit.add_stream(input.value_schema_ptr(), empty_schema());
   TopKOperator* op = circuit.add_operator(
-      std::make_unique<TopKOperator>(&circuit.slot(input), &circuit.slot(output), std::move(order_by), k));
+      std::make_unique<TopKOperator>(&circuit.slot(input), &circuit.slot(output), std::move(order_by), k, offset));
   if (stats) *stats = &op->stats();
   return output;
 }
 
-Stream top_k(Stream input, std::vector<SortColumn> order_by, size_t k) {
-  return top_k(input, std::move(order_by), k, nullptr);
+Stream top_k(Stream input, std::vector<SortColumn> order_by, uint64_t k, const TopKStats** stats) {
+  return top_k(input, std::move(order_by), k, 0, stats);
+}
+
+Stream top_k(Stream input, std::vector<SortColumn> order_by, uint64_t k) {
+  return top_k(input, std::move(order_by), k, 0, nullptr);
 }
 
 }  // namespace freshet

@@ -9,6 +9,53 @@ namespace {
 
 std::string describe(const SqlType& type) { return type.with_nullable(true).to_string(); }
 
+const char* set_operator_name(SetOperator op) {
+  switch (op) {
+    case SetOperator::kUnion:
+      return "UNION";
+    case SetOperator::kUnionAll:
+      return "UNION ALL";
+    case SetOperator::kExcept:
+      return "EXCEPT";
+    case SetOperator::kExceptAll:
+      return "EXCEPT ALL";
+    case SetOperator::kIntersect:
+      return "INTERSECT";
+    case SetOperator::kIntersectAll:
+      return "INTERSECT ALL";
+  }
+  return "UNION";
+}
+
+// Whether column `i` of `plan` is a NULL literal in every row (`SELECT NULL`,
+// a VALUES column of NULLs): its INTEGER type is only a default.
+bool is_null_column(const LogicalPlan& plan, size_t i) {
+  if (plan.kind == LogicalPlan::Kind::kProject) return is_null_literal(*plan.expressions[i]);
+  if (plan.kind != LogicalPlan::Kind::kValues) return false;
+  for (const std::vector<ExprPtr>& row : plan.rows) {
+    if (!is_null_literal(*row[i])) return false;
+  }
+  return true;
+}
+
+// The plan node of a set operation (UNION adds a DISTINCT over kUnionAll).
+LogicalPlan::Kind set_operation_kind(SetOperator op) {
+  switch (op) {
+    case SetOperator::kUnion:
+    case SetOperator::kUnionAll:
+      return LogicalPlan::Kind::kUnionAll;
+    case SetOperator::kExcept:
+      return LogicalPlan::Kind::kExcept;
+    case SetOperator::kExceptAll:
+      return LogicalPlan::Kind::kExceptAll;
+    case SetOperator::kIntersect:
+      return LogicalPlan::Kind::kIntersect;
+    case SetOperator::kIntersectAll:
+      return LogicalPlan::Kind::kIntersectAll;
+  }
+  return LogicalPlan::Kind::kUnionAll;
+}
+
 // The name SQL gives an output column: its alias, the column it names, or EXPR$i.
 std::string output_name(const SelectItem& item, size_t index) {
   if (!item.alias.empty()) return item.alias;
@@ -44,9 +91,22 @@ Result<PlanPtr> QueryBinder::bind(const Query& query) {
 }
 
 Result<QueryBinder::Bound> QueryBinder::bind_query(const Query& query) {
-  Result<Bound> body = query.select ? bind_select(*query.select) : bind_set_operation(query);
-  if (!body.ok()) return body.status();
-  return bind_order_limit(query, std::move(*body));
+  const size_t outer_tables = common_tables_.size();
+  for (const CommonTableExpression& item : query.with) {
+    // Every item is checked once, used or not; each use binds it again.
+    Result<Bound> checked = bind_common_table(item);
+    if (!checked.ok()) {
+      common_tables_.resize(outer_tables);
+      return checked.status();
+    }
+    common_tables_.push_back(&item);
+  }
+  Result<Bound> body = query.select            ? bind_select(*query.select)
+                       : !query.values.empty() ? bind_values(query)
+                                               : bind_set_operation(query);
+  if (body.ok()) body = bind_order_limit(query, std::move(*body));
+  common_tables_.resize(outer_tables);
+  return body;
 }
 
 Result<QueryBinder::Bound> QueryBinder::bind_set_operation(const Query& query) {
@@ -54,21 +114,25 @@ Result<QueryBinder::Bound> QueryBinder::bind_set_operation(const Query& query) {
   if (!left.ok()) return left.status();
   Result<Bound> right = bind_query(*query.right);
   if (!right.ok()) return right.status();
-  const char* name = query.set_operator == SetOperator::kExcept ? "EXCEPT" : "UNION";
+  const char* name = set_operator_name(query.set_operator);
   if (left->scope.columns.size() != right->scope.columns.size()) {
-    return sql_error(query.position, std::string(name) + " operands have " +
-                                         std::to_string(left->scope.columns.size()) + " and " +
-                                         std::to_string(right->scope.columns.size()) + " columns");
+    return sql_error(query.operator_position, std::string(name) + " operands have " +
+                                                  std::to_string(left->scope.columns.size()) + " and " +
+                                                  std::to_string(right->scope.columns.size()) + " columns");
   }
   // Both sides meet in one type per column; the left side names them.
   Scope scope;
   for (size_t i = 0; i < left->scope.columns.size(); ++i) {
     const SqlType& a = left->scope.columns[i].type;
     const SqlType& b = right->scope.columns[i].type;
-    std::optional<SqlType> common = common_type(a, b);
+    // A side whose column is only a NULL literal takes the other side's type.
+    bool a_null = is_null_column(*left->plan, i), b_null = is_null_column(*right->plan, i);
+    std::optional<SqlType> common = a_null && !b_null   ? b.with_nullable(true)
+                                    : b_null && !a_null ? a.with_nullable(true)
+                                                        : common_type(a, b);
     if (!common) {
-      return sql_error(query.position, std::string(name) + " column " + std::to_string(i + 1) + " mixes " +
-                                           describe(a) + " and " + describe(b));
+      return sql_error(query.operator_position, std::string(name) + " column " + std::to_string(i + 1) + " mixes " +
+                                                    describe(a) + " and " + describe(b));
     }
     scope.columns.push_back({"", left->scope.columns[i].name, *common});
   }
@@ -79,22 +143,24 @@ Result<QueryBinder::Bound> QueryBinder::bind_set_operation(const Query& query) {
     if (same) return std::move(side.plan);
     PlanPtr project = make_plan(LogicalPlan::Kind::kProject, schema, std::move(side.plan));
     for (size_t i = 0; i < scope.columns.size(); ++i) {
-      project->expressions.push_back(cast_to(column_expr(i, side.scope.columns[i].type), scope.columns[i].type));
+      const bool null_column = is_null_column(*project->inputs[0], i);
+      project->expressions.push_back(null_column
+                                         ? null_literal(scope.columns[i].type.with_nullable(true))
+                                         : cast_to(column_expr(i, side.scope.columns[i].type), scope.columns[i].type));
     }
     return project;
   };
   PlanPtr left_plan = conform(std::move(*left)), right_plan = conform(std::move(*right));
-  LogicalPlan::Kind kind =
-      query.set_operator == SetOperator::kExcept ? LogicalPlan::Kind::kExcept : LogicalPlan::Kind::kUnionAll;
+  LogicalPlan::Kind kind = set_operation_kind(query.set_operator);
   PlanPtr plan = make_plan(kind, schema, std::move(left_plan));
   plan->inputs.push_back(std::move(right_plan));
   if (query.set_operator == SetOperator::kUnion) plan = make_plan(LogicalPlan::Kind::kDistinct, schema, std::move(plan));
   return Bound{std::move(plan), std::move(scope)};
 }
 
-Result<QueryBinder::Bound> QueryBinder::bind_select(const Select& select) {
-  if (!select.from) return sql_error(select.position, "expected FROM: a SELECT needs a table, view or subquery");
-  Result<Bound> from = bind_from(*select.from);
+Result<QueryBinder::Bound> QueryBinder::bind_select(const Select& select, const std::vector<const AstExpr*>* hidden) {
+  const bool hiding = hidden && !hidden->empty();
+  Result<Bound> from = select.from ? bind_from(*select.from) : unit_row();
   if (!from.ok()) return from.status();
   Bound input = std::move(*from);
   if (select.where) {
@@ -126,6 +192,11 @@ Result<QueryBinder::Bound> QueryBinder::bind_select(const Select& select) {
   if (!select.windows.empty() && !windowed) {
     return sql_error(select.windows[0].position, "window '" + select.windows[0].name + "' is not used");
   }
+  if (hiding && (windowed || aggregating || select.distinct)) {
+    return sql_error((*hidden)[0]->position,
+                     "ORDER BY with LIMIT must name an output column (by name or position) when the SELECT has "
+                     "DISTINCT, GROUP BY, aggregates or window functions");
+  }
   Result<Bound> body = Bound{};
   if (windowed) {
     body = bind_window(select, std::move(input));
@@ -156,6 +227,16 @@ Result<QueryBinder::Bound> QueryBinder::bind_select(const Select& select) {
       scope.columns.push_back({"", output_name(item, i), (*expr)->type});
       expressions.push_back(std::move(*expr));
     }
+    for (size_t i = 0; hiding && i < hidden->size(); ++i) {
+      const AstExpr& order_expr = *(*hidden)[i];
+      if (contains_aggregate(order_expr) || contains_window(order_expr)) {
+        return sql_error(order_expr.position, "ORDER BY with LIMIT cannot use an aggregate or window function here");
+      }
+      Result<ExprPtr> expr = binder.bind(order_expr);
+      if (!expr.ok()) return expr.status();
+      scope.columns.push_back({"", "$order" + std::to_string(i), (*expr)->type});
+      expressions.push_back(std::move(*expr));
+    }
     PlanPtr project = make_plan(LogicalPlan::Kind::kProject, schema_of(scope), std::move(input.plan));
     project->expressions = std::move(expressions);
     body = Bound{std::move(project), std::move(scope)};
@@ -168,6 +249,7 @@ Result<QueryBinder::Bound> QueryBinder::bind_select(const Select& select) {
 Result<QueryBinder::Bound> QueryBinder::bind_from(const TableRef& from) {
   switch (from.kind) {
     case TableRef::Kind::kTable: {
+      if (std::optional<Result<Bound>> common = bind_common_table_reference(from)) return std::move(*common);
       SchemaPtr schema = lookup_(from.name);
       if (!schema) return sql_error(from.position, "unknown table or view '" + from.name + "'");
       Scope scope;
@@ -175,12 +257,15 @@ Result<QueryBinder::Bound> QueryBinder::bind_from(const TableRef& from) {
       for (const Column& column : schema->columns()) scope.columns.push_back({table, column.name, column.type});
       PlanPtr scan = make_plan(LogicalPlan::Kind::kScan, schema, nullptr);
       scan->source = from.name;
-      return Bound{std::move(scan), std::move(scope)};
+      Bound bound{std::move(scan), std::move(scope)};
+      FRESHET_RETURN_IF_ERROR(rename_columns(bound, from.column_aliases, from.position, "'" + table + "'"));
+      return bound;
     }
     case TableRef::Kind::kSubquery: {
       Result<Bound> bound = bind_query(*from.subquery);
       if (!bound.ok()) return bound.status();
       for (ScopeColumn& column : bound->scope.columns) column.table = from.alias;
+      FRESHET_RETURN_IF_ERROR(rename_columns(*bound, from.column_aliases, from.position, "'" + from.alias + "'"));
       return bound;
     }
     case TableRef::Kind::kJoin: return bind_join(from);
@@ -245,30 +330,54 @@ Result<QueryBinder::Bound> QueryBinder::bind_join(const TableRef& join) {
 }
 
 Result<QueryBinder::Bound> QueryBinder::bind_order_limit(const Query& query, Bound body) {
-  if (!query.limit) return body;  // a view is a set: ORDER BY alone changes nothing
+  // A view is a set: ORDER BY alone changes nothing, and is ignored (as Feldera).
+  if (!query.limit && !query.offset) return body;
+  const size_t width = body.scope.columns.size();
   std::vector<SortColumn> order;
+  // ORDER BY items that are not output columns: computed as hidden columns
+  // of the SELECT, after its own (at width + i), and dropped after the top-k.
+  std::vector<const AstExpr*> hidden;
   for (const OrderItem& item : query.order_by) {
-    std::optional<size_t> column;
+    size_t column = 0;
     const AstExpr& expr = *item.expr;
+    bool output_name = false;
+    if (expr.kind == AstExprKind::kColumnRef && expr.names.size() == 1) {
+      for (const ScopeColumn& output : body.scope.columns) output_name = output_name || output.name == expr.names[0];
+    }
     if (expr.kind == AstExprKind::kLiteral && expr.literal_kind == LiteralKind::kInteger) {
       size_t position = std::strtoull(expr.text.c_str(), nullptr, 10);
-      if (position < 1 || position > body.scope.columns.size()) {
+      if (position < 1 || position > width) {
         return sql_error(expr.position, "ORDER BY position " + expr.text + " is not in the select list");
       }
       column = position - 1;
-    } else if (expr.kind == AstExprKind::kColumnRef && expr.names.size() == 1) {
+    } else if (output_name) {
       Result<size_t> found = body.scope.resolve(expr.names, expr.position);
       if (!found.ok()) return found.status();
       column = *found;
+    } else if (query.select) {
+      column = width + hidden.size();
+      hidden.push_back(&expr);
     } else {
-      return sql_error(expr.position, "ORDER BY with LIMIT must name an output column (by name or position)");
+      return sql_error(expr.position, "ORDER BY of a set operation must name an output column (by name or position)");
     }
-    order.push_back({*column, item.descending, item.nulls_first.value_or(item.descending)});
+    order.push_back({column, item.descending, item.nulls_first.value_or(item.descending)});
+  }
+  SchemaPtr schema = body.plan->schema;
+  if (!hidden.empty()) {
+    Result<Bound> wide = bind_select(*query.select, &hidden);
+    if (!wide.ok()) return wide.status();
+    body.plan = std::move(wide->plan);
   }
   PlanPtr top = wrap_plan(LogicalPlan::Kind::kTopK, std::move(body.plan));
   top->order = std::move(order);
-  top->limit = *query.limit;
+  top->limit = query.limit.value_or(UINT64_MAX);  // OFFSET alone keeps every row after it
+  top->offset = query.offset.value_or(0);
   body.plan = std::move(top);
+  if (!hidden.empty()) {
+    PlanPtr project = make_plan(LogicalPlan::Kind::kProject, schema, std::move(body.plan));
+    for (size_t c = 0; c < width; ++c) project->expressions.push_back(column_expr(c, body.scope.columns[c].type));
+    body.plan = std::move(project);
+  }
   return body;
 }
 

@@ -5,7 +5,9 @@
 #pragma once
 
 #include <functional>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include "logical_plan.h"
 #include "scope.h"
@@ -30,7 +32,9 @@ class QueryBinder {
 
   Result<Bound> bind_query(const Query& query);
   Result<Bound> bind_set_operation(const Query& query);
-  Result<Bound> bind_select(const Select& select);
+  //! `hidden`: ORDER BY expressions to compute after the SELECT list's
+  //! columns (an ORDER BY ... LIMIT over columns not selected).
+  Result<Bound> bind_select(const Select& select, const std::vector<const AstExpr*>* hidden = nullptr);
   Result<Bound> bind_from(const TableRef& from);
   Result<Bound> bind_join(const TableRef& join);
   //! TABLE(TUMBLE(...)) / TABLE(HOP(...)) (bind_time_window.cpp).
@@ -39,8 +43,23 @@ class QueryBinder {
   Result<Bound> bind_order_limit(const Query& query, Bound body);
   //! A SELECT list with window function calls (bind_window.cpp).
   Result<Bound> bind_window(const Select& select, Bound input);
+  // VALUES, the row of SELECT without FROM, and WITH items (bind_values_with.cpp).
+  Result<Bound> bind_values(const Query& query);
+  //! The one row of no columns that a SELECT without FROM reads.
+  static Bound unit_row();
+  //! A WITH item's query, its columns named by the item.
+  Result<Bound> bind_common_table(const CommonTableExpression& item);
+  //! The WITH item `table` names, bound for this use (each use is bound
+  //! anew); none when no item in scope has that name.
+  std::optional<Result<Bound>> bind_common_table_reference(const TableRef& table);
+  //! New names for a bound relation's columns (`AS t (a, b)`, `WITH t (a, b)`).
+  static Status rename_columns(Bound& bound, const std::vector<std::string>& names, SourcePosition position,
+                               const std::string& what);
 
   Lookup lookup_;
+  //! The WITH items in scope, outermost first; a name is looked up from the
+  //! back, so an inner item hides an outer one, and both hide a table.
+  std::vector<const CommonTableExpression*> common_tables_;
 };
 
 //! The schema a scope describes (column names and types).

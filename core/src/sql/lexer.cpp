@@ -8,12 +8,12 @@ namespace freshet::sql {
 namespace {
 
 // Sorted, so that is_reserved_word() can binary-search.
-constexpr std::array<std::string_view, 51> kReservedWords = {
-    "all",      "and",   "as",        "asc",    "between", "by",      "case",  "cast",   "create",  "cross",  "desc",
-    "distinct", "else",  "end",       "except", "exists",  "false",   "from",  "full",   "group",   "having", "in",
-    "index",    "inner", "intersect", "is",     "join",    "left",    "like",  "limit",  "natural", "not",    "null",
-    "offset",   "on",    "or",        "order",  "outer",   "primary", "right", "select", "table",   "then",   "true",
-    "union",    "using", "view",      "when",   "where",   "window",  "with",
+constexpr std::array<std::string_view, 54> kReservedWords = {
+    "all",      "and",   "as",     "asc",       "between", "by",    "case",  "cast",    "create", "cross",  "desc",
+    "distinct", "else",  "end",    "except",    "exists",  "false", "fetch", "from",    "full",   "group",  "having",
+    "in",       "index", "inner",  "intersect", "is",      "join",  "left",  "like",    "limit",  "minus",  "natural",
+    "not",      "null",  "offset", "on",        "or",      "order", "outer", "primary", "right",  "select", "table",
+    "then",     "true",  "union",  "using",     "values",  "view",  "when",  "where",   "window", "with",
 };
 static_assert(std::is_sorted(kReservedWords.begin(), kReservedWords.end()));
 

@@ -32,6 +32,10 @@ struct LogicalPlan {
     kTopK,       //!< the first `limit` rows of inputs[0] in `order` order
     kTimeWindow,     //!< inputs[0]'s rows, each once per window holding it, with window_start and window_end
     kWindow,     //!< inputs[0]'s columns, then one per window function (`window`), per `partition_by`
+    kExceptAll,     //!< inputs[0]'s rows, each max(0, m0 - m1) times
+    kIntersect,     //!< distinct rows in both inputs
+    kIntersectAll,  //!< rows in both inputs, each min(m0, m1) times
+    kValues,        //!< constant rows (`rows`), no input: VALUES, and the one row SELECT without FROM reads
   };
 
   Kind kind;
@@ -58,7 +62,10 @@ struct LogicalPlan {
   std::vector<AggregateSpec> aggregates;
   bool global = false;
   std::vector<SortColumn> order;         //!< kTopK
-  uint64_t limit = 0;                    //!< kTopK
+  uint64_t limit = 0;                    //!< kTopK; UINT64_MAX when there is none (OFFSET alone)
+  uint64_t offset = 0;                   //!< kTopK: positions skipped before the `limit` kept ones
+  //! kValues: one list of constant expressions per row (no column references).
+  std::vector<std::vector<ExprPtr>> rows;
   //! kTimeWindow: TUMBLE (slide == size) or HOP windows of a TIMESTAMP column,
   //! in microseconds.
   struct TimeWindow {

@@ -1,6 +1,7 @@
 // Queries: SELECT blocks, FROM lists and joins (left-associative), set
-// operations (UNION [ALL] and EXCEPT, one precedence, left-associative), and
-// ORDER BY / LIMIT, which apply to the whole set operation before them.
+// operations (UNION and EXCEPT, left-associative, over INTERSECT, which binds
+// tighter), and ORDER BY / LIMIT / OFFSET / FETCH, which apply to the whole
+// set operation before them.
 #include <limits>
 #include <utility>
 
@@ -25,31 +26,70 @@ TableRefPtr make_join(JoinType type, TableRefPtr left, TableRefPtr right, AstExp
 Result<Query> Parser::query() {
   Nesting nesting(*this);
   FRESHET_RETURN_IF_ERROR(nesting.check());
+  if (at_keyword("with")) return with_query();
   FRESHET_PARSE_ASSIGN(Query result, set_expression());
   FRESHET_RETURN_IF_ERROR(order_by_and_limit(result));
   return result;
 }
 
+namespace {
+
+Query combine(SetOperator op, SourcePosition operator_position, Query left, Query right) {
+  Query combined;
+  combined.position = left.position;
+  combined.set_operator = op;
+  combined.operator_position = operator_position;
+  combined.left = std::make_unique<Query>(std::move(left));
+  combined.right = std::make_unique<Query>(std::move(right));
+  return combined;
+}
+
+//! `SELECT * FROM (inner)`: the query that ORDER BY / LIMIT after a
+//! parenthesised query with its own ones apply to.
+Query select_all_from(Query inner) {
+  Query outer;
+  outer.position = inner.position;
+  auto select = std::make_unique<Select>();
+  select->position = inner.position;
+  SelectItem star;
+  star.position = inner.position;
+  star.star = true;
+  select->items.push_back(std::move(star));
+  select->from = std::make_unique<TableRef>();
+  select->from->kind = TableRef::Kind::kSubquery;
+  select->from->position = inner.position;
+  select->from->subquery = std::make_unique<Query>(std::move(inner));
+  outer.select = std::move(select);
+  return outer;
+}
+
+}  // namespace
+
+//! UNION and EXCEPT (MINUS), left-associative, over INTERSECT expressions.
 Result<Query> Parser::set_expression() {
-  FRESHET_PARSE_ASSIGN(Query left, query_term());
-  while (at_keyword("union") || at_keyword("except")) {
+  FRESHET_PARSE_ASSIGN(Query left, intersect_expression());
+  while (at_keyword("union") || at_keyword("except") || at_keyword("minus")) {
     const Token& keyword = advance();
-    SetOperator op = SetOperator::kExcept;
-    if (is_keyword(keyword, "union")) {
-      op = accept_keyword("all") ? SetOperator::kUnionAll : SetOperator::kUnion;
-      if (op == SetOperator::kUnion) accept_keyword("distinct");
-    } else if (at_keyword("all")) {
-      return sql_error_at(current().position, "EXCEPT ALL is not supported");
-    } else {
-      accept_keyword("distinct");
-    }
+    bool all = accept_keyword("all");
+    if (!all) accept_keyword("distinct");
+    SetOperator op = is_keyword(keyword, "union") ? (all ? SetOperator::kUnionAll : SetOperator::kUnion)
+                                                  : (all ? SetOperator::kExceptAll : SetOperator::kExcept);
+    FRESHET_PARSE_ASSIGN(Query right, intersect_expression());
+    left = combine(op, keyword.position, std::move(left), std::move(right));
+  }
+  return left;
+}
+
+//! INTERSECT binds tighter than UNION and EXCEPT, as in standard SQL.
+Result<Query> Parser::intersect_expression() {
+  FRESHET_PARSE_ASSIGN(Query left, query_term());
+  while (at_keyword("intersect")) {
+    SourcePosition position = advance().position;
+    bool all = accept_keyword("all");
+    if (!all) accept_keyword("distinct");
     FRESHET_PARSE_ASSIGN(Query right, query_term());
-    Query combined;
-    combined.position = left.position;
-    combined.set_operator = op;
-    combined.left = std::make_unique<Query>(std::move(left));
-    combined.right = std::make_unique<Query>(std::move(right));
-    left = std::move(combined);
+    left = combine(all ? SetOperator::kIntersectAll : SetOperator::kIntersect, position, std::move(left),
+                   std::move(right));
   }
   return left;
 }
@@ -60,7 +100,8 @@ Result<Query> Parser::query_term() {
     FRESHET_RETURN_IF_ERROR(expect(TokenKind::kRightParen, "')'"));
     return inner;
   }
-  if (!at_keyword("select")) return expected("'SELECT' or '('");
+  if (at_keyword("values") || at_keyword("value")) return values_query();
+  if (!at_keyword("select")) return expected("'SELECT', 'VALUES' or '('");
   Query query_value;
   query_value.position = current().position;
   FRESHET_PARSE_ASSIGN(Select select_value, select());
@@ -68,27 +109,70 @@ Result<Query> Parser::query_term() {
   return query_value;
 }
 
-//! ORDER BY and LIMIT after a set expression. A parenthesised query may carry
-//! its own; the outer ones may only add what keeps the meaning: a LIMIT
-//! after an inner ORDER BY.
+//! ORDER BY, LIMIT, OFFSET and FETCH after a set expression. A
+//! parenthesised query may carry its own: an outer LIMIT takes the inner
+//! ORDER BY's order; otherwise the outer ones apply to the inner query's
+//! result (`SELECT * FROM (inner) ORDER BY ... LIMIT ...`).
 Status Parser::order_by_and_limit(Query& query) {
-  SourcePosition order_position = current().position;
+  std::vector<OrderItem> order_by;
   if (accept_keyword("order")) {
     FRESHET_RETURN_IF_ERROR(expect_keyword("by"));
-    if (!query.order_by.empty() || query.limit) {
-      return sql_error_at(order_position, "the query in parentheses already has ORDER BY or LIMIT");
-    }
+    if (at_keyword("all")) return sql_error_at(current().position, "ORDER BY ALL is not supported; name the columns");
     do {
       OrderItem item;
       FRESHET_PARSE_ASSIGN(item.expr, expression());
       FRESHET_RETURN_IF_ERROR(order_direction(item));
-      query.order_by.push_back(std::move(item));
+      order_by.push_back(std::move(item));
     } while (accept(TokenKind::kComma));
   }
+  Query limits;
+  FRESHET_RETURN_IF_ERROR(row_limits(limits));
+  bool inner_limited = query.limit || query.offset;
+  bool outer_limited = limits.limit || limits.offset;
+  if (order_by.empty() && !outer_limited) return Status::OK();
+  if (inner_limited || (!order_by.empty() && !query.order_by.empty())) query = select_all_from(std::move(query));
+  if (!order_by.empty()) query.order_by = std::move(order_by);
+  query.limit = limits.limit;
+  query.offset = limits.offset;
+  return Status::OK();
+}
+
+//! `LIMIT [start,] {count | ALL}`, `OFFSET start [ROW | ROWS]` and
+//! `FETCH {FIRST | NEXT} [count] {ROW | ROWS} ONLY`, as Calcite reads them.
+Status Parser::row_limits(Query& query) {
+  constexpr uint64_t kMax = std::numeric_limits<uint64_t>::max();
   SourcePosition limit_position = current().position;
-  if (accept_keyword("limit")) {
-    if (query.limit) return sql_error_at(limit_position, "the query in parentheses already has a LIMIT");
-    FRESHET_PARSE_ASSIGN(query.limit, unsigned_integer("a row count", std::numeric_limits<uint64_t>::max()));
+  bool limit_given = accept_keyword("limit");
+  if (limit_given && !accept_keyword("all")) {
+    FRESHET_PARSE_ASSIGN(uint64_t count, unsigned_integer("a row count or ALL", kMax));
+    if (accept(TokenKind::kComma)) {  // LIMIT start, count
+      query.offset = count;
+      if (accept_keyword("all")) return Status::OK();
+      FRESHET_PARSE_ASSIGN(count, unsigned_integer("a row count or ALL", kMax));
+    }
+    query.limit = count;
+  }
+  SourcePosition offset_position = current().position;
+  if (accept_keyword("offset")) {
+    if (query.offset) return sql_error_at(offset_position, "OFFSET after LIMIT start, count, which has one");
+    FRESHET_PARSE_ASSIGN(query.offset, unsigned_integer("a row count", kMax));
+    if (!accept_keyword("rows")) accept_keyword("row");
+  }
+  SourcePosition fetch_position = current().position;
+  if (accept_keyword("fetch")) {
+    if (limit_given) {
+      return sql_error_at(fetch_position, "FETCH after the LIMIT at line " + std::to_string(limit_position.line) +
+                                              ", column " + std::to_string(limit_position.column) +
+                                              "; give one of them");
+    }
+    if (!accept_keyword("first") && !accept_keyword("next")) return expected("'FIRST' or 'NEXT'");
+    uint64_t count = 1;  // FETCH FIRST ROW ONLY
+    if (at(TokenKind::kInteger)) {
+      FRESHET_PARSE_ASSIGN(count, unsigned_integer("a row count", kMax));
+    }
+    if (!accept_keyword("rows") && !accept_keyword("row")) return expected("'ROWS' or 'ROW'");
+    FRESHET_RETURN_IF_ERROR(expect_keyword("only"));
+    query.limit = count;
   }
   return Status::OK();
 }
@@ -136,6 +220,12 @@ Result<SelectItem> Parser::select_item() {
   item.position = current().position;
   if (accept(TokenKind::kStar)) {
     item.star = true;
+    // Feldera's `* EXCLUDE (a)`, `* EXCEPT (a)` and `* REPLACE (e AS a)`.
+    bool column_list = peek(1).kind == TokenKind::kLeftParen && !is_keyword(peek(2), "select");
+    if ((at_keyword("exclude") || at_keyword("except") || at_keyword("replace")) && column_list) {
+      const char* word = at_keyword("exclude") ? "EXCLUDE" : at_keyword("except") ? "EXCEPT" : "REPLACE";
+      return sql_error_at(current().position, std::string("SELECT * ") + word + " (...) is not supported");
+    }
     return item;
   }
   if (is_name(current()) && peek(1).kind == TokenKind::kDot && peek(2).kind == TokenKind::kStar) {
@@ -203,6 +293,9 @@ Result<TableRefPtr> Parser::table_primary() {
     FRESHET_PARSE_ASSIGN(table->name, name("a table name or '('"));
   }
   FRESHET_RETURN_IF_ERROR(alias(table->alias));
+  if (!table->alias.empty() && at(TokenKind::kLeftParen)) {
+    FRESHET_PARSE_ASSIGN(table->column_aliases, name_list("a column name"));
+  }
   return table;
 }
 

@@ -95,6 +95,9 @@ Result<Statement> Parser::statement() {
     return sql_error_at(position,
                         "LATENESS statements for views are not supported; declare LATENESS on the table's column");
   }
+  if (at_keyword("declare")) {
+    return sql_error_at(position, "DECLARE RECURSIVE VIEW (Feldera's recursive views) is not supported");
+  }
   FRESHET_RETURN_IF_ERROR(expect_keyword("create"));
   if (accept_keyword("table")) {
     FRESHET_PARSE_ASSIGN(CreateTable table, create_table(position));
@@ -104,10 +107,16 @@ Result<Statement> Parser::statement() {
     FRESHET_PARSE_ASSIGN(CreateIndex index, create_index(position));
     return Statement(std::move(index));
   }
-  bool materialized = accept_keyword("materialized");
+  // A LOCAL view (Feldera's: not an output of the pipeline) is a view here.
+  bool materialized = !accept_keyword("local") && accept_keyword("materialized");
   if (accept_keyword("view")) {
     FRESHET_PARSE_ASSIGN(CreateView view, create_view(position, materialized));
     return Statement(std::move(view));
+  }
+  if (at_keyword("function") || at_keyword("aggregate") || at_keyword("type")) {
+    std::string what = upper(current().text);
+    return sql_error_at(current().position, "CREATE " + what + " (user-defined " +
+                                                (what == "TYPE" ? "types" : "functions") + ") is not supported");
   }
   return expected(materialized ? "'VIEW'" : "'TABLE', 'VIEW' or 'INDEX'");
 }
@@ -206,6 +215,7 @@ Result<CreateTable> Parser::create_table(SourcePosition position) {
     table.columns.push_back(std::move(column));
   } while (accept(TokenKind::kComma));
   FRESHET_RETURN_IF_ERROR(expect(TokenKind::kRightParen, "',' or ')'"));
+  if (at_keyword("with")) return sql_error_at(current().position, "table properties (WITH (...)) are not supported");
   return table;
 }
 
@@ -218,6 +228,7 @@ Result<CreateView> Parser::create_view(SourcePosition position, bool materialize
   if (at(TokenKind::kLeftParen)) {
     FRESHET_PARSE_ASSIGN(view.column_names, name_list("a column name"));
   }
+  if (at_keyword("with")) return sql_error_at(current().position, "view properties (WITH (...)) are not supported");
   FRESHET_RETURN_IF_ERROR(expect_keyword("as"));
   FRESHET_PARSE_ASSIGN(view.query, query());
   return view;

@@ -146,7 +146,14 @@ class Parser {
 
   // Query levels (parse_query.cpp).
   Result<Query> set_expression();
+  Result<Query> intersect_expression();
   Result<Query> query_term();
+  //! `WITH item, ... query`, at the WITH keyword (parse_with_values.cpp).
+  Result<Query> with_query();
+  //! `VALUES row, ...`, at the VALUES keyword (parse_with_values.cpp).
+  Result<Query> values_query();
+  //! LIMIT, OFFSET and FETCH into `query`.
+  Status row_limits(Query& query);
   Result<Select> select();
   Result<SelectItem> select_item();
   Result<TableRefPtr> from_item();

@@ -10,6 +10,8 @@
 #include "freshet/operators/join_aggregate.h"
 #include "freshet/operators/left_join.h"
 #include "freshet/operators/map.h"
+#include "freshet/operators/multiset_set_operation.h"
+#include "freshet/operators/negate.h"
 #include "freshet/operators/plus.h"
 #include "freshet/operators/top_k.h"
 #include "freshet/operators/window.h"
@@ -79,7 +81,23 @@ Result<Stream> Planner::plan(LogicalPlan& plan) {
     case LogicalPlan::Kind::kDistinct: return distinct(inputs[0]);
     case LogicalPlan::Kind::kUnionAll: return plus(inputs[0], inputs[1]);
     case LogicalPlan::Kind::kExcept: return anti_join(distinct(inputs[0]), inputs[1]);
-    case LogicalPlan::Kind::kTopK: return top_k(index_by(inputs[0], {}), plan.order, plan.limit);
+    case LogicalPlan::Kind::kTopK: {
+      Stream indexed = index_by(inputs[0], {});
+      if (plan.limit == UINT64_MAX && plan.offset > 0) {
+        // OFFSET alone: every row but the first `offset`, so the top-k
+        // holds only those (as Feldera plans it).
+        return plus(inputs[0], negate(top_k(indexed, plan.order, plan.offset)));
+      }
+      return top_k(indexed, plan.order, plan.limit, plan.offset, nullptr);
+    }
+    case LogicalPlan::Kind::kExceptAll:
+      return multiset_set_operation(inputs[0], inputs[1], MultisetOperation::kExceptAll);
+    case LogicalPlan::Kind::kIntersect:
+      return multiset_set_operation(inputs[0], inputs[1], MultisetOperation::kIntersect);
+    case LogicalPlan::Kind::kIntersectAll:
+      return multiset_set_operation(inputs[0], inputs[1], MultisetOperation::kIntersectAll);
+    case LogicalPlan::Kind::kValues:
+      return plan_values(plan);
     case LogicalPlan::Kind::kTimeWindow: return time_window_rows(circuit_, inputs[0], plan.time_window, plan.schema);
     case LogicalPlan::Kind::kWindow: {
       Status valid = validate_window(*plan.inputs[0]->schema, plan.window);

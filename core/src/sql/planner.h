@@ -42,6 +42,8 @@ class Planner {
   //! The input's rows with the step's time appended as a last column (O(rows) per tick).
   Stream with_clock(Stream input);
   Stream plan_filter(Stream input, ExprPtr predicate);
+  //! VALUES rows, evaluated once here, as a constant stream (plan_values.cpp).
+  Result<Stream> plan_values(LogicalPlan& plan);
   //! Feldera's top-k rule (plan_window.cpp): a filter `rank <= k` (or `< k`,
   //! `= 1`) over a ROW_NUMBER, RANK or DENSE_RANK column gives that window a
   //! rank limit, so it keeps only the first ranks of each partition.

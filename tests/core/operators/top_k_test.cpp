@@ -268,7 +268,7 @@ bool sql_less(const RowReader& a, const RowReader& b, const std::vector<SortColu
   return compare_rows(a.row(), b.row()) < 0;
 }
 
-ZSetMap top_k_reference(const ZSetMap& input, const std::vector<SortColumn>& order_by, size_t k) {
+ZSetMap top_k_reference(const ZSetMap& input, const std::vector<SortColumn>& order_by, size_t k, size_t offset = 0) {
   std::map<std::string, std::vector<std::pair<std::string, Weight>>> partitions;
   for (const auto& [entry, weight] : input) partitions[entry.first].push_back({entry.second, weight});
   const Schema& schema = *testing::kxs_schema();
@@ -281,7 +281,7 @@ ZSetMap top_k_reference(const ZSetMap& input, const std::vector<SortColumn>& ord
     for (const auto& [row, weight] : rows) {
       for (Weight i = 0; i < weight; ++i) expanded.push_back(row);
     }
-    for (size_t i = 0; i < expanded.size() && i < k; ++i) testing::add_entry(out, expanded[i], "", 1);
+    for (size_t i = offset; i < expanded.size() && i - offset < k; ++i) testing::add_entry(out, expanded[i], "", 1);
   }
   return out;
 }
@@ -315,6 +315,41 @@ TEST(TopKTest, MatchesOracleVarcharDescNullsFirstK2) {
 
 TEST(TopKTest, MatchesOracleGlobalXAscVarcharDescK4) {
   run_top_k_oracle(global_kxs_input(), {{1, false, true}, {2, true, false}}, 4, testing::test_seed(305));
+}
+
+void run_offset_oracle(const testing::OracleInput& input, std::vector<SortColumn> order_by, size_t k, size_t offset,
+                       uint64_t seed) {
+  testing::run_oracle(
+      {input}, [&](const std::vector<Stream>& in) { return top_k(in[0], order_by, k, offset, nullptr); },
+      [&](const std::vector<ZSetMap>& in) { return top_k_reference(in[0], order_by, k, offset); }, seed);
+}
+
+// LIMIT k OFFSET m: positions [m, m + k) of each partition.
+TEST(TopKTest, MatchesOracleOffset2K3) {
+  run_offset_oracle(testing::indexed_kxs_input(3), {{1, false, false}}, 3, 2, testing::test_seed(307));
+}
+
+TEST(TopKTest, MatchesOracleGlobalOffset5K2Desc) {
+  run_offset_oracle(global_kxs_input(), {{1, true, true}, {2, false, false}}, 2, 5, testing::test_seed(308));
+}
+
+TEST(TopKTest, MatchesOracleOffset1K1) {
+  run_offset_oracle(testing::indexed_kxs_input(2), {{2, false, true}}, 1, 1, testing::test_seed(309));
+}
+
+// A row of weight 3 straddling the offset is output with its positions past it.
+TEST(TopKTest, OffsetSplitsARowsPositions) {
+  Circuit circuit;
+  InputOperator* input = add_input(circuit, empty_schema(), testing::kxs_schema());
+  Stream out = top_k(input->stream(), kByX, 3, 2, nullptr);
+  input->push(RowRef(), RowRef(kxs_row(1, 1)), 1);
+  input->push(RowRef(), RowRef(kxs_row(1, 2)), 3);
+  input->push(RowRef(), RowRef(kxs_row(1, 3)), 1);
+  ASSERT_TRUE(circuit.step().ok());
+  EXPECT_EQ(render(*out.current()), (Rendered{{"(1, 2, '')", 2}, {"(1, 3, '')", 1}}));
+  input->push(RowRef(), RowRef(kxs_row(1, 0)), 1);
+  ASSERT_TRUE(circuit.step().ok());
+  EXPECT_EQ(render(*out.current()), (Rendered{{"(1, 2, '')", 1}, {"(1, 3, '')", -1}}));
 }
 
 TEST(TopKTest, MatchesOracleNoOrderColumnsK3) {

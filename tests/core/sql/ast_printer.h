@@ -129,12 +129,20 @@ inline std::string print(const AstExpr& expr) {
 
 inline std::string print(const Query& query);
 
+inline std::string print_names(const std::vector<std::string>& names) {
+  if (names.empty()) return "";
+  std::string out = "(";
+  for (size_t i = 0; i < names.size(); ++i) out += (i == 0 ? "" : ", ") + names[i];
+  return out + ")";
+}
+
 inline std::string print(const TableRef& table) {
   switch (table.kind) {
     case TableRef::Kind::kTable:
-      return table.name + (table.alias.empty() ? "" : " AS " + table.alias);
+      return table.name + (table.alias.empty() ? "" : " AS " + table.alias) + print_names(table.column_aliases);
     case TableRef::Kind::kSubquery:
-      return "[" + print(*table.subquery) + "]" + (table.alias.empty() ? "" : " AS " + table.alias);
+      return "[" + print(*table.subquery) + "]" + (table.alias.empty() ? "" : " AS " + table.alias) +
+             print_names(table.column_aliases);
     case TableRef::Kind::kJoin: {
       const char* name = table.join_type == JoinType::kInner  ? "JOIN"
                          : table.join_type == JoinType::kLeft ? "LEFT"
@@ -178,13 +186,24 @@ inline std::string print(const Select& select) {
 
 inline std::string print(const Query& query) {
   std::string out;
+  for (size_t i = 0; i < query.with.size(); ++i) {
+    const CommonTableExpression& item = query.with[i];
+    out += (i == 0 ? "WITH " : ", ") + item.name + print_names(item.column_names) + " AS (" + print(*item.query) + ")";
+    if (i + 1 == query.with.size()) out += " ";
+  }
   if (query.select) {
-    out = print(*query.select);
+    out += print(*query.select);
+  } else if (!query.values.empty()) {
+    out += "VALUES ";
+    for (size_t r = 0; r < query.values.size(); ++r) {
+      out += r == 0 ? "(" : ", (";
+      for (size_t c = 0; c < query.values[r].size(); ++c) out += (c == 0 ? "" : ", ") + print(*query.values[r][c]);
+      out += ")";
+    }
   } else {
-    const char* name = query.set_operator == SetOperator::kUnion      ? "UNION"
-                       : query.set_operator == SetOperator::kUnionAll ? "UNION ALL"
-                                                                      : "EXCEPT";
-    out = std::string("{") + print(*query.left) + " " + name + " " + print(*query.right) + "}";
+    static const char* const kNames[] = {"UNION", "UNION ALL", "EXCEPT", "EXCEPT ALL", "INTERSECT", "INTERSECT ALL"};
+    const char* name = kNames[static_cast<size_t>(query.set_operator)];
+    out += std::string("{") + print(*query.left) + " " + name + " " + print(*query.right) + "}";
   }
   for (size_t i = 0; i < query.order_by.size(); ++i) {
     const OrderItem& item = query.order_by[i];
@@ -192,6 +211,7 @@ inline std::string print(const Query& query) {
     if (item.nulls_first) out += *item.nulls_first ? " NULLS FIRST" : " NULLS LAST";
   }
   if (query.limit) out += " LIMIT " + std::to_string(*query.limit);
+  if (query.offset) out += " OFFSET " + std::to_string(*query.offset);
   return out;
 }
 

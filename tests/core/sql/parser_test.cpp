@@ -350,7 +350,7 @@ TEST(ParserTest, ExpressionPositions) {
 
 TEST(ParserTest, ParseQueryRejectsTrailingInput) {
   EXPECT_EQ(query_text("SELECT a FROM t; SELECT 1"), "error: line 1, column 18: expected end of input, found 'SELECT'");
-  EXPECT_EQ(query_text(""), "error: line 1, column 1: expected 'SELECT' or '(', found end of input");
+  EXPECT_EQ(query_text(""), "error: line 1, column 1: expected 'SELECT', 'VALUES' or '(', found end of input");
 }
 
 // ------------------------------------------------------------------- errors
@@ -371,7 +371,8 @@ TEST(ParserTest, Errors) {
   EXPECT_EQ(error_of("CREATE TABLE t (a INT);\nCREATE TABLE u (b INT) x"),
             "line 2, column 24: expected ';', found 'x'");
   EXPECT_EQ(error_of("SELECT 1"), "line 1, column 1: expected 'CREATE', found 'SELECT'");
-  EXPECT_EQ(error_of("CREATE FUNCTION f"), "line 1, column 8: expected 'TABLE', 'VIEW' or 'INDEX', found 'FUNCTION'");
+  EXPECT_EQ(error_of("CREATE FUNCTION f"),
+            "line 1, column 8: CREATE FUNCTION (user-defined functions) is not supported");
   EXPECT_EQ(error_of("CREATE MATERIALIZED TABLE t (a INT)"), "line 1, column 21: expected 'VIEW', found 'TABLE'");
   EXPECT_EQ(error_of("CREATE TABLE select (a INT)"), "line 1, column 14: expected a table name, found 'select'");
   EXPECT_EQ(error_of("CREATE TABLE t ()"), "line 1, column 17: expected a column name, found ')'");
@@ -397,17 +398,38 @@ TEST(ParserTest, Errors) {
   EXPECT_EQ(error_of("CREATE VIEW v AS SELECT * FROM a JOIN b"),
             "line 1, column 40: expected 'ON', found end of input");
   EXPECT_EQ(error_of("CREATE VIEW v AS SELECT * FROM t LIMIT -1"),
-            "line 1, column 40: expected a row count, found '-'");
+            "line 1, column 40: expected a row count or ALL, found '-'");
   EXPECT_EQ(error_of("CREATE VIEW v AS SELECT * FROM t LIMIT 18446744073709551616"),
-            "line 1, column 40: expected a row count, found '18446744073709551616'");
-  EXPECT_EQ(error_of("CREATE VIEW v AS (SELECT a FROM t LIMIT 1) ORDER BY a"),
-            "line 1, column 44: the query in parentheses already has ORDER BY or LIMIT");
-  EXPECT_EQ(error_of("CREATE VIEW v AS SELECT a FROM t EXCEPT ALL SELECT b FROM u"),
-            "line 1, column 41: EXCEPT ALL is not supported");
+            "line 1, column 40: expected a row count or ALL, found '18446744073709551616'");
+  EXPECT_EQ(error_of("CREATE VIEW v AS WITH RECURSIVE r AS (SELECT 1) SELECT * FROM r"),
+            "line 1, column 23: RECURSIVE common table expressions are not supported (Feldera writes recursive "
+            "queries as views declared with DECLARE RECURSIVE VIEW, which Freshet does not have yet)");
+  EXPECT_EQ(error_of("CREATE VIEW v AS SELECT * FROM t LIMIT 1 FETCH FIRST 2 ROWS ONLY"),
+            "line 1, column 42: FETCH after the LIMIT at line 1, column 34; give one of them");
+  EXPECT_EQ(error_of("CREATE VIEW v AS VALUES (1, 2), (3)"),
+            "line 1, column 33: this VALUES row has 1 columns and the first has 2");
   EXPECT_EQ(error_of("CREATE VIEW v AS SELECT t. FROM t"), "line 1, column 28: expected a column name, found 'FROM'");
   EXPECT_EQ(error_of("CREATE INDEX i ON v()"), "line 1, column 21: expected a column name, found ')'");
   EXPECT_EQ(error_of("CREATE VIEW v AS SELECT 1 UNION"),
-            "line 1, column 32: expected 'SELECT' or '(', found end of input");
+            "line 1, column 32: expected 'SELECT', 'VALUES' or '(', found end of input");
+}
+
+TEST(ParserTest, QueryForms) {
+  EXPECT_EQ(query_text("(SELECT a FROM t LIMIT 1) ORDER BY a"), "SELECT * FROM [SELECT a FROM t LIMIT 1] ORDER BY a");
+  EXPECT_EQ(query_text("(SELECT a FROM t ORDER BY a) LIMIT 2"), "SELECT a FROM t ORDER BY a LIMIT 2");
+  EXPECT_EQ(query_text("SELECT a FROM t EXCEPT ALL SELECT b FROM u"), "{SELECT a FROM t EXCEPT ALL SELECT b FROM u}");
+  EXPECT_EQ(query_text("SELECT 1 UNION SELECT 2 INTERSECT SELECT 3 MINUS SELECT 4"),
+            "{{SELECT 1 UNION {SELECT 2 INTERSECT SELECT 3}} EXCEPT SELECT 4}");
+  EXPECT_EQ(query_text("SELECT 1 INTERSECT ALL SELECT 2"), "{SELECT 1 INTERSECT ALL SELECT 2}");
+  EXPECT_EQ(query_text("WITH a (x) AS (SELECT 1), b AS (VALUES (1, 'a'), (2, NULL)) SELECT * FROM a"),
+            "WITH a(x) AS (SELECT 1), b AS (VALUES (1, 'a'), (2, NULL)) SELECT * FROM a");
+  EXPECT_EQ(query_text("SELECT * FROM (VALUES 1, 2) AS t (a)"), "SELECT * FROM [VALUES (1), (2)] AS t(a)");
+  EXPECT_EQ(query_text("SELECT a FROM t ORDER BY a LIMIT 2 OFFSET 3 ROWS"),
+            "SELECT a FROM t ORDER BY a LIMIT 2 OFFSET 3");
+  EXPECT_EQ(query_text("SELECT a FROM t LIMIT 3, 2"), "SELECT a FROM t LIMIT 2 OFFSET 3");
+  EXPECT_EQ(query_text("SELECT a FROM t LIMIT ALL OFFSET 1"), "SELECT a FROM t OFFSET 1");
+  EXPECT_EQ(query_text("SELECT a FROM t OFFSET 1 ROW FETCH NEXT 4 ROWS ONLY"), "SELECT a FROM t LIMIT 4 OFFSET 1");
+  EXPECT_EQ(query_text("SELECT a FROM t FETCH FIRST ROW ONLY"), "SELECT a FROM t LIMIT 1");
 }
 
 TEST(ParserTest, NestingIsCapped) {

@@ -4,7 +4,9 @@
 //
 // ## Semantics
 // A row with integrated weight w occupies w consecutive positions, so it is
-// output with weight min(w, positions left). Rows with weight <= 0 occupy no
+// output with weight min(w, positions left). With an offset, the first
+// `offset` positions are skipped: a row straddling the offset is output with
+// the weight of its positions past it. Rows with weight <= 0 occupy no
 // position. Rows that tie on `order_by` are ordered by their bytes, so the
 // result is deterministic.
 //
@@ -53,9 +55,14 @@ struct TopKStats {
 //! input: indexed stream, key = partition key row (may be the empty schema for one global top-k), value = the row.
 //! output: a Z-set (key = value row, value empty) holding, per partition, the first k rows in `order_by` order
 //! (columns of the value row; ties broken by row byte order so the result is deterministic).
-Stream top_k(Stream input, std::vector<SortColumn> order_by, size_t k);
+Stream top_k(Stream input, std::vector<SortColumn> order_by, uint64_t k);
 
 //! As above; `*stats` is pointed at the operator's counters (owned by the circuit).
-Stream top_k(Stream input, std::vector<SortColumn> order_by, size_t k, const TopKStats** stats);
+Stream top_k(Stream input, std::vector<SortColumn> order_by, uint64_t k, const TopKStats** stats);
+
+//! Per partition, the rows at positions [offset, offset + k) in `order_by`
+//! order (`LIMIT k OFFSET offset`): the operator walks the first offset + k
+//! positions and outputs those past the offset. `stats` may be null.
+Stream top_k(Stream input, std::vector<SortColumn> order_by, uint64_t k, uint64_t offset, const TopKStats** stats);
 
 }  // namespace freshet

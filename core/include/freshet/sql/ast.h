@@ -175,6 +175,8 @@ struct TableRef {
   JoinType join_type = JoinType::kInner;  //!< kJoin
   TableRefPtr left, right;                //!< kJoin
   AstExprPtr condition;                   //!< kJoin: ON condition; null for CROSS JOIN
+  //! `AS t (a, b)`: new names for the item's columns, in order; empty when none.
+  std::vector<std::string> column_aliases;
   std::unique_ptr<TimeWindowCall> time_window;     //!< kTimeWindow
 };
 
@@ -189,16 +191,34 @@ struct Select {
   std::vector<NamedWindow> windows;  //!< the WINDOW clause
 };
 
-enum class SetOperator : uint8_t { kUnion, kUnionAll, kExcept };
+//! UNION, EXCEPT (MINUS) and INTERSECT; the ALL forms keep multiplicities.
+enum class SetOperator : uint8_t { kUnion, kUnionAll, kExcept, kExceptAll, kIntersect, kIntersectAll };
+
+//! `name [(column, ...)] AS (query)` of a WITH clause.
+struct CommonTableExpression {
+  SourcePosition position;
+  std::string name;
+  std::vector<std::string> column_names;  //!< empty when none
+  std::unique_ptr<Query> query;
+};
 
 struct Query {
   SourcePosition position;
-  //! Either a SELECT, or a set operation over two queries (left-associative).
+  //! A SELECT, a VALUES list (`values`), or a set operation over two
+  //! queries (left-associative; INTERSECT binds tighter than UNION and EXCEPT).
   std::unique_ptr<Select> select;
   SetOperator set_operator = SetOperator::kUnion;
+  SourcePosition operator_position;  //!< a set operation's keyword
   std::unique_ptr<Query> left, right;
+  //! `VALUES (a, b), (c, d)`: one list of expressions per row; empty otherwise.
+  std::vector<std::vector<AstExprPtr>> values;
+  std::vector<SourcePosition> value_positions;  //!< each row's first token
+  //! `WITH a AS (...), b AS (...)` before the query: seen by the whole
+  //! query, each by the ones after it (an inner WITH's items follow the outer's).
+  std::vector<CommonTableExpression> with;
   std::vector<OrderItem> order_by;
   std::optional<uint64_t> limit;
+  std::optional<uint64_t> offset;  //!< OFFSET n: rows of the order skipped before LIMIT counts
 };
 
 // ----------------------------------------------------------------- statements
