@@ -1,0 +1,43 @@
+// The compiled form of a Regex (regex.h): a Thompson NFA program that
+// regex_compile.cpp builds and regex_match.cpp runs.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace freshet::regex_detail {
+
+enum class Op : uint8_t {
+  kClass,   //!< one code point within classes[arg]
+  kAny,     //!< any code point (with (?s), or outside it any but '\n' as kClass)
+  kSplit,   //!< continue at `arg` first, then at `alternative`
+  kJump,    //!< continue at `arg`
+  kSave,    //!< record the position in slot `arg`
+  kAssert,  //!< an empty-width condition: `arg` is an Assertion
+  kMatch,
+};
+
+enum Assertion : uint32_t { kTextStart, kTextEnd, kLineStart, kLineEnd, kWordBoundary, kNotWordBoundary };
+
+struct Instruction {
+  Op op;
+  uint32_t arg = 0;
+  uint32_t alternative = 0;
+};
+
+//! Sorted, disjoint, non-adjacent code point ranges.
+using CodeRanges = std::vector<std::pair<char32_t, char32_t>>;
+
+struct Program {
+  std::vector<Instruction> instructions;
+  std::vector<CodeRanges> classes;
+  std::vector<std::string> group_names;  //!< per group; "" when unnamed (group 0 too)
+  bool anchored = false;                 //!< matches can only start at the search's start
+};
+
+//! Whether `code` is in `ranges` (binary search).
+bool class_contains(const CodeRanges& ranges, char32_t code);
+
+}  // namespace freshet::regex_detail
