@@ -230,10 +230,10 @@ void expand(const Regex& regex, std::string_view text, const std::vector<size_t>
       name = replacement.substr(i + 1, end - i - 1);
     }
     i = end;
-    long group = -1;
+    long group = 0;
     bool numeric = name.find_first_not_of("0123456789") == std::string_view::npos;
     if (numeric) {
-      group = name.size() > 9 ? -1 : std::stol(std::string(name));
+      for (char digit : name) group = group > 100000 ? group : group * 10 + (digit - '0');  // saturates: no such group
     } else {
       group = regex.group_index(name);
     }

@@ -1,5 +1,9 @@
 #include "freshet/common/regex.h"
 
+#include <cstdio>
+#include <cstdlib>
+#include <random>
+#include <regex>
 #include <string>
 #include <vector>
 
@@ -191,6 +195,66 @@ TEST(RegexTest, PathologicalPatternsStayLinear) {
   (void)regex->is_match(std::string(1000, 'a'), &small);
   (void)regex->is_match(std::string(10000, 'a'), &large);
   EXPECT_LE(large, small * 11);
+}
+
+}  // namespace
+}  // namespace freshet
+
+namespace freshet {
+namespace {
+
+// Random patterns over a small syntax where Rust's regex and ECMAScript
+// (std::regex, a backtracking engine used here only as an oracle) agree on
+// the leftmost-first match: literals, '.', classes, groups, alternation,
+// greedy and lazy repetition. Every compiled pattern must find the same
+// span as the oracle on random texts.
+std::string random_pattern(std::mt19937_64& random, int depth) {
+  auto pick = [&](int n) { return static_cast<int>(random() % static_cast<uint64_t>(n)); };
+  std::string out;
+  int items = 1 + pick(3);
+  for (int i = 0; i < items; ++i) {
+    int kind = depth > 2 ? pick(4) : pick(6);
+    if (kind <= 1) out += "ab"[pick(2)];
+    if (kind == 2) out += ".";
+    if (kind == 3) out += pick(2) ? "[ab]" : "[^a]";
+    if (kind == 4) out += "(" + random_pattern(random, depth + 1) + ")";
+    if (kind == 5) out += "(" + random_pattern(random, depth + 1) + "|" + random_pattern(random, depth + 1) + ")";
+    // Stars and pluses only on single characters: nested unbounded loops
+    // send the backtracking oracle (not the engine under test) exponential.
+    static const char* const kQuantifiers[] = {"", "", "?", "{1,2}", "??", "{2}", "*", "+", "*?", "+?"};
+    out += kQuantifiers[pick(kind >= 4 ? 6 : 10)];
+  }
+  return out;
+}
+
+TEST(RegexTest, AgreesWithABacktrackingOracleOnRandomPatterns) {
+  uint64_t seed = 20261204;
+  if (const char* env = std::getenv("FRESHET_SEED")) seed = std::strtoull(env, nullptr, 10);
+  std::printf("[ seed     ] FRESHET_SEED=%llu\n", static_cast<unsigned long long>(seed));
+  std::mt19937_64 random(seed);
+  int compared = 0;
+  for (int round = 0; round < 400; ++round) {
+    std::string pattern = random_pattern(random, 0);
+    std::shared_ptr<const Regex> regex = compile(pattern);
+    ASSERT_TRUE(regex) << pattern;
+    std::regex oracle(pattern, std::regex::ECMAScript);
+    for (int t = 0; t < 8; ++t) {
+      std::string text;
+      for (int length = static_cast<int>(random() % 7); length > 0; --length) text += "abc"[random() % 3];
+      std::smatch expected;
+      bool oracle_found = std::regex_search(text, expected, oracle);
+      std::vector<size_t> slots;
+      bool found = regex->find(text, 0, slots);
+      ASSERT_EQ(found, oracle_found) << "pattern " << pattern << " on '" << text << "'";
+      if (found) {
+        EXPECT_EQ(slots[0], static_cast<size_t>(expected.position(0))) << "pattern " << pattern << " on '" << text << "'";
+        EXPECT_EQ(slots[1] - slots[0], static_cast<size_t>(expected.length(0)))
+            << "pattern " << pattern << " on '" << text << "'";
+      }
+      ++compared;
+    }
+  }
+  EXPECT_EQ(compared, 400 * 8);
 }
 
 }  // namespace
