@@ -21,7 +21,7 @@ using NodePtr = std::unique_ptr<Node>;
 
 struct Node {
   enum Kind { kEmpty, kClass, kAny, kAssert, kGroup, kConcat, kAlternate, kRepeat } kind;
-  uint32_t value = 0;  // kClass: class index; kAssert: Assertion; kGroup: capture number or kNoCapture
+  uint32_t value = 0;         // kClass: class index; kAssert: Assertion; kGroup: capture number or kNoCapture
   uint32_t min = 0, max = 0;  // kRepeat; max kUnbounded for none
   bool greedy = true;
   std::vector<NodePtr> children;
@@ -90,12 +90,11 @@ class Parser {
   Status error(const std::string& why) { return error_at(position_, why); }
   Status error_at(size_t offset, const std::string& why) {
     error_offset_ = offset;
-    return Status(ErrorCode::kInvalidArgument, "invalid regular expression: " + why + " at offset " + std::to_string(offset));
+    return Status(ErrorCode::kInvalidArgument,
+                  "invalid regular expression: " + why + " at offset " + std::to_string(offset));
   }
   bool at_end() const { return position_ >= pattern_.size(); }
-  char peek(size_t ahead = 0) const {
-    return position_ + ahead < pattern_.size() ? pattern_[position_ + ahead] : '\0';
-  }
+  char peek(size_t ahead = 0) const { return position_ + ahead < pattern_.size() ? pattern_[position_ + ahead] : '\0'; }
   char32_t next_code_point() { return unicode::decode_utf8(pattern_, &position_); }
 
   // The class for `ranges` (case variants added under (?i)), as a node.
@@ -205,12 +204,15 @@ class Parser {
     size_t start = position_;
     char c = peek();
     switch (c) {
-      case '(': return group(flags, depth);
-      case '[': return bracket_class(flags);
+      case '(':
+        return group(flags, depth);
+      case '[':
+        return bracket_class(flags);
       case '*':
       case '+':
       case '?':
-      case '{': return error("repetition operator missing expression");
+      case '{':
+        return error("repetition operator missing expression");
       case '.': {
         ++position_;
         if (flags.dot_all) return std::make_unique<Node>(Node::kAny);
@@ -220,12 +222,14 @@ class Parser {
       case '$': {
         ++position_;
         auto node = std::make_unique<Node>(Node::kAssert);
-        node->value = c == '^' ? (flags.multi_line ? kLineStart : kTextStart)
-                               : (flags.multi_line ? kLineEnd : kTextEnd);
+        node->value =
+            c == '^' ? (flags.multi_line ? kLineStart : kTextStart) : (flags.multi_line ? kLineEnd : kTextEnd);
         return NodePtr(std::move(node));
       }
-      case '\\': return escape(flags);
-      default: break;
+      case '\\':
+        return escape(flags);
+      default:
+        break;
     }
     char32_t code = next_code_point();
     (void)start;
@@ -314,16 +318,24 @@ class Parser {
   static constexpr char32_t kInvalid = 0xFFFFFFFF;
   Result<char32_t> literal_escape(char letter) {
     switch (letter) {
-      case 'n': return char32_t{'\n'};
-      case 't': return char32_t{'\t'};
-      case 'r': return char32_t{'\r'};
-      case 'f': return char32_t{'\f'};
-      case 'v': return char32_t{'\v'};
-      case 'a': return char32_t{7};
+      case 'n':
+        return char32_t{'\n'};
+      case 't':
+        return char32_t{'\t'};
+      case 'r':
+        return char32_t{'\r'};
+      case 'f':
+        return char32_t{'\f'};
+      case 'v':
+        return char32_t{'\v'};
+      case 'a':
+        return char32_t{7};
       case 'x':
       case 'u':
-      case 'U': return hex_escape(letter == 'x' ? 2 : letter == 'u' ? 4 : 8);
-      default: break;
+      case 'U':
+        return hex_escape(letter == 'x' ? 2 : letter == 'u' ? 4 : 8);
+      default:
+        break;
     }
     unsigned char byte = static_cast<unsigned char>(letter);
     if (byte < 0x80 && !std::isalnum(byte) && byte != ' ' && byte != '<' && byte != '>') return char32_t{byte};
@@ -343,7 +355,8 @@ class Parser {
     }
     if (braced ? (peek() != '}' || count == 0) : count != digits) return error_at(start, "invalid hexadecimal escape");
     if (braced) ++position_;
-    if (value > 0x10FFFF || (value >= 0xD800 && value <= 0xDFFF)) return error_at(start, "invalid Unicode scalar value");
+    if (value > 0x10FFFF || (value >= 0xD800 && value <= 0xDFFF))
+      return error_at(start, "invalid Unicode scalar value");
     return char32_t{value};
   }
 
@@ -357,18 +370,24 @@ class Parser {
       case 'w':
       case 'W':
       case 's':
-      case 'S': return class_node(perl_class(letter), Flags{}, false);
+      case 'S':
+        return class_node(perl_class(letter), Flags{}, false);
       case 'b':
       case 'B':
       case 'A':
       case 'z': {
         auto node = std::make_unique<Node>(Node::kAssert);
-        node->value = letter == 'b' ? kWordBoundary : letter == 'B' ? kNotWordBoundary : letter == 'A' ? kTextStart : kTextEnd;
+        node->value = letter == 'b'   ? kWordBoundary
+                      : letter == 'B' ? kNotWordBoundary
+                      : letter == 'A' ? kTextStart
+                                      : kTextEnd;
         return NodePtr(std::move(node));
       }
       case 'p':
-      case 'P': return error_at(start, "Unicode classes (\\p, \\P) are not supported");
-      default: break;
+      case 'P':
+        return error_at(start, "Unicode classes (\\p, \\P) are not supported");
+      default:
+        break;
     }
     if (letter >= '0' && letter <= '9') return error_at(start, "backreferences are not supported");
     Result<char32_t> code = literal_escape(letter);
@@ -387,21 +406,36 @@ class Parser {
     if (negated) name.remove_prefix(1);
     position_ = end + 2;
     CodeRanges add;
-    if (name == "alnum") add = {{'0', '9'}, {'A', 'Z'}, {'a', 'z'}};
-    else if (name == "alpha") add = {{'A', 'Z'}, {'a', 'z'}};
-    else if (name == "ascii") add = {{0, 0x7F}};
-    else if (name == "blank") add = {{'\t', '\t'}, {' ', ' '}};
-    else if (name == "cntrl") add = {{0, 0x1F}, {0x7F, 0x7F}};
-    else if (name == "digit") add = {{'0', '9'}};
-    else if (name == "graph") add = {{'!', '~'}};
-    else if (name == "lower") add = {{'a', 'z'}};
-    else if (name == "print") add = {{' ', '~'}};
-    else if (name == "punct") add = {{'!', '/'}, {':', '@'}, {'[', '`'}, {'{', '~'}};
-    else if (name == "space") add = {{'\t', '\r'}, {' ', ' '}};
-    else if (name == "upper") add = {{'A', 'Z'}};
-    else if (name == "word") add = {{'0', '9'}, {'A', 'Z'}, {'_', '_'}, {'a', 'z'}};
-    else if (name == "xdigit") add = {{'0', '9'}, {'A', 'F'}, {'a', 'f'}};
-    else return error_at(start, "unknown POSIX class '" + std::string(name) + "'");
+    if (name == "alnum")
+      add = {{'0', '9'}, {'A', 'Z'}, {'a', 'z'}};
+    else if (name == "alpha")
+      add = {{'A', 'Z'}, {'a', 'z'}};
+    else if (name == "ascii")
+      add = {{0, 0x7F}};
+    else if (name == "blank")
+      add = {{'\t', '\t'}, {' ', ' '}};
+    else if (name == "cntrl")
+      add = {{0, 0x1F}, {0x7F, 0x7F}};
+    else if (name == "digit")
+      add = {{'0', '9'}};
+    else if (name == "graph")
+      add = {{'!', '~'}};
+    else if (name == "lower")
+      add = {{'a', 'z'}};
+    else if (name == "print")
+      add = {{' ', '~'}};
+    else if (name == "punct")
+      add = {{'!', '/'}, {':', '@'}, {'[', '`'}, {'{', '~'}};
+    else if (name == "space")
+      add = {{'\t', '\r'}, {' ', ' '}};
+    else if (name == "upper")
+      add = {{'A', 'Z'}};
+    else if (name == "word")
+      add = {{'0', '9'}, {'A', 'Z'}, {'_', '_'}, {'a', 'z'}};
+    else if (name == "xdigit")
+      add = {{'0', '9'}, {'A', 'F'}, {'a', 'f'}};
+    else
+      return error_at(start, "unknown POSIX class '" + std::string(name) + "'");
     if (negated) add = complement(add);
     ranges.insert(ranges.end(), add.begin(), add.end());
     return Status::OK();
@@ -473,14 +507,22 @@ class Generator {
 
   Status emit(const Node& node) {
     if (program_.instructions.size() > kMaxInstructions) {
-      return Status(ErrorCode::kInvalidArgument, "invalid regular expression: the compiled pattern is too large (over " +
-                                                     std::to_string(kMaxInstructions) + " instructions)");
+      return Status(ErrorCode::kInvalidArgument,
+                    "invalid regular expression: the compiled pattern is too large (over " +
+                        std::to_string(kMaxInstructions) + " instructions)");
     }
     switch (node.kind) {
-      case Node::kEmpty: return Status::OK();
-      case Node::kClass: add(Op::kClass, node.value); return Status::OK();
-      case Node::kAny: add(Op::kAny); return Status::OK();
-      case Node::kAssert: add(Op::kAssert, node.value); return Status::OK();
+      case Node::kEmpty:
+        return Status::OK();
+      case Node::kClass:
+        add(Op::kClass, node.value);
+        return Status::OK();
+      case Node::kAny:
+        add(Op::kAny);
+        return Status::OK();
+      case Node::kAssert:
+        add(Op::kAssert, node.value);
+        return Status::OK();
       case Node::kGroup: {
         if (node.value != kNoCapture) add(Op::kSave, 2 * node.value);
         FRESHET_RETURN_IF_ERROR(emit(*node.children[0]));
@@ -490,8 +532,10 @@ class Generator {
       case Node::kConcat:
         for (const NodePtr& child : node.children) FRESHET_RETURN_IF_ERROR(emit(*child));
         return Status::OK();
-      case Node::kAlternate: return alternate(node);
-      case Node::kRepeat: return repeat(node);
+      case Node::kAlternate:
+        return alternate(node);
+      case Node::kRepeat:
+        return repeat(node);
     }
     return Status::OK();
   }

@@ -51,13 +51,20 @@ bool word_after(std::string_view text, size_t at) {
 
 bool assertion_holds(uint32_t assertion, std::string_view text, size_t at) {
   switch (assertion) {
-    case kTextStart: return at == 0;
-    case kTextEnd: return at == text.size();
-    case kLineStart: return at == 0 || text[at - 1] == '\n';
-    case kLineEnd: return at == text.size() || text[at] == '\n';
-    case kWordBoundary: return word_before(text, at) != word_after(text, at);
-    case kNotWordBoundary: return word_before(text, at) == word_after(text, at);
-    default: return false;
+    case kTextStart:
+      return at == 0;
+    case kTextEnd:
+      return at == text.size();
+    case kLineStart:
+      return at == 0 || text[at - 1] == '\n';
+    case kLineEnd:
+      return at == text.size() || text[at] == '\n';
+    case kWordBoundary:
+      return word_before(text, at) != word_after(text, at);
+    case kNotWordBoundary:
+      return word_before(text, at) == word_after(text, at);
+    default:
+      return false;
   }
 }
 
@@ -72,7 +79,7 @@ class Vm {
 
   bool run(size_t start, bool stop_at_first, std::vector<size_t>* result) {
     bool matched = false;
-    for (size_t at = start;; ) {
+    for (size_t at = start;;) {
       if (!matched && (at == start || !program_.anchored)) {
         std::fill(working_.begin(), working_.end(), kNone);
         add_thread(current_, 0, at);

@@ -39,8 +39,7 @@ const Entry* find_entry(const Entry (&table)[N], char32_t code) {
 template <size_t N>
 bool in_ranges(const CodeRange (&table)[N], char32_t code) {
   const CodeRange* end = table + N;
-  const CodeRange* it =
-      std::lower_bound(table, end, code, [](const CodeRange& r, char32_t c) { return r.last < c; });
+  const CodeRange* it = std::lower_bound(table, end, code, [](const CodeRange& r, char32_t c) { return r.last < c; });
   return it != end && it->first <= code;
 }
 

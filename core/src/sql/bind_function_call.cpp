@@ -7,8 +7,8 @@ namespace freshet::sql {
 Status FunctionCall::arity(size_t low, size_t high) const {
   size_t count = args_.size();
   if (count >= low && count <= high) return Status::OK();
-  std::string expected = high == kAny    ? "at least " + std::to_string(low)
-                         : low == high ? std::to_string(low)
+  std::string expected = high == kAny      ? "at least " + std::to_string(low)
+                         : low == high     ? std::to_string(low)
                          : high == low + 1 ? std::to_string(low) + " or " + std::to_string(high)
                                            : std::to_string(low) + " to " + std::to_string(high);
   const char* noun = expected == "1" ? " argument" : " arguments";
@@ -17,8 +17,9 @@ Status FunctionCall::arity(size_t low, size_t high) const {
 
 Status FunctionCall::need(size_t i, bool ok, const char* what) const {
   if (ok) return Status::OK();
-  return sql_error(ast_.children[i]->position, ast_.name + "() needs " + what + " as argument " + std::to_string(i + 1) +
-                                                   ", not " + args_[i]->type.with_nullable(true).to_string());
+  return sql_error(ast_.children[i]->position, ast_.name + "() needs " + what + " as argument " +
+                                                   std::to_string(i + 1) + ", not " +
+                                                   args_[i]->type.with_nullable(true).to_string());
 }
 
 Status FunctionCall::string_argument(size_t i) {

@@ -33,7 +33,8 @@ Result<ExprPtr> ExpressionBinder::bind_math_function(const AstExpr& ast, std::ve
   if (name == "mod") {
     FRESHET_RETURN_IF_ERROR(call.arity(2, 2));
     for (size_t i = 0; i < 2; ++i) {
-      if (is_null_literal(*args[i])) args[i] = null_literal(args[1 - i]->type.is_numeric() ? args[1 - i]->type : SqlType::integer());
+      if (is_null_literal(*args[i]))
+        args[i] = null_literal(args[1 - i]->type.is_numeric() ? args[1 - i]->type : SqlType::integer());
     }
     std::optional<SqlType> type = arithmetic_type(AstOperator::kModulo, args[0]->type, args[1]->type);
     if (!type) {

@@ -94,7 +94,7 @@ Result<ExprPtr> ExpressionBinder::bind_string_function(const AstExpr& ast, std::
   for (size_t i = 0; i < args.size(); ++i) {
     FRESHET_RETURN_IF_ERROR(kinds[i] == 's' ? call.string_argument(i) : call.integer_argument(i));
   }
-  SqlType type = signature->result == TypeId::kInt   ? SqlType::integer(false)
+  SqlType type = signature->result == TypeId::kInt       ? SqlType::integer(false)
                  : signature->result == TypeId::kBoolean ? SqlType::boolean(false)
                                                          : varchar;
   ExprPtr result = call.make(signature->function, type.with_nullable(call.any_nullable()));

@@ -12,10 +12,13 @@ namespace {
 
 Datum logarithm(Evaluator& evaluator, const Expr& expr, const Datum* arguments) {
   double value = arguments[0].floating;
-  const char* name = expr.function == ScalarFunction::kLn ? "LN" : expr.function == ScalarFunction::kLog10 ? "LOG10" : "LOG";
+  const char* name = expr.function == ScalarFunction::kLn      ? "LN"
+                     : expr.function == ScalarFunction::kLog10 ? "LOG10"
+                                                               : "LOG";
   bool has_base = expr.children.size() > 1;
   if (value < 0 || (has_base && arguments[1].floating < 0)) {
-    return evaluator.fail(ErrorCode::kInvalidArgument, std::string(name) + " of a negative number in " + expr.to_string());
+    return evaluator.fail(ErrorCode::kInvalidArgument,
+                          std::string(name) + " of a negative number in " + expr.to_string());
   }
   if (expr.function == ScalarFunction::kLog10) return Datum::of_double(std::log10(value));
   if (!has_base) return Datum::of_double(std::log(value));
@@ -94,17 +97,25 @@ Datum extreme(const Expr& expr, const Datum* arguments) {
 
 Datum call_math_function(Evaluator& evaluator, const Expr& expr, const Datum* arguments) {
   switch (expr.function) {
-    case ScalarFunction::kPower: return Datum::of_double(std::pow(arguments[0].floating, arguments[1].floating));
-    case ScalarFunction::kSqrt: return Datum::of_double(std::sqrt(arguments[0].floating));
-    case ScalarFunction::kExp: return Datum::of_double(std::exp(arguments[0].floating));
+    case ScalarFunction::kPower:
+      return Datum::of_double(std::pow(arguments[0].floating, arguments[1].floating));
+    case ScalarFunction::kSqrt:
+      return Datum::of_double(std::sqrt(arguments[0].floating));
+    case ScalarFunction::kExp:
+      return Datum::of_double(std::exp(arguments[0].floating));
     case ScalarFunction::kLn:
     case ScalarFunction::kLog10:
-    case ScalarFunction::kLog: return logarithm(evaluator, expr, arguments);
-    case ScalarFunction::kSign: return sign(expr, arguments[0]);
-    case ScalarFunction::kTruncate: return truncate_value(evaluator, expr, arguments);
+    case ScalarFunction::kLog:
+      return logarithm(evaluator, expr, arguments);
+    case ScalarFunction::kSign:
+      return sign(expr, arguments[0]);
+    case ScalarFunction::kTruncate:
+      return truncate_value(evaluator, expr, arguments);
     case ScalarFunction::kGreatest:
-    case ScalarFunction::kLeast: return extreme(expr, arguments);
-    default: break;
+    case ScalarFunction::kLeast:
+      return extreme(expr, arguments);
+    default:
+      break;
   }
   return evaluator.fail(ErrorCode::kInternal, "not a math function: " + expr.to_string());
 }

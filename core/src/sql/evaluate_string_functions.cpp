@@ -188,8 +188,8 @@ const Regex* pattern_regex(Evaluator& evaluator, const Expr& expr, std::string_v
   if (!cached || cached_pattern != pattern) {
     Result<std::shared_ptr<const Regex>> compiled = Regex::compile(pattern);
     if (!compiled.ok()) {
-      evaluator.fail(ErrorCode::kInvalidArgument, compiled.status().message() + " in pattern '" +
-                                                      std::string(pattern) + "' of " + expr.to_string());
+      evaluator.fail(ErrorCode::kInvalidArgument,
+                     compiled.status().message() + " in pattern '" + std::string(pattern) + "' of " + expr.to_string());
       return nullptr;
     }
     cached = std::move(*compiled);
@@ -213,30 +213,42 @@ Datum regex_function(Evaluator& evaluator, const Expr& expr, const Datum* argume
 Datum call_string_function(Evaluator& evaluator, const Expr& expr, const Datum* arguments) {
   const Datum* a = arguments;
   switch (expr.function) {
-    case ScalarFunction::kConcatAll: return concat_all(evaluator, expr, a);
-    case ScalarFunction::kConcatWs: return concat_ws(evaluator, expr, a);
+    case ScalarFunction::kConcatAll:
+      return concat_all(evaluator, expr, a);
+    case ScalarFunction::kConcatWs:
+      return concat_ws(evaluator, expr, a);
     case ScalarFunction::kTrimBoth:
     case ScalarFunction::kTrimLeading:
-    case ScalarFunction::kTrimTrailing: return trim(expr, a[0].string, a[1].string);
-    case ScalarFunction::kPosition: return position(a[0].string, a[1].string);
-    case ScalarFunction::kReplace: return replace(evaluator, a[0].string, a[1].string, a[2].string);
-    case ScalarFunction::kLeft: return Datum::of_string(a[0].string.substr(0, prefix_bytes(a[0].string, a[1].integer)));
+    case ScalarFunction::kTrimTrailing:
+      return trim(expr, a[0].string, a[1].string);
+    case ScalarFunction::kPosition:
+      return position(a[0].string, a[1].string);
+    case ScalarFunction::kReplace:
+      return replace(evaluator, a[0].string, a[1].string, a[2].string);
+    case ScalarFunction::kLeft:
+      return Datum::of_string(a[0].string.substr(0, prefix_bytes(a[0].string, a[1].integer)));
     case ScalarFunction::kRight: {
       if (a[1].integer <= 0) return Datum::of_string(a[0].string.substr(0, 0));
       return Datum::of_string(a[0].string.substr(suffix_start(a[0].string, a[1].integer)));
     }
-    case ScalarFunction::kRepeat: return repeat(evaluator, expr, a[0].string, a[1].integer);
-    case ScalarFunction::kReverse: return reverse(evaluator, a[0].string);
-    case ScalarFunction::kInitcap: return initcap(evaluator, a[0].string);
-    case ScalarFunction::kSplitPart: return split_part(a[0].string, a[1].string, a[2].integer);
+    case ScalarFunction::kRepeat:
+      return repeat(evaluator, expr, a[0].string, a[1].integer);
+    case ScalarFunction::kReverse:
+      return reverse(evaluator, a[0].string);
+    case ScalarFunction::kInitcap:
+      return initcap(evaluator, a[0].string);
+    case ScalarFunction::kSplitPart:
+      return split_part(a[0].string, a[1].string, a[2].integer);
     case ScalarFunction::kMd5: {
       std::string* out = evaluator.scratch();
       *out = md5_hex(a[0].string);
       return Datum::of_string(*out);
     }
     case ScalarFunction::kRlike:
-    case ScalarFunction::kRegexpReplace: return regex_function(evaluator, expr, a);
-    default: break;
+    case ScalarFunction::kRegexpReplace:
+      return regex_function(evaluator, expr, a);
+    default:
+      break;
   }
   return evaluator.fail(ErrorCode::kInternal, "not a string function: " + expr.to_string());
 }

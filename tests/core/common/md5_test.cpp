@@ -1,8 +1,8 @@
 #include "freshet/common/md5.h"
 
-#include <string>
-
 #include <gtest/gtest.h>
+
+#include <string>
 
 namespace freshet {
 namespace {

@@ -1,13 +1,13 @@
 #include "freshet/common/regex.h"
 
+#include <gtest/gtest.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <random>
 #include <regex>
 #include <string>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 namespace freshet {
 namespace {
@@ -247,7 +247,8 @@ TEST(RegexTest, AgreesWithABacktrackingOracleOnRandomPatterns) {
       bool found = regex->find(text, 0, slots);
       ASSERT_EQ(found, oracle_found) << "pattern " << pattern << " on '" << text << "'";
       if (found) {
-        EXPECT_EQ(slots[0], static_cast<size_t>(expected.position(0))) << "pattern " << pattern << " on '" << text << "'";
+        EXPECT_EQ(slots[0], static_cast<size_t>(expected.position(0)))
+            << "pattern " << pattern << " on '" << text << "'";
         EXPECT_EQ(slots[1] - slots[0], static_cast<size_t>(expected.length(0)))
             << "pattern " << pattern << " on '" << text << "'";
       }

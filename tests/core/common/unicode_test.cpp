@@ -1,8 +1,8 @@
 #include "freshet/common/unicode.h"
 
-#include <string>
-
 #include <gtest/gtest.h>
+
+#include <string>
 
 namespace freshet {
 namespace {
