@@ -34,45 +34,6 @@ struct Flags {
   bool case_insensitive = false, multi_line = false, dot_all = false, swap_greed = false;
 };
 
-CodeRanges normalize(CodeRanges ranges) {
-  std::sort(ranges.begin(), ranges.end());
-  CodeRanges out;
-  for (const auto& range : ranges) {
-    if (!out.empty() && range.first <= out.back().second + 1) {
-      out.back().second = std::max(out.back().second, range.second);
-    } else {
-      out.push_back(range);
-    }
-  }
-  return out;
-}
-
-CodeRanges complement(const CodeRanges& ranges) {
-  CodeRanges out;
-  char32_t next = 0;
-  for (const auto& range : ranges) {
-    if (range.first > next) out.emplace_back(next, range.first - 1);
-    next = range.second + 1;
-  }
-  if (next <= 0x10FFFF) out.emplace_back(next, 0x10FFFF);
-  return out;
-}
-
-// The ranges of code points for which `test` holds (over all of Unicode; done once per class).
-template <typename Test>
-CodeRanges ranges_where(Test test) {
-  CodeRanges out;
-  for (char32_t c = 0; c <= 0x10FFFF; ++c) {
-    if (!test(c)) continue;
-    if (!out.empty() && out.back().second + 1 == c) {
-      out.back().second = c;
-    } else {
-      out.emplace_back(c, c);
-    }
-  }
-  return out;
-}
-
 class Parser {
  public:
   Parser(std::string_view pattern, Program& program) : pattern_(pattern), program_(program) {}
@@ -303,17 +264,6 @@ class Parser {
     return NodePtr(std::move(node));
   }
 
-  // \d \w \s and their negations, as ranges (negated ones complemented).
-  static CodeRanges perl_class(char letter) {
-    // Computed once: a scan of all of Unicode.
-    static const CodeRanges digit = ranges_where(unicode::is_digit);
-    static const CodeRanges word = ranges_where(unicode::is_word);
-    static const CodeRanges space = ranges_where(unicode::is_space);
-    char lower = static_cast<char>(letter | 0x20);
-    const CodeRanges& ranges = lower == 'd' ? digit : lower == 'w' ? word : space;
-    return letter == lower ? ranges : complement(ranges);
-  }
-
   // A code point escape: \n \t \xHH \x{H...} \u... or escaped punctuation. kInvalid otherwise.
   static constexpr char32_t kInvalid = 0xFFFFFFFF;
   Result<char32_t> literal_escape(char letter) {
@@ -371,7 +321,7 @@ class Parser {
       case 'W':
       case 's':
       case 'S':
-        return class_node(perl_class(letter), Flags{}, false);
+        return class_node(perl_class_ranges(letter), Flags{}, false);
       case 'b':
       case 'B':
       case 'A':
@@ -406,36 +356,7 @@ class Parser {
     if (negated) name.remove_prefix(1);
     position_ = end + 2;
     CodeRanges add;
-    if (name == "alnum")
-      add = {{'0', '9'}, {'A', 'Z'}, {'a', 'z'}};
-    else if (name == "alpha")
-      add = {{'A', 'Z'}, {'a', 'z'}};
-    else if (name == "ascii")
-      add = {{0, 0x7F}};
-    else if (name == "blank")
-      add = {{'\t', '\t'}, {' ', ' '}};
-    else if (name == "cntrl")
-      add = {{0, 0x1F}, {0x7F, 0x7F}};
-    else if (name == "digit")
-      add = {{'0', '9'}};
-    else if (name == "graph")
-      add = {{'!', '~'}};
-    else if (name == "lower")
-      add = {{'a', 'z'}};
-    else if (name == "print")
-      add = {{' ', '~'}};
-    else if (name == "punct")
-      add = {{'!', '/'}, {':', '@'}, {'[', '`'}, {'{', '~'}};
-    else if (name == "space")
-      add = {{'\t', '\r'}, {' ', ' '}};
-    else if (name == "upper")
-      add = {{'A', 'Z'}};
-    else if (name == "word")
-      add = {{'0', '9'}, {'A', 'Z'}, {'_', '_'}, {'a', 'z'}};
-    else if (name == "xdigit")
-      add = {{'0', '9'}, {'A', 'F'}, {'a', 'f'}};
-    else
-      return error_at(start, "unknown POSIX class '" + std::string(name) + "'");
+    if (!posix_class_ranges(name, &add)) return error_at(start, "unknown POSIX class '" + std::string(name) + "'");
     if (negated) add = complement(add);
     ranges.insert(ranges.end(), add.begin(), add.end());
     return Status::OK();
@@ -456,7 +377,7 @@ class Parser {
     if (at_end()) return error_at(start, "incomplete escape sequence");
     char letter = pattern_[position_++];
     if (std::string_view("dDwWsS").find(letter) != std::string_view::npos) {
-      CodeRanges add = perl_class(letter);
+      CodeRanges add = perl_class_ranges(letter);
       ranges.insert(ranges.end(), add.begin(), add.end());
       return kInvalid;
     }
@@ -607,12 +528,6 @@ bool starts_anchored(const Node& node) {
 }
 
 }  // namespace
-
-bool class_contains(const CodeRanges& ranges, char32_t code) {
-  auto it = std::lower_bound(ranges.begin(), ranges.end(), code,
-                             [](const std::pair<char32_t, char32_t>& r, char32_t c) { return r.second < c; });
-  return it != ranges.end() && it->first <= code;
-}
 
 }  // namespace regex_detail
 

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -37,7 +38,16 @@ struct Program {
   bool anchored = false;                 //!< matches can only start at the search's start
 };
 
+// regex_classes.cpp
 //! Whether `code` is in `ranges` (binary search).
 bool class_contains(const CodeRanges& ranges, char32_t code);
+//! Sorted, merged ranges (overlapping and adjacent ones joined).
+CodeRanges normalize(CodeRanges ranges);
+//! The code points (0..0x10FFFF) not in normalized `ranges`.
+CodeRanges complement(const CodeRanges& ranges);
+//! \d \w \s (Unicode, as Rust's regex) and, for D W S, their complements.
+CodeRanges perl_class_ranges(char letter);
+//! The ASCII class [[:name:]] Rust accepts (alnum, alpha, ...); false for an unknown name.
+bool posix_class_ranges(std::string_view name, CodeRanges* out);
 
 }  // namespace freshet::regex_detail
