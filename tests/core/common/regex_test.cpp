@@ -227,6 +227,10 @@ std::string random_pattern(std::mt19937_64& random, int depth) {
   return out;
 }
 
+// Native only: the oracle is libstdc++'s std::regex (the wasm build's
+// libc++ one was not checked against this table); the engine's code is the
+// same in both builds, and the table tests above run in both.
+#if !defined(__EMSCRIPTEN__)
 TEST(RegexTest, AgreesWithABacktrackingOracleOnRandomPatterns) {
   uint64_t seed = 20261204;
   if (const char* env = std::getenv("FRESHET_SEED")) seed = std::strtoull(env, nullptr, 10);
@@ -257,6 +261,7 @@ TEST(RegexTest, AgreesWithABacktrackingOracleOnRandomPatterns) {
   }
   EXPECT_EQ(compared, 400 * 8);
 }
+#endif
 
 }  // namespace
 }  // namespace freshet
