@@ -24,6 +24,7 @@ probes=(
   "/usr/bin/dpkg-source:dpkg-dev"
   "/usr/bin/chromium:chromium"
   "/usr/bin/curl:curl"
+  "/usr/share/unicode/UnicodeData.txt:unicode-data"
 )
 missing=()
 for probe in "${probes[@]}"; do

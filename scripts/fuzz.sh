@@ -26,8 +26,11 @@ mkdir -p build/fuzz "build/fuzz/corpus/$target" "build/fuzz/artifacts/$target"
 binary="build/fuzz/${target}_fuzzer"
 # simdjson (third_party/, from scripts/bootstrap.sh) is built as CMake builds
 # it: with error codes instead of exceptions.
+# The Unicode tables, as CMake generates them (core/CMakeLists.txt).
+mkdir -p build/fuzz/generated
+node core/tools/generate_unicode_tables.mjs /usr/share/unicode build/fuzz/generated/unicode_tables.inc
 clang++-14 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -std=c++20 \
-  -DSIMDJSON_EXCEPTIONS=0 -Icore/include -Ithird_party/simdjson "tests/fuzz/${target}_fuzzer.cpp" "${sources[@]}" -o "$binary"
+  -DSIMDJSON_EXCEPTIONS=0 -Icore/include -Ibuild/fuzz/generated -Ithird_party/simdjson "tests/fuzz/${target}_fuzzer.cpp" "${sources[@]}" -o "$binary"
 exec "$binary" "build/fuzz/corpus/$target" "tests/fuzz/corpus/$target" \
   $dict -max_len=$max_len -max_total_time="$seconds" -timeout=10 -print_final_stats=1 \
   -artifact_prefix="build/fuzz/artifacts/$target/"

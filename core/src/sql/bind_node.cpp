@@ -142,8 +142,9 @@ Result<ExprPtr> ExpressionBinder::bind_function(const AstExpr& ast) {
   bool nullable = false;
   for (ExprPtr& arg : args) nullable = nullable || arg->type.nullable;
 
-  if (name == "coalesce") {
-    if (args.empty()) return sql_error(ast.position, "coalesce() needs at least one argument");
+  if (name == "coalesce" || name == "ifnull" || name == "nvl") {  // IFNULL(a, b) and NVL(a, b) are COALESCE(a, b)
+    if (args.empty()) return sql_error(ast.position, name + "() needs at least one argument");
+    if (name != "coalesce") FRESHET_RETURN_IF_ERROR(arity(2, 2));
     std::optional<SqlType> common;
     bool all_nullable = true;
     for (const ExprPtr& arg : args) {
@@ -157,6 +158,11 @@ Result<ExprPtr> ExpressionBinder::bind_function(const AstExpr& ast) {
     common->nullable = all_nullable;
     for (ExprPtr& arg : args) arg = cast_to(std::move(arg), *common);
     return make_expr(ExprKind::kCoalesce, *common, std::move(args));
+  }
+  for (auto bind_family : {&ExpressionBinder::bind_string_function, &ExpressionBinder::bind_math_function,
+                           &ExpressionBinder::bind_comparison_function}) {
+    Result<ExprPtr> bound_family = (this->*bind_family)(ast, args);
+    if (!bound_family.ok() || *bound_family) return bound_family;
   }
   for (ExprPtr& arg : args) {
     if (is_null_literal(*arg)) arg = null_literal(name == "abs" || name == "round" ? SqlType::integer() : SqlType::varchar());

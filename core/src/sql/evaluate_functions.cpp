@@ -3,12 +3,13 @@
 //
 // Strings are UTF-8; CHAR_LENGTH, SUBSTRING and LIKE's '_' count code points
 // (a code point starts at every byte that is not 10xxxxxx). LOWER and UPPER
-// map ASCII letters only and leave every other byte unchanged. String
+// map all of Unicode as Rust's str::to_lowercase / to_uppercase. String
 // results are views into an argument (SUBSTRING) or scratch buffers.
 #include <cmath>
 #include <limits>
 
 #include "evaluate_internal.h"
+#include "freshet/common/unicode.h"
 
 namespace freshet::sql::internal {
 
@@ -133,12 +134,14 @@ Datum floor_or_ceil(const Expr& expr, const Datum& value) {
   return Datum::of_decimal(quotient);
 }
 
+// Rust's str::to_uppercase / to_lowercase, as Feldera: full Unicode case
+// mapping ('ß' -> "SS", final sigma).
 Datum change_case(Evaluator& evaluator, std::string_view text, bool upper) {
   std::string* buffer = evaluator.scratch();
-  buffer->assign(text);
-  char from = upper ? 'a' : 'A';
-  for (char& c : *buffer) {
-    if (c >= from && c <= from + 25) c = static_cast<char>(c - from + (upper ? 'A' : 'a'));
+  if (upper) {
+    unicode::append_upper(text, *buffer);
+  } else {
+    unicode::append_lower(text, *buffer);
   }
   return Datum::of_string(*buffer);
 }
@@ -199,6 +202,32 @@ Datum call_function(Evaluator& evaluator, const Expr& expr, const Datum* argumen
     case ScalarFunction::kMakeDate:
     case ScalarFunction::kMakeTimestamp:
     case ScalarFunction::kMakeTime: return call_time_function(evaluator, expr, arguments);
+    case ScalarFunction::kPower:
+    case ScalarFunction::kSqrt:
+    case ScalarFunction::kExp:
+    case ScalarFunction::kLn:
+    case ScalarFunction::kLog10:
+    case ScalarFunction::kLog:
+    case ScalarFunction::kSign:
+    case ScalarFunction::kTruncate:
+    case ScalarFunction::kGreatest:
+    case ScalarFunction::kLeast: return call_math_function(evaluator, expr, arguments);
+    case ScalarFunction::kConcatAll:
+    case ScalarFunction::kConcatWs:
+    case ScalarFunction::kTrimBoth:
+    case ScalarFunction::kTrimLeading:
+    case ScalarFunction::kTrimTrailing:
+    case ScalarFunction::kPosition:
+    case ScalarFunction::kReplace:
+    case ScalarFunction::kLeft:
+    case ScalarFunction::kRight:
+    case ScalarFunction::kRepeat:
+    case ScalarFunction::kReverse:
+    case ScalarFunction::kInitcap:
+    case ScalarFunction::kSplitPart:
+    case ScalarFunction::kMd5:
+    case ScalarFunction::kRlike:
+    case ScalarFunction::kRegexpReplace: return call_string_function(evaluator, expr, arguments);
   }
   return evaluator.fail(ErrorCode::kInternal, "unknown function in " + expr.to_string());
 }

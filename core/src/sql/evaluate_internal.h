@@ -52,6 +52,15 @@ Datum call_function(Evaluator& evaluator, const Expr& expr, const Datum* argumen
 //! SQL LIKE: '%' any sequence, '_' one code point, everything else literal.
 bool like_matches(std::string_view text, std::string_view pattern);
 
+// evaluate_math_functions.cpp
+//! POWER, SQRT, EXP, LN, LOG10, LOG, SIGN, TRUNCATE, GREATEST, LEAST.
+Datum call_math_function(Evaluator& evaluator, const Expr& expr, const Datum* arguments);
+
+// evaluate_string_functions.cpp
+//! CONCAT, CONCAT_WS, TRIM, POSITION, REPLACE, LEFT, RIGHT, REPEAT, REVERSE,
+//! INITCAP, SPLIT_PART, MD5, RLIKE, REGEXP_REPLACE.
+Datum call_string_function(Evaluator& evaluator, const Expr& expr, const Datum* arguments);
+
 // evaluate_time_functions.cpp
 //! DATE_TRUNC, FLOOR/CEIL TO, TIMESTAMPADD/DIFF, DATEDIFF, MAKE_DATE, MAKE_TIMESTAMP.
 Datum call_time_function(Evaluator& evaluator, const Expr& expr, const Datum* arguments);

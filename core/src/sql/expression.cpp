@@ -138,6 +138,32 @@ const char* function_name(ScalarFunction function) {
     case ScalarFunction::kMakeDate: return "make_date";
     case ScalarFunction::kMakeTimestamp: return "make_timestamp";
     case ScalarFunction::kMakeTime: return "make_time";
+    case ScalarFunction::kPower: return "power";
+    case ScalarFunction::kSqrt: return "sqrt";
+    case ScalarFunction::kExp: return "exp";
+    case ScalarFunction::kLn: return "ln";
+    case ScalarFunction::kLog10: return "log10";
+    case ScalarFunction::kLog: return "log";
+    case ScalarFunction::kSign: return "sign";
+    case ScalarFunction::kTruncate: return "truncate";
+    case ScalarFunction::kGreatest: return "greatest";
+    case ScalarFunction::kLeast: return "least";
+    case ScalarFunction::kConcatAll: return "concat";
+    case ScalarFunction::kConcatWs: return "concat_ws";
+    case ScalarFunction::kTrimBoth: return "trim_both";
+    case ScalarFunction::kTrimLeading: return "trim_leading";
+    case ScalarFunction::kTrimTrailing: return "trim_trailing";
+    case ScalarFunction::kPosition: return "position";
+    case ScalarFunction::kReplace: return "replace";
+    case ScalarFunction::kLeft: return "left";
+    case ScalarFunction::kRight: return "right";
+    case ScalarFunction::kRepeat: return "repeat";
+    case ScalarFunction::kReverse: return "reverse";
+    case ScalarFunction::kInitcap: return "initcap";
+    case ScalarFunction::kSplitPart: return "split_part";
+    case ScalarFunction::kMd5: return "md5";
+    case ScalarFunction::kRlike: return "rlike";
+    case ScalarFunction::kRegexpReplace: return "regexp_replace";
   }
   return "?";
 }
@@ -316,16 +342,22 @@ Datum evaluate_case(Evaluator& evaluator, const Expr& expr, const RowReader& row
   return expr.has_else ? evaluator.evaluate(*expr.children.back(), row) : Datum::null_value();
 }
 
-// Every scalar function takes at most six arguments (MAKE_TIMESTAMP) and is NULL on a NULL one.
+// A scalar function is NULL on a NULL argument, except CONCAT_WS (which
+// sees its NULLs). Most take at most six arguments; GREATEST, LEAST, CONCAT
+// and CONCAT_WS any number.
 Datum evaluate_function(Evaluator& evaluator, const Expr& expr, const RowReader& row) {
-  Datum arguments[6];
-  size_t count = expr.children.size() < 6 ? expr.children.size() : 6;
+  Datum few[6];
+  std::vector<Datum> many;
+  size_t count = expr.children.size();
+  if (count > 6) many.resize(count);
+  Datum* arguments = count > 6 ? many.data() : few;
   bool any_null = false;
   for (size_t i = 0; i < count; ++i) {
     arguments[i] = evaluator.evaluate(*expr.children[i], row);
     any_null = any_null || arguments[i].null;
   }
-  return any_null ? Datum::null_value() : internal::call_function(evaluator, expr, arguments);
+  if (any_null && expr.function != ScalarFunction::kConcatWs) return Datum::null_value();
+  return internal::call_function(evaluator, expr, arguments);
 }
 
 }  // namespace

@@ -33,6 +33,11 @@ class ExpressionBinder {
   Result<ExprPtr> bind_in_list(const AstExpr& ast);
   Result<ExprPtr> bind_case(const AstExpr& ast);
   Result<ExprPtr> bind_function(const AstExpr& ast);
+  // Scalar functions (bind_string_functions.cpp, bind_math_functions.cpp):
+  // each returns null when `ast` names none of its functions.
+  Result<ExprPtr> bind_string_function(const AstExpr& ast, std::vector<ExprPtr>& args);
+  Result<ExprPtr> bind_math_function(const AstExpr& ast, std::vector<ExprPtr>& args);
+  Result<ExprPtr> bind_comparison_function(const AstExpr& ast, std::vector<ExprPtr>& args);
   // Time functions (bind_time_functions.cpp).
   Result<ExprPtr> bind_extract(const AstExpr& ast);
   Result<ExprPtr> bind_time_function(const AstExpr& ast);

@@ -58,13 +58,15 @@ BinaryOperator binary_operator(const Token& token) {
   return {};
 }
 
-//! IS, BETWEEN, IN, LIKE, or NOT before one of the last three.
+//! IS, BETWEEN, IN, LIKE, RLIKE, SIMILAR (an error), or NOT before one of the last five.
 bool starts_postfix_predicate(const Token& token, const Token& next) {
   if (Parser::is_keyword(token, "not")) {
-    return Parser::is_keyword(next, "between") || Parser::is_keyword(next, "in") || Parser::is_keyword(next, "like");
+    return Parser::is_keyword(next, "between") || Parser::is_keyword(next, "in") || Parser::is_keyword(next, "like") ||
+           Parser::is_keyword(next, "rlike") || Parser::is_keyword(next, "similar");
   }
   return Parser::is_keyword(token, "is") || Parser::is_keyword(token, "between") || Parser::is_keyword(token, "in") ||
-         Parser::is_keyword(token, "like");
+         Parser::is_keyword(token, "like") || Parser::is_keyword(token, "rlike") ||
+         (Parser::is_keyword(token, "similar") && Parser::is_keyword(next, "to"));
 }
 
 AstExprPtr make_literal(LiteralKind kind, SourcePosition position, std::string text) {
@@ -146,6 +148,15 @@ Result<AstExprPtr> Parser::postfix_predicate(AstExprPtr left) {
     node = make_expr(AstExprKind::kInList, position);
     node->children.push_back(std::move(left));
     FRESHET_RETURN_IF_ERROR(expression_list(node->children));
+  } else if (at_keyword("similar")) {
+    return sql_error_at(current().position, "SIMILAR TO is not supported (as in Feldera): use RLIKE");
+  } else if (accept_keyword("rlike")) {
+    // s RLIKE pattern is the function RLIKE(s, pattern); NOT RLIKE negates it.
+    node = make_expr(AstExprKind::kFunction, position);
+    node->name = "rlike";
+    node->children.push_back(std::move(left));
+    FRESHET_PARSE_ASSIGN(AstExprPtr pattern, binary(kConcatPrecedence));
+    node->children.push_back(std::move(pattern));
   } else {
     FRESHET_RETURN_IF_ERROR(expect_keyword("like"));
     node = make_expr(AstExprKind::kLike, position);
@@ -248,6 +259,12 @@ Result<AstExprPtr> Parser::name_expression() {
       if (token.text == "extract") return extract_expression();
       if (token.text == "substring") return substring_expression();
       if (is_time_unit_call(token.text)) return time_unit_call();
+      if (token.text == "trim") return trim_expression();
+      if (token.text == "position") return position_expression();
+      if (token.text == "left" || token.text == "right") {  // reserved for joins, and functions too
+        std::string function_name = advance().text;
+        return function_call(position, std::move(function_name));
+      }
     }
     if (is_reserved_word(token.text)) return expected("an expression");
   }

@@ -121,6 +121,9 @@ class Parser {
   Result<AstExprPtr> cast_expression();
   Result<AstExprPtr> extract_expression();
   Result<AstExprPtr> substring_expression();
+  // String functions with keywords among their arguments (parse_string_functions.cpp).
+  Result<AstExprPtr> trim_expression();
+  Result<AstExprPtr> position_expression();
   // Calls with a time unit among their arguments (parse_temporal.cpp).
   //! Whether `name(` starts one: DATE_TRUNC, FLOOR, TIMESTAMPADD, DATE_PART...
   static bool is_time_unit_call(const std::string& name);

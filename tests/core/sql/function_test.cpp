@@ -102,9 +102,9 @@ TEST_F(FunctionTest, RoundInteger) {
                "integer overflow in round(125, -1)");
 }
 
-TEST_F(FunctionTest, LowerAndUpperChangeAsciiOnly) {
-  EXPECT_EQ(run(unary(ScalarFunction::kLower, text("HeLLo É 123"))), "hello É 123");
-  EXPECT_EQ(run(unary(ScalarFunction::kUpper, text("HeLLo é [z]"))), "HELLO é [Z]");
+TEST_F(FunctionTest, LowerAndUpperMapAllOfUnicode) {
+  EXPECT_EQ(run(unary(ScalarFunction::kLower, text("HeLLo É 123"))), "hello é 123");
+  EXPECT_EQ(run(unary(ScalarFunction::kUpper, text("HeLLo é [z] ß"))), "HELLO É [Z] SS");
   EXPECT_EQ(run(unary(ScalarFunction::kUpper, text(""))), "");
   EXPECT_EQ(run(unary(ScalarFunction::kLower, null_of(SqlType::varchar()))), "NULL");
 }

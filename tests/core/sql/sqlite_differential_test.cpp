@@ -112,7 +112,7 @@ const std::vector<Query> kBaseQueries = {
                "CAST(bonus AS VARCHAR) || '!' AS bs, CAST(id AS BIGINT) * 3 AS i3 FROM emp"},
     {"q_coalesce", "SELECT id, COALESCE(bonus, dept, -1) AS c, COALESCE(name, 'nobody') AS n FROM emp"},
     {"q_numfn", "SELECT id, ABS(bonus) AS ab, ABS(salary) AS asal, ROUND(salary) AS r, ROUND(salary / 4, 1) AS r1 FROM emp"},
-    {"q_strfn", "SELECT id, LOWER(name) AS lo, UPPER(name) AS up, CHAR_LENGTH(name) AS len, SUBSTRING(name, 2, 2) AS mid, "
+    {"q_strfn", "SELECT id, LOWER(name) AS lo, UPPER(SUBSTRING(name, 1, 2)) AS up, CHAR_LENGTH(name) AS len, SUBSTRING(name, 2, 2) AS mid, "
                 "name || '-' || COALESCE(CAST(dept AS VARCHAR), '?') AS tagged FROM emp"},
     {"q_strfn2", "SELECT k, UPPER(SUBSTRING(label, 1, 1)) || LOWER(label) AS l2, CHAR_LENGTH(label) + k AS n FROM tag"},
     // joins

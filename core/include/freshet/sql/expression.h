@@ -82,6 +82,34 @@ enum class ScalarFunction : uint8_t {
   kMakeDate,       //!< MAKE_DATE(year, month, day BIGINT) -> DATE; NULL when no such date
   kMakeTimestamp,  //!< MAKE_TIMESTAMP(y, mo, d, h, mi BIGINT, s numeric) -> TIMESTAMP; NULL when invalid
   kMakeTime,       //!< MAKE_TIME(h, mi BIGINT, s numeric) -> TIME; NULL when invalid
+  // Math (evaluate_math_functions.cpp); NULL on a NULL argument.
+  kPower,     //!< POWER(DOUBLE, DOUBLE) -> DOUBLE
+  kSqrt,      //!< SQRT(DOUBLE): NaN below 0
+  kExp,       //!< EXP(DOUBLE)
+  kLn,        //!< LN(DOUBLE): -inf at 0, an error below
+  kLog10,     //!< LOG10(DOUBLE): -inf at 0, an error below
+  kLog,       //!< LOG(value [, base]) DOUBLE: natural without a base
+  kSign,      //!< SIGN(numeric): -1, 0 or 1 in the argument's type
+  kTruncate,  //!< TRUNCATE(numeric [, digits INTEGER literal]): toward zero
+  kGreatest,  //!< GREATEST(x, ...): children share one type; NULL if any is NULL (Feldera)
+  kLeast,     //!< LEAST(x, ...)
+  // Strings (evaluate_string_functions.cpp); NULL on a NULL argument unless said.
+  kConcatAll,      //!< CONCAT(varchar, ...)
+  kConcatWs,       //!< CONCAT_WS(separator, varchar, ...): NULL only if the separator is; NULL items skipped
+  kTrimBoth,       //!< TRIM(BOTH children[0] FROM children[1]): children[0] is a set of characters
+  kTrimLeading,    //!< TRIM(LEADING ...), LTRIM(s)
+  kTrimTrailing,   //!< TRIM(TRAILING ...), RTRIM(s)
+  kPosition,       //!< POSITION(children[0] IN children[1]) -> INTEGER, 1-based code points, 0 if absent
+  kReplace,        //!< REPLACE(haystack, needle, replacement): every occurrence
+  kLeft,           //!< LEFT(varchar, BIGINT count) in code points
+  kRight,          //!< RIGHT(varchar, BIGINT count)
+  kRepeat,         //!< REPEAT(varchar, BIGINT count): '' for count <= 0
+  kReverse,        //!< REVERSE(varchar) by code points
+  kInitcap,        //!< INITCAP(varchar): words of alphanumerics, first upper, rest lower
+  kSplitPart,      //!< SPLIT_PART(varchar, delimiter, BIGINT n): negative n from the end
+  kMd5,            //!< MD5(varchar) -> 32 hex digits
+  kRlike,          //!< RLIKE(varchar, pattern) -> BOOLEAN: the regex matches somewhere
+  kRegexpReplace,  //!< REGEXP_REPLACE(varchar, pattern [, replacement]): every match; $1, ${name}
 };
 
 //! EXTRACT's field: any time unit (freshet/types/time_unit.h).
@@ -89,6 +117,13 @@ using ExtractField = TimeUnit;
 
 struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
+}  // namespace freshet::sql
+
+namespace freshet {
+class Regex;
+}
+
+namespace freshet::sql {
 
 struct Expr {
   ExprKind kind;
@@ -102,6 +137,8 @@ struct Expr {
   bool negated = false;
   bool has_else = false;
   std::vector<ExprPtr> children;
+  //! RLIKE / REGEXP_REPLACE with a constant pattern: compiled once by the binder.
+  std::shared_ptr<const Regex> regex;
 
   //! A readable rendering for plans and messages: "($0 + 1)", "CAST($2 AS DOUBLE)".
   std::string to_string() const;
