@@ -191,7 +191,8 @@ Status fold_value(const AggregatePlan& plan, const RowReader& row, size_t column
                   Accumulator& accumulator) {
   switch (plan.spec.kind) {
     case AggregateKind::kSum:
-    case AggregateKind::kAvg: break;
+    case AggregateKind::kAvg:
+      break;
     case AggregateKind::kBoolAnd:
     case AggregateKind::kBoolOr:
     case AggregateKind::kCountIf:
@@ -217,8 +218,11 @@ Status fold_value(const AggregatePlan& plan, const RowReader& row, size_t column
     case AggregateKind::kVarPop:
     case AggregateKind::kVarSamp:
     case AggregateKind::kStddevPop:
-    case AggregateKind::kStddevSamp: return fold_squares(plan, row, column, weight, accumulator);
-    default: accumulator.non_null += weight; return Status::OK();
+    case AggregateKind::kStddevSamp:
+      return fold_squares(plan, row, column, weight, accumulator);
+    default:
+      accumulator.non_null += weight;
+      return Status::OK();
   }
   accumulator.non_null += weight;
   if (plan.floating) {
@@ -250,7 +254,8 @@ Status write_linear_result(const AggregatePlan& plan, Weight group_count, const 
     case AggregateKind::kAvg:
       if (accumulator.non_null == 0) break;
       return write_average(plan, accumulator, out);
-    case AggregateKind::kCountIf: return write_exact(plan, accumulator.exact_sum, 0, out);
+    case AggregateKind::kCountIf:
+      return write_exact(plan, accumulator.exact_sum, 0, out);
     case AggregateKind::kBoolAnd:
     case AggregateKind::kBoolOr:
       if (accumulator.non_null == 0) break;
@@ -272,7 +277,8 @@ Status write_linear_result(const AggregatePlan& plan, Weight group_count, const 
     case AggregateKind::kMin:
     case AggregateKind::kMax:
     case AggregateKind::kArgMin:
-    case AggregateKind::kArgMax: FRESHET_ASSERT(false && "MIN/MAX/ARG_MIN/ARG_MAX read their traces");
+    case AggregateKind::kArgMax:
+      FRESHET_ASSERT(false && "MIN/MAX/ARG_MIN/ARG_MAX read their traces");
   }
   out.set_null(plan.output_column);
   return Status::OK();

@@ -11,18 +11,30 @@ const char* aggregate_kind_name(AggregateKind kind) {
     case AggregateKind::kAvg: return "AVG";
     case AggregateKind::kMin: return "MIN";
     case AggregateKind::kMax: return "MAX";
-    case AggregateKind::kVarPop: return "VAR_POP";
-    case AggregateKind::kVarSamp: return "VAR_SAMP";
-    case AggregateKind::kStddevPop: return "STDDEV_POP";
-    case AggregateKind::kStddevSamp: return "STDDEV_SAMP";
-    case AggregateKind::kBoolAnd: return "BOOL_AND";
-    case AggregateKind::kBoolOr: return "BOOL_OR";
-    case AggregateKind::kCountIf: return "COUNTIF";
-    case AggregateKind::kBitAnd: return "BIT_AND";
-    case AggregateKind::kBitOr: return "BIT_OR";
-    case AggregateKind::kBitXor: return "BIT_XOR";
-    case AggregateKind::kArgMin: return "ARG_MIN";
-    case AggregateKind::kArgMax: return "ARG_MAX";
+    case AggregateKind::kVarPop:
+      return "VAR_POP";
+    case AggregateKind::kVarSamp:
+      return "VAR_SAMP";
+    case AggregateKind::kStddevPop:
+      return "STDDEV_POP";
+    case AggregateKind::kStddevSamp:
+      return "STDDEV_SAMP";
+    case AggregateKind::kBoolAnd:
+      return "BOOL_AND";
+    case AggregateKind::kBoolOr:
+      return "BOOL_OR";
+    case AggregateKind::kCountIf:
+      return "COUNTIF";
+    case AggregateKind::kBitAnd:
+      return "BIT_AND";
+    case AggregateKind::kBitOr:
+      return "BIT_OR";
+    case AggregateKind::kBitXor:
+      return "BIT_XOR";
+    case AggregateKind::kArgMin:
+      return "ARG_MIN";
+    case AggregateKind::kArgMax:
+      return "ARG_MAX";
   }
   return "?";
 }
@@ -32,13 +44,16 @@ SqlType default_aggregate_type(AggregateKind kind, const SqlType& input) {
     case AggregateKind::kCountStar:
     case AggregateKind::kCount:
     case AggregateKind::kCountDistinct:
-    case AggregateKind::kCountIf: return SqlType::bigint(false);
+    case AggregateKind::kCountIf:
+      return SqlType::bigint(false);
     case AggregateKind::kSum:
       if (input.id == TypeId::kDecimal) return SqlType::decimal(kMaxDecimalPrecision, input.scale);
       return input.with_nullable(true);
     case AggregateKind::kBoolAnd:
-    case AggregateKind::kBoolOr: return SqlType::boolean().with_nullable(true);
-    default: return input.with_nullable(true);
+    case AggregateKind::kBoolOr:
+      return SqlType::boolean().with_nullable(true);
+    default:
+      return input.with_nullable(true);
   }
 }
 
@@ -53,19 +68,23 @@ bool is_variance(AggregateKind kind) {
 
 bool is_accumulated_aggregate(const AggregateSpec& spec, const SqlType& input) {
   switch (spec.kind) {
-    case AggregateKind::kCountStar: return true;
+    case AggregateKind::kCountStar:
+      return true;
     case AggregateKind::kCount:
     case AggregateKind::kSum:
     case AggregateKind::kAvg:
     case AggregateKind::kBoolAnd:
     case AggregateKind::kBoolOr:
     case AggregateKind::kCountIf:
-    case AggregateKind::kBitXor: return !spec.distinct;
+    case AggregateKind::kBitXor:
+      return !spec.distinct;
     case AggregateKind::kVarPop:
     case AggregateKind::kVarSamp:
     case AggregateKind::kStddevPop:
-    case AggregateKind::kStddevSamp: return !spec.distinct && !input.is_floating();
-    default: return false;
+    case AggregateKind::kStddevSamp:
+      return !spec.distinct && !input.is_floating();
+    default:
+      return false;
   }
 }
 
@@ -123,12 +142,13 @@ Status validate_one(const Schema& value_schema, const AggregateSpec& spec) {
     case AggregateKind::kArgMin:
     case AggregateKind::kArgMax:
       if (spec.compared_column >= value_schema.size()) {
-        return invalid(spec, "column " + std::to_string(spec.compared_column) + " does not exist in " +
-                                 value_schema.to_string());
+        return invalid(
+            spec, "column " + std::to_string(spec.compared_column) + " does not exist in " + value_schema.to_string());
       }
       return same_type();
     case AggregateKind::kMin:
-    case AggregateKind::kMax: return same_type();
+    case AggregateKind::kMax:
+      return same_type();
     case AggregateKind::kCountStar: break;
   }
   return Status::OK();
@@ -163,7 +183,8 @@ std::vector<AggregatePlan> make_plans(const Schema& value_schema, const std::vec
                       (plan.floating && (is_variance(kind) || (plan.spec.distinct && distinct_sensitive)));
     plan.folds_distinct = !plan.recomputed && plan.spec.distinct && distinct_sensitive;
     if (plan.arg()) {
-      plan.value_schema = make_schema({{"compared", value_schema.type(plan.spec.compared_column)}, {"value", plan.input_type}});
+      plan.value_schema =
+          make_schema({{"compared", value_schema.type(plan.spec.compared_column)}, {"value", plan.input_type}});
       // Feldera's ARG_MAX is the MAX of (compared, value) pairs, NULL values lowest; ARG_MIN the MIN.
       const bool max = kind == AggregateKind::kArgMax;
       plan.order = {SortColumn{0, max, false}, SortColumn{1, max, !max}};

@@ -32,6 +32,11 @@ struct AggregatePlan {
     return spec.kind == AggregateKind::kMin || spec.kind == AggregateKind::kMax ||
            spec.kind == AggregateKind::kArgMin || spec.kind == AggregateKind::kArgMax;
   }
+  //! VAR_*/STDDEV_*: the accumulator's sums of squares are used (and saved).
+  bool has_squares() const {
+    return spec.kind == AggregateKind::kVarPop || spec.kind == AggregateKind::kVarSamp ||
+           spec.kind == AggregateKind::kStddevPop || spec.kind == AggregateKind::kStddevSamp;
+  }
   bool arg() const { return spec.kind == AggregateKind::kArgMin || spec.kind == AggregateKind::kArgMax; }
   bool keeps_trace() const {
     return ordered() || recomputed || folds_distinct || spec.kind == AggregateKind::kCountDistinct;

@@ -195,13 +195,17 @@ void Aggregation::save_state(ByteWriter& out) const {
   for (const auto& [key, group] : state_.groups) {
     out.bytes(key);
     out.i64(group.count);
-    for (const Accumulator& accumulator : group.accumulators) {
+    for (size_t a = 0; a < plans_.size(); ++a) {
+      const Accumulator& accumulator = group.accumulators[a];
       out.i64(accumulator.non_null);
       out.i128(accumulator.exact_sum);
       out.f64(accumulator.float_sum);
       out.i64(accumulator.distinct);
-      out.i128(accumulator.exact_squares);
-      out.f64(accumulator.float_squares);
+      // Only the variances have sums of squares (the state of the other kinds reads as before).
+      if (plans_[a].has_squares()) {
+        out.i128(accumulator.exact_squares);
+        out.f64(accumulator.float_squares);
+      }
     }
     out.boolean(group.emitted);
     if (group.emitted) out.bytes(group.output);
@@ -210,7 +214,7 @@ void Aggregation::save_state(ByteWriter& out) const {
 }
 
 void Aggregation::restore_state(ByteReader& in) {
-  size_t count = in.count(10 + 64 * plans_.size());
+  size_t count = in.count(10 + 40 * plans_.size());
   for (size_t g = 0; g < count && in.ok(); ++g) {
     RowRef key(in.bytes());
     if (in.ok() && !row_fits_schema(*key_schema_, key)) {
@@ -220,13 +224,16 @@ void Aggregation::restore_state(ByteReader& in) {
     GroupMap::value_type& group = state_.find_or_add(key, plans_.size());
     state_.group_bytes -= group_footprint(group);
     group.second.count = in.i64();
-    for (Accumulator& accumulator : group.second.accumulators) {
+    for (size_t a = 0; a < plans_.size(); ++a) {
+      Accumulator& accumulator = group.second.accumulators[a];
       accumulator.non_null = in.i64();
       accumulator.exact_sum = in.i128();
       accumulator.float_sum = in.f64();
       accumulator.distinct = in.i64();
-      accumulator.exact_squares = in.i128();
-      accumulator.float_squares = in.f64();
+      if (plans_[a].has_squares()) {
+        accumulator.exact_squares = in.i128();
+        accumulator.float_squares = in.f64();
+      }
     }
     group.second.emitted = in.boolean();
     if (group.second.emitted) group.second.output = std::string(in.bytes());

@@ -48,20 +48,28 @@ const AggregateFunction* find_aggregate_function(const std::string& name) {
 
 const char* describe_argument(AggregateArgument argument) {
   switch (argument) {
-    case AggregateArgument::kNumeric: return "a numeric";
-    case AggregateArgument::kBoolean: return "a BOOLEAN";
-    case AggregateArgument::kInteger: return "an integer";
-    case AggregateArgument::kAny: break;
+    case AggregateArgument::kNumeric:
+      return "a numeric";
+    case AggregateArgument::kBoolean:
+      return "a BOOLEAN";
+    case AggregateArgument::kInteger:
+      return "an integer";
+    case AggregateArgument::kAny:
+      break;
   }
   return "any";
 }
 
 bool argument_fits(AggregateArgument argument, const SqlType& type) {
   switch (argument) {
-    case AggregateArgument::kNumeric: return type.is_numeric();
-    case AggregateArgument::kBoolean: return type.id == TypeId::kBoolean;
-    case AggregateArgument::kInteger: return type.is_integer();
-    case AggregateArgument::kAny: break;
+    case AggregateArgument::kNumeric:
+      return type.is_numeric();
+    case AggregateArgument::kBoolean:
+      return type.id == TypeId::kBoolean;
+    case AggregateArgument::kInteger:
+      return type.is_integer();
+    case AggregateArgument::kAny:
+      break;
   }
   return true;
 }

@@ -28,19 +28,20 @@ struct AggregateCalls {
 // Binds one argument of an aggregate call over the input, FILTER applied
 // (CASE WHEN filter THEN argument END: every aggregate but COUNT(*) skips
 // NULLs), and returns its column among the aggregate's input columns.
-Result<size_t> bind_argument(const AstExpr& call, const AstExpr& ast, ExprPtr filter,
-                             const AggregateFunction& function, const Scope& input, AggregateCalls& calls) {
+Result<size_t> bind_argument(const AstExpr& call, const AstExpr& ast, ExprPtr filter, const AggregateFunction& function,
+                             const Scope& input, AggregateCalls& calls) {
   if (contains_aggregate(ast)) {
     return sql_error(ast.position, "aggregate calls cannot be nested");
   }
   Result<ExprPtr> argument = ExpressionBinder(input).bind(ast);
   if (!argument.ok()) return argument.status();
   if (is_null_literal(**argument)) {
-    *argument = null_literal(function.argument == AggregateArgument::kBoolean ? SqlType::boolean() : SqlType::integer());
+    *argument =
+        null_literal(function.argument == AggregateArgument::kBoolean ? SqlType::boolean() : SqlType::integer());
   }
   if (!argument_fits(function.argument, (*argument)->type)) {
-    return sql_error(call.position, call.name + "() needs " + describe_argument(function.argument) +
-                                       " argument, not " + (*argument)->type.to_string());
+    return sql_error(call.position, call.name + "() needs " + describe_argument(function.argument) + " argument, not " +
+                                        (*argument)->type.to_string());
   }
   if (filter) {
     SqlType type = (*argument)->type.with_nullable(true);
@@ -94,14 +95,16 @@ Result<ExprPtr> bind_call(const AstExpr& call, const Scope& input, AggregateCall
   for (const AstExpr* argument : arguments) {
     // ARG_MIN/ARG_MAX: FILTER drops the row through its compared (last) argument alone.
     const bool last = columns.size() + 1 == arguments.size();
-    Result<size_t> column = bind_argument(call, *argument, last ? std::move(filter) : ExprPtr(), *function, input, calls);
+    Result<size_t> column =
+        bind_argument(call, *argument, last ? std::move(filter) : ExprPtr(), *function, input, calls);
     if (!column.ok()) return column.status();
     columns.push_back(*column);
   }
   AggregateSpec spec{kind, columns.empty() ? 0 : columns[0], "", SqlType::bigint(false)};
   spec.distinct = distinct;
   if (columns.size() == 2) spec.compared_column = columns[1];
-  SqlType argument_type = columns.empty() ? SqlType::bigint(false) : calls.arguments[columns[0] - calls.keys.size()]->type;
+  SqlType argument_type =
+      columns.empty() ? SqlType::bigint(false) : calls.arguments[columns[0] - calls.keys.size()]->type;
   spec.result_type = default_aggregate_type(kind, argument_type);
   std::string spec_text = std::string(aggregate_kind_name(kind)) + (distinct ? "(DISTINCT " : "(");
   for (size_t i = 0; i < columns.size(); ++i) {

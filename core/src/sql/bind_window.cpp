@@ -245,12 +245,12 @@ Status WindowCallBinder::bind_function(const AstExpr& call, const Group& group, 
       Result<ExprPtr> argument = bind_operand(*call.children[i]);
       if (!argument.ok()) return argument.status();
       if (is_null_literal(**argument)) {
-        *argument = null_literal(function->argument == AggregateArgument::kBoolean ? SqlType::boolean()
-                                                                                  : SqlType::integer());
+        *argument =
+            null_literal(function->argument == AggregateArgument::kBoolean ? SqlType::boolean() : SqlType::integer());
       }
       if (!argument_fits(function->argument, (*argument)->type)) {
-        return sql_error(call.position, name + "() needs " + describe_argument(function->argument) +
-                                            " argument, not " + (*argument)->type.to_string());
+        return sql_error(call.position, name + "() needs " + describe_argument(function->argument) + " argument, not " +
+                                            (*argument)->type.to_string());
       }
       if (filter && i + 1 == arguments) {
         // FILTER: the (last, for ARG_*: compared) argument is NULL in the rows it drops.

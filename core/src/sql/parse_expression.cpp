@@ -262,9 +262,9 @@ Result<AstExprPtr> Parser::name_expression() {
     if (at_keyword("filter") && peek(1).kind == TokenKind::kLeftParen) {
       FRESHET_PARSE_ASSIGN(call->filter, aggregate_filter());
     } else if (at_keyword("within") && (is_keyword(peek(1), "distinct") || is_keyword(peek(1), "group"))) {
-      return sql_error_at(current().position,
-                          std::string("WITHIN ") + (is_keyword(peek(1), "group") ? "GROUP" : "DISTINCT") +
-                              " is not supported");
+      return sql_error_at(
+          current().position,
+          std::string("WITHIN ") + (is_keyword(peek(1), "group") ? "GROUP" : "DISTINCT") + " is not supported");
     }
     if (at_keyword("over")) {
       FRESHET_PARSE_ASSIGN(call->over, over_clause());

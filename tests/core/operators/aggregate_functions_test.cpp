@@ -14,8 +14,8 @@
 #include <optional>
 
 #include "freshet/common/byte_io.h"
-#include "freshet/operators/input.h"
 #include "freshet/operators/aggregate.h"
+#include "freshet/operators/input.h"
 #include "support/generators.h"
 
 namespace freshet {
@@ -26,9 +26,12 @@ using K = AggregateKind;
 
 //! (g BIGINT, i BIGINT, b BOOLEAN, d DOUBLE, m DECIMAL(6, 2), s VARCHAR), keyed by g.
 SchemaPtr value_schema() {
-  static const SchemaPtr kSchema =
-      make_schema({{"g", SqlType::bigint()}, {"i", SqlType::bigint()}, {"b", SqlType::boolean()},
-                   {"d", SqlType::double_precision()}, {"m", SqlType::decimal(6, 2)}, {"s", SqlType::varchar()}});
+  static const SchemaPtr kSchema = make_schema({{"g", SqlType::bigint()},
+                                                {"i", SqlType::bigint()},
+                                                {"b", SqlType::boolean()},
+                                                {"d", SqlType::double_precision()},
+                                                {"m", SqlType::decimal(6, 2)},
+                                                {"s", SqlType::varchar()}});
   return kSchema;
 }
 enum Field : size_t { kI = 1, kB = 2, kD = 3, kM = 4, kS = 5 };
@@ -36,18 +39,34 @@ enum Field : size_t { kI = 1, kB = 2, kD = 3, kM = 4, kS = 5 };
 //! Small domains, so that values repeat (DISTINCT, ties) and groups empty;
 //! doubles are quarters, whose sums are exact in any order.
 testing::OracleInput input(int groups) {
-  return {testing::bigint_schema(), value_schema(), [groups](std::mt19937_64& random, RowBuilder& key, RowBuilder& value) {
+  return {testing::bigint_schema(), value_schema(),
+          [groups](std::mt19937_64& random, RowBuilder& key, RowBuilder& value) {
             auto null_now = [&] { return std::bernoulli_distribution(0.15)(random); };
             auto small = [&](int low, int high) { return std::uniform_int_distribution<int>(low, high)(random); };
             const int group = small(0, groups - 1);
             key.set_int(0, group);
             value.set_int(0, group);
-            if (null_now()) value.set_null(kI); else value.set_int(kI, small(-9, 9));
-            if (null_now()) value.set_null(kB); else value.set_bool(kB, small(0, 2) != 0);
-            if (null_now()) value.set_null(kD); else value.set_double(kD, small(-12, 12) / 4.0);
-            if (null_now()) value.set_null(kM); else value.set_decimal(kM, small(-2000, 2000));
+            if (null_now())
+              value.set_null(kI);
+            else
+              value.set_int(kI, small(-9, 9));
+            if (null_now())
+              value.set_null(kB);
+            else
+              value.set_bool(kB, small(0, 2) != 0);
+            if (null_now())
+              value.set_null(kD);
+            else
+              value.set_double(kD, small(-12, 12) / 4.0);
+            if (null_now())
+              value.set_null(kM);
+            else
+              value.set_decimal(kM, small(-2000, 2000));
             static const char* kStrings[] = {"", "a", "b", "zz"};
-            if (null_now()) value.set_null(kS); else value.set_string(kS, kStrings[random() % 4]);
+            if (null_now())
+              value.set_null(kS);
+            else
+              value.set_string(kS, kStrings[random() % 4]);
           }};
 }
 
@@ -86,10 +105,14 @@ using Rows = std::vector<std::pair<std::vector<Value>, Weight>>;
 //! -1/0/1 for two non-NULL values of one column.
 int compare(const Value& a, const Value& b) {
   switch (a.type()) {
-    case TypeId::kDouble: return a.as_double() < b.as_double() ? -1 : a.as_double() > b.as_double() ? 1 : 0;
-    case TypeId::kDecimal: return a.as_decimal() < b.as_decimal() ? -1 : a.as_decimal() > b.as_decimal() ? 1 : 0;
-    case TypeId::kVarchar: return a.as_string() < b.as_string() ? -1 : a.as_string() > b.as_string() ? 1 : 0;
-    default: return a.as_int() < b.as_int() ? -1 : a.as_int() > b.as_int() ? 1 : 0;
+    case TypeId::kDouble:
+      return a.as_double() < b.as_double() ? -1 : a.as_double() > b.as_double() ? 1 : 0;
+    case TypeId::kDecimal:
+      return a.as_decimal() < b.as_decimal() ? -1 : a.as_decimal() > b.as_decimal() ? 1 : 0;
+    case TypeId::kVarchar:
+      return a.as_string() < b.as_string() ? -1 : a.as_string() > b.as_string() ? 1 : 0;
+    default:
+      return a.as_int() < b.as_int() ? -1 : a.as_int() > b.as_int() ? 1 : 0;
   }
 }
 
@@ -187,7 +210,8 @@ Value reference(const AggregateSpec& spec, const Rows& rows) {
   const auto values = values_of(rows, spec.column, spec.distinct);
   switch (spec.kind) {
     case K::kSum:
-    case K::kAvg: return sum_or_average(spec, values);
+    case K::kAvg:
+      return sum_or_average(spec, values);
     case K::kBoolAnd:
     case K::kBoolOr:
     case K::kCountIf: {
@@ -210,7 +234,8 @@ Value reference(const AggregateSpec& spec, const Rows& rows) {
       }
       return Value::bigint(bits);
     }
-    default: return variance(spec, values);
+    default:
+      return variance(spec, values);
   }
 }
 
@@ -232,8 +257,8 @@ ZSetMap reference_aggregates(const ZSetMap& input, const std::vector<AggregateSp
 }
 
 //! The circuit computes `actual`; the reference computes `expected` (the same, unless a test breaks one).
-void run(int groups, uint64_t seed, const std::vector<AggregateSpec>& actual, const std::vector<AggregateSpec>& expected,
-         int steps = 600) {
+void run(int groups, uint64_t seed, const std::vector<AggregateSpec>& actual,
+         const std::vector<AggregateSpec>& expected, int steps = 600) {
   testing::OracleOptions options;
   options.steps = steps;
   options.max_updates_per_step = 8;
@@ -254,12 +279,9 @@ TEST(AggregateFunctionsOracleTest, EveryNewKindOverManySmallGroups) {
 TEST(AggregateFunctionsOracleTest, TheOracleCatchesAWrongAccumulator) {
   const uint64_t seed = testing::test_seed(1703);
   std::vector<std::pair<AggregateSpec, AggregateSpec>> broken = {
-      {spec(K::kVarPop, kI), spec(K::kVarSamp, kI)},
-      {spec(K::kStddevSamp, kM), spec(K::kVarSamp, kM)},
-      {spec(K::kBoolAnd, kB), spec(K::kBoolOr, kB)},
-      {spec(K::kBitXor, kI), spec(K::kBitXor, kI, true)},
-      {spec(K::kSum, kI), spec(K::kSum, kI, true)},
-      {spec(K::kArgMax, kS, false, kI), spec(K::kArgMin, kS, false, kI)},
+      {spec(K::kVarPop, kI), spec(K::kVarSamp, kI)}, {spec(K::kStddevSamp, kM), spec(K::kVarSamp, kM)},
+      {spec(K::kBoolAnd, kB), spec(K::kBoolOr, kB)}, {spec(K::kBitXor, kI), spec(K::kBitXor, kI, true)},
+      {spec(K::kSum, kI), spec(K::kSum, kI, true)},  {spec(K::kArgMax, kS, false, kI), spec(K::kArgMin, kS, false, kI)},
   };
   for (auto& [actual, expected] : broken) {
     expected.name = actual.name;
@@ -324,6 +346,44 @@ TEST(AggregateFunctionsCheckpointTest, RestoredStateGoesOnLikeTheOriginal) {
       ASSERT_EQ(first_view, second_view) << "step " << step;
     }
   }
+}
+
+//! After loading 20k rows into one group, a one-row step folds one row and
+//! evaluates one group: the accumulated kinds seek no trace at all, ARG_MAX,
+//! SUM(DISTINCT) and BIT_AND one seek each (BIT_AND then reads the group's
+//! distinct values: 19 here, not the 20k rows).
+TEST(AggregateFunctionsCostTest, AStepFollowsTheChange) {
+  auto run_one = [](std::vector<AggregateSpec> specs, uint64_t expected_seeks) {
+    Circuit circuit;
+    InputOperator* in = add_input(circuit, testing::bigint_schema(), value_schema());
+    const AggregateWork* work = nullptr;
+    Stream out = aggregate(in->stream(), std::move(specs), &work);
+    RowBuilder key(*testing::bigint_schema()), value(*value_schema());
+    auto push = [&](int64_t i) {
+      key.set_int(0, 1);
+      value.set_int(0, 1);
+      value.set_int(kI, i % 19 - 9);
+      value.set_bool(kB, i % 3 != 0);
+      value.set_double(kD, static_cast<double>(i % 8) / 4);
+      value.set_decimal(kM, i % 1000);
+      value.set_string(kS, i % 2 ? "a" : "b");
+      std::string k = key.finish().to_bytes(), v = value.finish().to_bytes();
+      in->push(RowRef(k), RowRef(v), 1);
+    };
+    for (int64_t i = 0; i < 20000; ++i) push(i);
+    ASSERT_TRUE(circuit.step().ok());
+    AggregateWork before = *work;
+    push(7);
+    ASSERT_TRUE(circuit.step().ok());
+    EXPECT_EQ(work->rows_folded - before.rows_folded, 1u);
+    EXPECT_EQ(work->groups_evaluated - before.groups_evaluated, 1u);
+    EXPECT_EQ(work->trace_seeks - before.trace_seeks, expected_seeks);
+    EXPECT_LE(out.current()->size(), 2u);  // at most the group's old row out and its new row in
+  };
+  run_one({spec(K::kVarSamp, kI), spec(K::kStddevPop, kM), spec(K::kBoolAnd, kB), spec(K::kCountIf, kB),
+           spec(K::kBitXor, kI)},
+          0);
+  run_one({spec(K::kArgMax, kS, false, kI), spec(K::kSum, kI, true), spec(K::kBitAnd, kI)}, 3);
 }
 
 }  // namespace
