@@ -59,9 +59,10 @@ Stream aggregate(Stream input, std::vector<AggregateSpec> aggregates, const Aggr
                  std::optional<GroupEvictionSpec> eviction) {
   FRESHET_ASSERT(validate_aggregates(input.value_schema(), aggregates).ok());
   for (const AggregateSpec& spec : aggregates) {
-    // Only accumulators are forgotten: MIN/MAX and COUNT DISTINCT keep traces.
-    FRESHET_ASSERT(!eviction || spec.kind == AggregateKind::kCountStar || spec.kind == AggregateKind::kCount ||
-                   spec.kind == AggregateKind::kSum || spec.kind == AggregateKind::kAvg);
+    // Only accumulators are forgotten: MIN/MAX, DISTINCT and the recomputed aggregates keep traces.
+    FRESHET_ASSERT(!eviction || is_accumulated_aggregate(spec, spec.kind == AggregateKind::kCountStar
+                                                                   ? SqlType::bigint()
+                                                                   : input.value_schema().type(spec.column)));
   }
   std::vector<Column> columns = input.key_schema().columns();
   for (const AggregateSpec& spec : aggregates) columns.push_back({spec.name, spec.result_type});

@@ -1,5 +1,8 @@
 #include "aggregate_accumulator.h"
 
+#include <algorithm>
+#include <cmath>
+#include <optional>
 #include <string>
 
 #include "freshet/common/assert.h"
@@ -94,12 +97,134 @@ Status write_average(const AggregatePlan& plan, const Accumulator& accumulator, 
   return write_exact(plan, divide(numerator, denominator, decimal), target_scale, out);
 }
 
+// VAR/STDDEV: Σx and Σx² (at twice the input's scale), exactly or in doubles.
+Status fold_squares(const AggregatePlan& plan, const RowReader& row, size_t column, Weight weight,
+                    Accumulator& accumulator) {
+  accumulator.non_null += weight;
+  if (plan.floating) {
+    const double value = row.get_double(column);
+    accumulator.float_sum += static_cast<double>(weight) * value;
+    accumulator.float_squares += static_cast<double>(weight) * value * value;
+    return Status::OK();
+  }
+  int128 value = plan.input_type.id == TypeId::kDecimal ? row.get_decimal(column) : int128{row.get_int(column)};
+  int128 product, square, squares;
+  if (__builtin_mul_overflow(value, int128{weight}, &product) ||
+      __builtin_add_overflow(accumulator.exact_sum, product, &accumulator.exact_sum) ||
+      __builtin_mul_overflow(value, product, &squares) ||
+      __builtin_add_overflow(accumulator.exact_squares, squares, &square)) {
+    return overflow(plan, "its 128-bit running sum of squares overflowed");
+  }
+  accumulator.exact_squares = square;
+  return Status::OK();
+}
+
+//! The variance at `scale` (Feldera's formula, truncating divisions), or
+//! nullopt when its denominator is 0 (VAR_SAMP of one value); false on overflow.
+bool exact_variance(const AggregatePlan& plan, const Accumulator& accumulator, uint8_t scale,
+                    std::optional<int128>* variance) {
+  const bool sample = plan.spec.kind == AggregateKind::kVarSamp || plan.spec.kind == AggregateKind::kStddevSamp;
+  const int128 count = accumulator.non_null;
+  const int128 denominator = sample ? count - 1 : count;
+  if (denominator == 0) {
+    variance->reset();
+    return true;
+  }
+  if (2 * plan.input_scale > scale) return false;
+  // Σx² and (Σx)² are at twice the input's scale; bring both to `scale`.
+  const int128 factor = pow10_int128(scale - 2 * plan.input_scale);
+  int128 squares, sum_squared;
+  if (__builtin_mul_overflow(accumulator.exact_squares, factor, &squares) ||
+      __builtin_mul_overflow(accumulator.exact_sum, accumulator.exact_sum, &sum_squared) ||
+      __builtin_mul_overflow(sum_squared, factor, &sum_squared)) {
+    return false;
+  }
+  *variance = (squares - sum_squared / count) / denominator;
+  return true;
+}
+
+Status write_variance(const AggregatePlan& plan, const Accumulator& accumulator, RowBuilder& out) {
+  const bool root = plan.spec.kind == AggregateKind::kStddevPop || plan.spec.kind == AggregateKind::kStddevSamp;
+  const SqlType& type = plan.spec.result_type;
+  if (plan.floating) {
+    const bool sample = plan.spec.kind == AggregateKind::kVarSamp || plan.spec.kind == AggregateKind::kStddevSamp;
+    const double count = static_cast<double>(accumulator.non_null);
+    const double denominator = sample ? count - 1 : count;
+    if (denominator == 0) {
+      out.set_null(plan.output_column);
+      return Status::OK();
+    }
+    double variance = (accumulator.float_squares - accumulator.float_sum * accumulator.float_sum / count) / denominator;
+    out.set_double(plan.output_column, root ? std::sqrt(std::max(0.0, variance)) : variance);
+    return Status::OK();
+  }
+  // Feldera's intermediate type: a wider integer, or DECIMAL at scale min(3s, 38).
+  const uint8_t scale = static_cast<uint8_t>(std::min<int>(3 * plan.input_scale, kMaxDecimalPrecision));
+  std::optional<int128> variance;
+  if (!exact_variance(plan, accumulator, scale, &variance)) {
+    return overflow(plan, "the variance does not fit 128 bits");
+  }
+  if (!variance) {
+    out.set_null(plan.output_column);
+    return Status::OK();
+  }
+  const uint8_t result_scale = type.id == TypeId::kDecimal ? type.scale : 0;
+  if (!root) {
+    // Truncated to the result's scale (Feldera's casts round toward zero).
+    int128 truncated = scale > result_scale ? *variance / pow10_int128(scale - result_scale) : *variance;
+    return write_exact(plan, truncated, std::min(scale, result_scale), out);
+  }
+  const double root_value =
+      std::sqrt(std::max(0.0, static_cast<double>(*variance) / static_cast<double>(pow10_int128(scale))));
+  if (type.is_floating()) {
+    out.set_double(plan.output_column, root_value);
+    return Status::OK();
+  }
+  const double scaled = std::trunc(root_value * static_cast<double>(pow10_int128(result_scale)));
+  if (!(scaled < 1.7e38 && scaled > -1.7e38)) return overflow(plan, "the standard deviation does not fit 128 bits");
+  return write_exact(plan, static_cast<int128>(scaled), result_scale, out);
+}
+
 }  // namespace
 
-Status fold_value(const AggregatePlan& plan, const RowReader& row, Weight weight, Accumulator& accumulator) {
+Status fold_value(const AggregatePlan& plan, const RowReader& row, size_t column, Weight weight,
+                  Accumulator& accumulator) {
+  switch (plan.spec.kind) {
+    case AggregateKind::kSum:
+    case AggregateKind::kAvg:
+      break;
+    case AggregateKind::kBoolAnd:
+    case AggregateKind::kBoolOr:
+    case AggregateKind::kCountIf:
+      accumulator.non_null += weight;
+      if (row.get_bool(column)) accumulator.exact_sum += weight;
+      return Status::OK();
+    case AggregateKind::kBitXor:
+      accumulator.non_null += weight;
+      if ((weight & 1) != 0) accumulator.exact_sum ^= int128{row.get_int(column)};
+      return Status::OK();
+    case AggregateKind::kBitAnd:
+    case AggregateKind::kBitOr: {
+      const int128 bits = row.get_int(column);
+      if (accumulator.non_null == 0) {
+        accumulator.exact_sum = bits;
+      } else {
+        accumulator.exact_sum =
+            plan.spec.kind == AggregateKind::kBitAnd ? (accumulator.exact_sum & bits) : (accumulator.exact_sum | bits);
+      }
+      accumulator.non_null += weight;
+      return Status::OK();
+    }
+    case AggregateKind::kVarPop:
+    case AggregateKind::kVarSamp:
+    case AggregateKind::kStddevPop:
+    case AggregateKind::kStddevSamp:
+      return fold_squares(plan, row, column, weight, accumulator);
+    default:
+      accumulator.non_null += weight;
+      return Status::OK();
+  }
   accumulator.non_null += weight;
-  if (plan.spec.kind != AggregateKind::kSum && plan.spec.kind != AggregateKind::kAvg) return Status::OK();
-  size_t column = plan.spec.column;
   if (plan.floating) {
     accumulator.float_sum += static_cast<double>(weight) * row.get_double(column);
     return Status::OK();
@@ -129,8 +254,31 @@ Status write_linear_result(const AggregatePlan& plan, Weight group_count, const 
     case AggregateKind::kAvg:
       if (accumulator.non_null == 0) break;
       return write_average(plan, accumulator, out);
+    case AggregateKind::kCountIf:
+      return write_exact(plan, accumulator.exact_sum, 0, out);
+    case AggregateKind::kBoolAnd:
+    case AggregateKind::kBoolOr:
+      if (accumulator.non_null == 0) break;
+      out.set_bool(plan.output_column, plan.spec.kind == AggregateKind::kBoolAnd
+                                           ? accumulator.exact_sum == accumulator.non_null
+                                           : accumulator.exact_sum > 0);
+      return Status::OK();
+    case AggregateKind::kBitAnd:
+    case AggregateKind::kBitOr:
+    case AggregateKind::kBitXor:
+      if (accumulator.non_null == 0) break;
+      return write_exact(plan, accumulator.exact_sum, 0, out);
+    case AggregateKind::kVarPop:
+    case AggregateKind::kVarSamp:
+    case AggregateKind::kStddevPop:
+    case AggregateKind::kStddevSamp:
+      if (accumulator.non_null == 0) break;
+      return write_variance(plan, accumulator, out);
     case AggregateKind::kMin:
-    case AggregateKind::kMax: FRESHET_ASSERT(false && "MIN/MAX read their traces");
+    case AggregateKind::kMax:
+    case AggregateKind::kArgMin:
+    case AggregateKind::kArgMax:
+      FRESHET_ASSERT(false && "MIN/MAX/ARG_MIN/ARG_MAX read their traces");
   }
   out.set_null(plan.output_column);
   return Status::OK();

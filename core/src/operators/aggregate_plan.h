@@ -16,16 +16,33 @@ struct AggregatePlan {
   bool floating = false;     //!< SUM/AVG accumulate in a double (REAL/DOUBLE input)
   uint8_t input_scale = 0;   //!< scale of exact sums: the DECIMAL input's scale, else 0
   size_t output_column = 0;  //!< position of the result in the output row
-  //! MIN/MAX/COUNT DISTINCT: one column of input_type; their traces hold such rows.
+  //! Aggregates that keep a trace: one column of input_type, the rows it holds;
+  //! ARG_MIN/ARG_MAX: two columns, (compared, value).
   SchemaPtr value_schema;
   //! MIN: ascending, MAX: descending, so the answer is a group's first entry.
   std::vector<SortColumn> order;
+  //! BIT_AND, BIT_OR, VAR/STDDEV of REAL/DOUBLE, DISTINCT over REAL/DOUBLE:
+  //! a touched group's result is folded again from its values in the trace.
+  bool recomputed = false;
+  //! DISTINCT inside an accumulated aggregate: values crossing zero in the
+  //! trace are folded in with weight +1 / -1.
+  bool folds_distinct = false;
 
-  bool keeps_trace() const {
+  bool ordered() const {
     return spec.kind == AggregateKind::kMin || spec.kind == AggregateKind::kMax ||
-           spec.kind == AggregateKind::kCountDistinct;
+           spec.kind == AggregateKind::kArgMin || spec.kind == AggregateKind::kArgMax;
   }
-  bool ordered() const { return spec.kind == AggregateKind::kMin || spec.kind == AggregateKind::kMax; }
+  //! VAR_*/STDDEV_*: the accumulator's sums of squares are used (and saved).
+  bool has_squares() const {
+    return spec.kind == AggregateKind::kVarPop || spec.kind == AggregateKind::kVarSamp ||
+           spec.kind == AggregateKind::kStddevPop || spec.kind == AggregateKind::kStddevSamp;
+  }
+  bool arg() const { return spec.kind == AggregateKind::kArgMin || spec.kind == AggregateKind::kArgMax; }
+  bool keeps_trace() const {
+    return ordered() || recomputed || folds_distinct || spec.kind == AggregateKind::kCountDistinct;
+  }
+  //! The input column whose NULL makes a row not count (ARG_*: the compared one).
+  size_t null_column() const { return arg() ? spec.compared_column : spec.column; }
 };
 
 //! Plans validated specs over an input whose value rows have `value_schema`;

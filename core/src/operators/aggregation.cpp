@@ -47,9 +47,14 @@ Status Aggregation::fold(GroupMap::value_type& group, RowRef value, Weight weigh
 // changes of their traces.
 Status Aggregation::fold_one(size_t a, RowRef key, const RowReader& row, Weight weight, Accumulator& accumulator) {
   const AggregatePlan& plan = plans_[a];
-  if (plan.spec.kind == AggregateKind::kCountStar || row.is_null(plan.spec.column)) return Status::OK();
+  if (plan.spec.kind == AggregateKind::kCountStar || row.is_null(plan.null_column())) return Status::OK();
   if (!plan.keeps_trace()) return fold_value(plan, row, weight, accumulator);
-  value_rows_[a].copy_field(0, row, plan.spec.column);
+  if (plan.arg()) {
+    value_rows_[a].copy_field(0, row, plan.spec.compared_column);
+    value_rows_[a].copy_field(1, row, plan.spec.column);
+  } else {
+    value_rows_[a].copy_field(0, row, plan.spec.column);
+  }
   RowRef value = value_rows_[a].finish();
   if (plan.ordered()) {
     encode_sorted_row(RowReader(*plan.value_schema, value), plan.order, &sort_entry_);
@@ -60,7 +65,7 @@ Status Aggregation::fold_one(size_t a, RowRef key, const RowReader& row, Weight 
 }
 
 Status Aggregation::emit(BatchPtr* output) {
-  update_value_traces();
+  FRESHET_RETURN_IF_ERROR(update_value_traces());
   // Recomputes the row of every pending group, then emits the differences.
   // Nothing is committed unless every row could be computed, so after an
   // error the groups stay pending and what was emitted stays the truth.
@@ -82,29 +87,46 @@ Status Aggregation::emit(BatchPtr* output) {
   return Status::OK();
 }
 
-void Aggregation::update_value_traces() {
+Status Aggregation::update_value_traces() {
+  // Every trace takes its changes even after an error, so they stay the integral of the input.
+  Status status = Status::OK();
   for (size_t a = 0; a < plans_.size(); ++a) {
     if (value_changes_[a].empty()) continue;
     BatchPtr changes = value_changes_[a].finish();
-    if (plans_[a].spec.kind == AggregateKind::kCountDistinct) count_distinct_crossings(a, *changes);
+    if (plans_[a].spec.kind == AggregateKind::kCountDistinct || plans_[a].folds_distinct) {
+      Status crossed = distinct_crossings(a, *changes);
+      if (status.ok()) status = crossed;
+    }
     state_.value_traces[a].insert(std::move(changes));
   }
+  return status;
 }
 
-// A value counts for COUNT DISTINCT while its total weight is positive:
-// adjust the group's count where this step's change crosses zero.
-void Aggregation::count_distinct_crossings(size_t a, const Batch& changes) {
+// A value counts for a DISTINCT aggregate while its total weight is
+// positive: where this step's change crosses zero, COUNT(DISTINCT) adjusts
+// the group's count, the others fold the value in or out once.
+Status Aggregation::distinct_crossings(size_t a, const Batch& changes) {
   const Trace& trace = state_.value_traces[a];
+  const AggregatePlan& plan = plans_[a];
+  Status status = Status::OK();
   for (size_t k = 0; k < changes.key_count(); ++k) {
     RowRef key = changes.key(k);
     Accumulator& accumulator = state_.groups.find(key.to_bytes())->second.accumulators[a];
     for (size_t v = changes.values_begin(k); v < changes.values_end(k); ++v) {
       Weight before = trace.weight_of(key, changes.value(v));
       Weight after = before + changes.weight(v);
-      accumulator.distinct += static_cast<int64_t>(after > 0) - static_cast<int64_t>(before > 0);
       ++state_.work.trace_seeks;
+      const int64_t crossing = static_cast<int64_t>(after > 0) - static_cast<int64_t>(before > 0);
+      if (crossing == 0) continue;
+      if (!plan.folds_distinct) {
+        accumulator.distinct += crossing;
+        continue;
+      }
+      Status folded = fold_value(plan, RowReader(*plan.value_schema, changes.value(v)), 0, crossing, accumulator);
+      if (status.ok()) status = folded;
     }
   }
+  return status;
 }
 
 Status Aggregation::build_row(const GroupMap::value_type& group) {
@@ -113,6 +135,8 @@ Status Aggregation::build_row(const GroupMap::value_type& group) {
   for (size_t a = 0; a < plans_.size(); ++a) {
     if (plans_[a].ordered()) {
       write_extreme(a, RowRef(group.first));
+    } else if (plans_[a].recomputed) {
+      FRESHET_RETURN_IF_ERROR(write_recomputed(a, RowRef(group.first)));
     } else {
       FRESHET_RETURN_IF_ERROR(
           write_linear_result(plans_[a], group.second.count, group.second.accumulators[a], output_row_));
@@ -128,7 +152,21 @@ void Aggregation::write_extreme(size_t a, RowRef group_key) {
   ++state_.work.trace_seeks;
   if (!first.valid()) return output_row_.set_null(plan.output_column);
   RowReader value(*plan.value_schema, sorted_row_payload(first.value()));
-  output_row_.copy_field(plan.output_column, value, 0);
+  output_row_.copy_field(plan.output_column, value, plan.arg() ? 1 : 0);
+}
+
+// BIT_AND, BIT_OR, floating VAR/STDDEV: folded again from the group's live
+// values, in the trace's order, so the result depends on the values alone.
+Status Aggregation::write_recomputed(size_t a, RowRef group_key) {
+  const AggregatePlan& plan = plans_[a];
+  Accumulator accumulator;
+  ++state_.work.trace_seeks;
+  for (Trace::KeyCursor value = state_.value_traces[a].seek(group_key); value.valid(); value.next()) {
+    if (value.weight() <= 0) continue;
+    const Weight weight = plan.spec.distinct ? 1 : value.weight();
+    FRESHET_RETURN_IF_ERROR(fold_value(plan, RowReader(*plan.value_schema, value.value()), 0, weight, accumulator));
+  }
+  return write_linear_result(plan, 0, accumulator, output_row_);
 }
 
 void Aggregation::commit(GroupMap::value_type& group, std::optional<std::string>& new_row) {
@@ -145,7 +183,7 @@ void Aggregation::commit(GroupMap::value_type& group, std::optional<std::string>
   bool empty = state.count == 0;
   for (Accumulator& accumulator : state.accumulators) {
     // A float sum of values that all left is exactly 0, not the rounding residue.
-    if (accumulator.non_null == 0) accumulator.float_sum = 0;
+    if (accumulator.non_null == 0) accumulator.float_sum = accumulator.float_squares = 0;
     empty = empty && accumulator.zero();
   }
   state_.group_bytes += group_footprint(group);
@@ -157,11 +195,17 @@ void Aggregation::save_state(ByteWriter& out) const {
   for (const auto& [key, group] : state_.groups) {
     out.bytes(key);
     out.i64(group.count);
-    for (const Accumulator& accumulator : group.accumulators) {
+    for (size_t a = 0; a < plans_.size(); ++a) {
+      const Accumulator& accumulator = group.accumulators[a];
       out.i64(accumulator.non_null);
       out.i128(accumulator.exact_sum);
       out.f64(accumulator.float_sum);
       out.i64(accumulator.distinct);
+      // Only the variances have sums of squares (the state of the other kinds reads as before).
+      if (plans_[a].has_squares()) {
+        out.i128(accumulator.exact_squares);
+        out.f64(accumulator.float_squares);
+      }
     }
     out.boolean(group.emitted);
     if (group.emitted) out.bytes(group.output);
@@ -180,11 +224,16 @@ void Aggregation::restore_state(ByteReader& in) {
     GroupMap::value_type& group = state_.find_or_add(key, plans_.size());
     state_.group_bytes -= group_footprint(group);
     group.second.count = in.i64();
-    for (Accumulator& accumulator : group.second.accumulators) {
+    for (size_t a = 0; a < plans_.size(); ++a) {
+      Accumulator& accumulator = group.second.accumulators[a];
       accumulator.non_null = in.i64();
       accumulator.exact_sum = in.i128();
       accumulator.float_sum = in.f64();
       accumulator.distinct = in.i64();
+      if (plans_[a].has_squares()) {
+        accumulator.exact_squares = in.i128();
+        accumulator.float_squares = in.f64();
+      }
     }
     group.second.emitted = in.boolean();
     if (group.second.emitted) group.second.output = std::string(in.bytes());

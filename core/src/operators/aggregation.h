@@ -51,10 +51,11 @@ class Aggregation {
 
  private:
   Status fold_one(size_t a, RowRef key, const RowReader& row, Weight weight, Accumulator& accumulator);
-  void update_value_traces();
-  void count_distinct_crossings(size_t a, const Batch& changes);
+  Status update_value_traces();
+  Status distinct_crossings(size_t a, const Batch& changes);
   Status build_row(const GroupMap::value_type& group);
   void write_extreme(size_t a, RowRef group_key);
+  Status write_recomputed(size_t a, RowRef group_key);
   void commit(GroupMap::value_type& group, std::optional<std::string>& new_row);
 
   const SchemaPtr key_schema_, value_schema_, output_schema_;

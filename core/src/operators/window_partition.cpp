@@ -96,6 +96,7 @@ WindowPlan make_window_plan(const Schema& row_schema, WindowOptions options) {
     AggregateKind kind =
         function.kind == WindowFunctionKind::kAggregate ? function.aggregate : AggregateKind::kCountStar;
     specs.push_back({kind, function.column, function.name, function.result_type});
+    specs.back().compared_column = function.compared_column;
   }
   plan.aggregates = aggregate_detail::make_plans(row_schema, specs, row_schema.size());
   plan.output_schema = make_schema(std::move(columns));
@@ -342,20 +343,31 @@ std::pair<size_t, size_t> PartitionRows::frame(const WindowFunction& f, size_t p
 Status PartitionRows::write_aggregate(size_t f, const WindowFunction& function, size_t p, RowBuilder& out) {
   const aggregate_detail::AggregatePlan& plan = plan_.aggregates[f];
   auto [start, end] = frame(function, p);
-  bool min_max = function.aggregate == AggregateKind::kMin || function.aggregate == AggregateKind::kMax;
+  const bool min_max = plan.ordered();  // MIN, MAX, ARG_MIN, ARG_MAX: the best row so far
   auto row_at = [&](size_t q) {
     return RowReader(*plan_.row_schema, sorted_row_payload(entries_[position_entry_[q]]));
   };
+  // -1/0/1: how `row` compares with the best one in the aggregate's order (ARG_*: the compared
+  // column, then the value, NULL lowest).
+  auto compare = [&](const RowReader& row, const RowReader& best) {
+    if (!plan.arg()) return compare_column(row, best, function.column);
+    int c = compare_column(row, best, plan.spec.compared_column);
+    if (c != 0) return c;
+    const bool null = row.is_null(function.column), best_null = best.is_null(function.column);
+    if (null || best_null) return static_cast<int>(best_null) - static_cast<int>(null);
+    return compare_column(row, best, function.column);
+  };
+  const bool lowest = function.aggregate == AggregateKind::kMin || function.aggregate == AggregateKind::kArgMin;
   Running fresh;
   Running& state = function.start.kind == WindowBound::Kind::kUnboundedPreceding ? running_[f] : fresh;
   if (&state == &fresh) state.end = start;
   for (; state.end < end; ++state.end) {
     RowReader row = row_at(state.end);
     ++state.count;
-    if (function.aggregate == AggregateKind::kCountStar || row.is_null(function.column)) continue;
+    if (function.aggregate == AggregateKind::kCountStar || row.is_null(plan.null_column())) continue;
     if (min_max) {
-      int c = state.best < 0 ? -1 : compare_column(row, row_at(static_cast<size_t>(state.best)), function.column);
-      if (state.best < 0 || (function.aggregate == AggregateKind::kMin ? c < 0 : c > 0)) {
+      int c = state.best < 0 ? -1 : compare(row, row_at(static_cast<size_t>(state.best)));
+      if (state.best < 0 || (lowest ? c < 0 : c > 0)) {
         state.best = static_cast<int64_t>(state.end);
       }
     } else {

@@ -9,6 +9,7 @@
 // Select items and HAVING are bound over the aggregate's output: an aggregate
 // call becomes its output column, an expression equal to a GROUP BY key
 // becomes that key's column, and any other column reference is an error.
+#include "aggregate_functions.h"
 #include "binder.h"
 #include "expression_binder.h"
 
@@ -24,58 +25,98 @@ struct AggregateCalls {
   std::vector<std::string> spec_texts;  // "SUM(<argument>)": equal calls share a column
 };
 
-Result<AggregateKind> aggregate_kind(const AstExpr& call) {
-  const std::string& name = call.name;
-  if (name == "count") {
-    if (call.star) return AggregateKind::kCountStar;
-    return call.distinct ? AggregateKind::kCountDistinct : AggregateKind::kCount;
+// Binds one argument of an aggregate call over the input, FILTER applied
+// (CASE WHEN filter THEN argument END: every aggregate but COUNT(*) skips
+// NULLs), and returns its column among the aggregate's input columns.
+Result<size_t> bind_argument(const AstExpr& call, const AstExpr& ast, ExprPtr filter, const AggregateFunction& function,
+                             const Scope& input, AggregateCalls& calls) {
+  if (contains_aggregate(ast)) {
+    return sql_error(ast.position, "aggregate calls cannot be nested");
   }
-  if (call.distinct && (name == "sum" || name == "avg")) {
-    return sql_error(call.position, name + "(DISTINCT ...) is not supported; only COUNT(DISTINCT ...) is");
+  Result<ExprPtr> argument = ExpressionBinder(input).bind(ast);
+  if (!argument.ok()) return argument.status();
+  if (is_null_literal(**argument)) {
+    *argument =
+        null_literal(function.argument == AggregateArgument::kBoolean ? SqlType::boolean() : SqlType::integer());
   }
-  if (name == "sum") return AggregateKind::kSum;
-  if (name == "avg") return AggregateKind::kAvg;
-  if (name == "min") return AggregateKind::kMin;
-  return AggregateKind::kMax;
+  if (!argument_fits(function.argument, (*argument)->type)) {
+    return sql_error(call.position, call.name + "() needs " + describe_argument(function.argument) + " argument, not " +
+                                        (*argument)->type.to_string());
+  }
+  if (filter) {
+    SqlType type = (*argument)->type.with_nullable(true);
+    std::vector<ExprPtr> children;
+    children.push_back(std::move(filter));
+    children.push_back(std::move(*argument));
+    *argument = make_expr(ExprKind::kCase, type, std::move(children));
+  }
+  std::string text = (*argument)->to_string();
+  auto found = std::find(calls.argument_texts.begin(), calls.argument_texts.end(), text);
+  const size_t index = static_cast<size_t>(found - calls.argument_texts.begin());
+  if (found == calls.argument_texts.end()) {
+    calls.argument_texts.push_back(text);
+    calls.arguments.push_back(std::move(*argument));
+  }
+  return calls.keys.size() + index;
 }
 
-// Binds one aggregate call: its argument over the input, its output column.
+// Binds one aggregate call: its arguments over the input, its output column.
 Result<ExprPtr> bind_call(const AstExpr& call, const Scope& input, AggregateCalls& calls) {
-  Result<AggregateKind> kind = aggregate_kind(call);
-  if (!kind.ok()) return kind.status();
-  bool star = *kind == AggregateKind::kCountStar;
-  if (!star && call.children.size() != 1) {
-    return sql_error(call.position, call.name + "() takes one argument, not " + std::to_string(call.children.size()));
+  const AggregateFunction* function = find_aggregate_function(call.name);
+  if (!function) return sql_error(call.position, call.name + "() is not an aggregate function");
+  AggregateKind kind = function->kind;
+  ExprPtr filter;
+  if (call.filter) {
+    if (contains_aggregate(*call.filter)) {
+      return sql_error(call.filter->position, "aggregates are not allowed in FILTER (WHERE ...)");
+    }
+    Result<ExprPtr> bound = ExpressionBinder(input).bind_condition(*call.filter, "FILTER");
+    if (!bound.ok()) return bound.status();
+    filter = std::move(*bound);
   }
-  std::string argument_text = "*";
-  SqlType argument_type = SqlType::bigint(false);
-  size_t column = 0;
-  if (!star) {
-    if (contains_aggregate(*call.children[0])) {
-      return sql_error(call.children[0]->position, "aggregate calls cannot be nested");
-    }
-    Result<ExprPtr> argument = ExpressionBinder(input).bind(*call.children[0]);
-    if (!argument.ok()) return argument.status();
-    if (is_null_literal(**argument)) *argument = null_literal(SqlType::integer());
-    argument_type = (*argument)->type;
-    bool numeric_only = *kind == AggregateKind::kSum || *kind == AggregateKind::kAvg;
-    if (numeric_only && !argument_type.is_numeric()) {
-      return sql_error(call.position, call.name + "() needs a numeric argument, not " + argument_type.to_string());
-    }
-    argument_text = (*argument)->to_string();
-    auto found = std::find(calls.argument_texts.begin(), calls.argument_texts.end(), argument_text);
-    column = calls.keys.size() + static_cast<size_t>(found - calls.argument_texts.begin());
-    if (found == calls.argument_texts.end()) {
-      calls.argument_texts.push_back(argument_text);
-      calls.arguments.push_back(std::move(*argument));
-    }
+  AstExpr filter_as_argument;  // COUNT(*) FILTER (WHERE c) is COUNTIF(c)
+  std::vector<const AstExpr*> arguments;
+  for (const AstExprPtr& child : call.children) arguments.push_back(child.get());
+  if (call.star && filter) {
+    kind = AggregateKind::kCountIf;
+    function = find_aggregate_function("countif");
+    arguments = {call.filter.get()};
+    filter.reset();
+  } else if (call.star) {
+    kind = AggregateKind::kCountStar;
+  } else if (arguments.size() != function->arguments) {
+    const char* noun = function->arguments == 1 ? " argument" : " arguments";
+    return sql_error(call.position, call.name + "() takes " + std::to_string(function->arguments) + noun + ", not " +
+                                        std::to_string(arguments.size()));
   }
-  std::string spec_text = std::string(aggregate_kind_name(*kind)) + "(" + argument_text + ")";
+  if (kind == AggregateKind::kCount && call.distinct) kind = AggregateKind::kCountDistinct;
+  const bool distinct = call.distinct && kind != AggregateKind::kCountDistinct;
+  std::vector<size_t> columns;
+  for (const AstExpr* argument : arguments) {
+    // ARG_MIN/ARG_MAX: FILTER drops the row through its compared (last) argument alone.
+    const bool last = columns.size() + 1 == arguments.size();
+    Result<size_t> column =
+        bind_argument(call, *argument, last ? std::move(filter) : ExprPtr(), *function, input, calls);
+    if (!column.ok()) return column.status();
+    columns.push_back(*column);
+  }
+  AggregateSpec spec{kind, columns.empty() ? 0 : columns[0], "", SqlType::bigint(false)};
+  spec.distinct = distinct;
+  if (columns.size() == 2) spec.compared_column = columns[1];
+  SqlType argument_type =
+      columns.empty() ? SqlType::bigint(false) : calls.arguments[columns[0] - calls.keys.size()]->type;
+  spec.result_type = default_aggregate_type(kind, argument_type);
+  std::string spec_text = std::string(aggregate_kind_name(kind)) + (distinct ? "(DISTINCT " : "(");
+  for (size_t i = 0; i < columns.size(); ++i) {
+    spec_text += (i ? ", " : "") + calls.argument_texts[columns[i] - calls.keys.size()];
+  }
+  spec_text += columns.empty() ? "*)" : ")";
   auto found = std::find(calls.spec_texts.begin(), calls.spec_texts.end(), spec_text);
   size_t index = static_cast<size_t>(found - calls.spec_texts.begin());
   if (found == calls.spec_texts.end()) {
+    spec.name = spec_text;
     calls.spec_texts.push_back(spec_text);
-    calls.specs.push_back({*kind, column, spec_text, default_aggregate_type(*kind, argument_type)});
+    calls.specs.push_back(std::move(spec));
   }
   return column_expr(calls.keys.size() + index, calls.specs[index].result_type);
 }

@@ -118,6 +118,8 @@ Result<ExprPtr> ExpressionBinder::bind_function(const AstExpr& ast) {
   if (is_aggregate_function(name)) {
     return sql_error(ast.position, "aggregate " + name + "() is not allowed here");
   }
+  if (ast.filter)
+    return sql_error(ast.position, "FILTER (WHERE ...) applies only to aggregate functions, not " + name + "()");
   if (is_time_function(name)) return bind_time_function(ast);
   Result<std::vector<ExprPtr>> bound = bind_children(ast);
   if (!bound.ok()) return bound.status();

@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <map>
 
+#include "aggregate_functions.h"
 #include "binder.h"
 #include "expression_binder.h"
 #include "type_rules.h"
@@ -212,29 +213,56 @@ Status WindowCallBinder::bind_function(const AstExpr& call, const Group& group, 
       name == "percent_rank" || name == "cume_dist") {
     return sql_error(call.position, "window function " + name + "() is not supported");
   }
-  if (!is_aggregate_function(name)) {
+  const AggregateFunction* function = find_aggregate_function(name);
+  if (!function) {
     return sql_error(call.position, name + "() is not a window function");
   }
   out.kind = WindowFunctionKind::kAggregate;
   SqlType argument_type = SqlType::bigint(false);
-  if (call.star) {
+  ExprPtr filter;
+  if (call.filter) {
+    if (contains_window(*call.filter) || contains_aggregate(*call.filter)) {
+      return sql_error(call.filter->position, "FILTER (WHERE ...) cannot hold aggregates or window functions");
+    }
+    Result<ExprPtr> bound = ExpressionBinder(input_).bind_condition(*call.filter, "FILTER");
+    if (!bound.ok()) return bound.status();
+    filter = std::move(*bound);
+  }
+  if (call.star && filter) {
+    // COUNT(*) FILTER (WHERE c) is COUNTIF(c).
+    out.aggregate = AggregateKind::kCountIf;
+    out.column = columns_.add(std::move(filter));
+  } else if (call.star) {
     out.aggregate = AggregateKind::kCountStar;
   } else {
-    if (arguments != 1)
-      return sql_error(call.position, name + "() takes one argument, not " + std::to_string(arguments));
-    Result<ExprPtr> argument = bind_operand(*call.children[0]);
-    if (!argument.ok()) return argument.status();
-    if (is_null_literal(**argument)) *argument = null_literal(SqlType::integer());
-    argument_type = (*argument)->type;
-    out.aggregate = name == "count" ? AggregateKind::kCount
-                    : name == "sum" ? AggregateKind::kSum
-                    : name == "avg" ? AggregateKind::kAvg
-                    : name == "min" ? AggregateKind::kMin
-                                    : AggregateKind::kMax;
-    if ((out.aggregate == AggregateKind::kSum || out.aggregate == AggregateKind::kAvg) && !argument_type.is_numeric()) {
-      return sql_error(call.position, name + "() needs a numeric argument, not " + argument_type.to_string());
+    if (arguments != function->arguments) {
+      const char* noun = function->arguments == 1 ? " argument" : " arguments";
+      return sql_error(call.position, name + "() takes " + std::to_string(function->arguments) + noun + ", not " +
+                                          std::to_string(arguments));
     }
-    out.column = columns_.add(std::move(*argument));
+    out.aggregate = function->kind;
+    for (size_t i = 0; i < arguments; ++i) {
+      Result<ExprPtr> argument = bind_operand(*call.children[i]);
+      if (!argument.ok()) return argument.status();
+      if (is_null_literal(**argument)) {
+        *argument =
+            null_literal(function->argument == AggregateArgument::kBoolean ? SqlType::boolean() : SqlType::integer());
+      }
+      if (!argument_fits(function->argument, (*argument)->type)) {
+        return sql_error(call.position, name + "() needs " + describe_argument(function->argument) + " argument, not " +
+                                            (*argument)->type.to_string());
+      }
+      if (filter && i + 1 == arguments) {
+        // FILTER: the (last, for ARG_*: compared) argument is NULL in the rows it drops.
+        SqlType type = (*argument)->type.with_nullable(true);
+        std::vector<ExprPtr> children;
+        children.push_back(std::move(filter));
+        children.push_back(std::move(*argument));
+        *argument = make_expr(ExprKind::kCase, type, std::move(children));
+      }
+      if (i == 0) argument_type = (*argument)->type;
+      (i == 0 ? out.column : out.compared_column) = columns_.add(std::move(*argument));
+    }
   }
   out.result_type = default_aggregate_type(out.aggregate, argument_type);
   // Without a frame: the whole partition, or with ORDER BY every row up to the current one's last peer.

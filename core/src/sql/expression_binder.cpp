@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include "aggregate_functions.h"
 #include "freshet/types/interval.h"
 #include "freshet/types/temporal.h"
 #include "type_rules.h"
@@ -26,9 +27,7 @@ ExprPtr cast_to(ExprPtr expr, const SqlType& type) {
   return make_expr(ExprKind::kCast, target, std::move(children));
 }
 
-bool is_aggregate_function(const std::string& name) {
-  return name == "count" || name == "sum" || name == "avg" || name == "min" || name == "max";
-}
+bool is_aggregate_function(const std::string& name) { return find_aggregate_function(name) != nullptr; }
 
 bool contains_aggregate(const AstExpr& ast) {
   if (ast.kind == AstExprKind::kFunction && ast.over) return false;  // a window function, not an aggregate

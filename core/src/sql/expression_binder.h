@@ -65,7 +65,7 @@ inline constexpr size_t kMaxExpressionDepth = 1000;
 ExprPtr cast_to(ExprPtr expr, const SqlType& type);
 //! Whether a bound expression is the literal NULL (whose type adapts).
 bool is_null_literal(const Expr& expr);
-//! COUNT, SUM, AVG, MIN, MAX.
+//! COUNT, SUM, AVG, MIN, MAX, STDDEV, ... (aggregate_functions.h).
 bool is_aggregate_function(const std::string& name);
 //! The time functions bind_time_function() binds: DATE_TRUNC, FLOOR, CEIL,
 //! TIMESTAMPADD, MAKE_DATE, YEAR(x), ... (bind_time_functions.cpp).

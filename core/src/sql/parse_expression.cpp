@@ -276,6 +276,13 @@ Result<AstExprPtr> Parser::name_expression() {
       advance();  // RESPECT NULLS: the default
       advance();
     }
+    if (at_keyword("filter") && peek(1).kind == TokenKind::kLeftParen) {
+      FRESHET_PARSE_ASSIGN(call->filter, aggregate_filter());
+    } else if (at_keyword("within") && (is_keyword(peek(1), "distinct") || is_keyword(peek(1), "group"))) {
+      return sql_error_at(
+          current().position,
+          std::string("WITHIN ") + (is_keyword(peek(1), "group") ? "GROUP" : "DISTINCT") + " is not supported");
+    }
     if (at_keyword("over")) {
       FRESHET_PARSE_ASSIGN(call->over, over_clause());
     }
@@ -314,6 +321,16 @@ Result<AstExprPtr> Parser::function_call(SourcePosition position, std::string fu
   } while (accept(TokenKind::kComma));
   FRESHET_RETURN_IF_ERROR(expect(TokenKind::kRightParen, "',' or ')'"));
   return call;
+}
+
+//! `FILTER (WHERE condition)` after an aggregate call: the condition.
+Result<AstExprPtr> Parser::aggregate_filter() {
+  advance();  // FILTER
+  FRESHET_RETURN_IF_ERROR(expect(TokenKind::kLeftParen, "'('"));
+  if (!accept_keyword("where")) return expected("'WHERE' (FILTER (WHERE condition))");
+  FRESHET_PARSE_ASSIGN(AstExprPtr condition, expression());
+  FRESHET_RETURN_IF_ERROR(expect(TokenKind::kRightParen, "')'"));
+  return condition;
 }
 
 Result<AstExprPtr> Parser::case_expression() {

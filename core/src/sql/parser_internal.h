@@ -117,6 +117,7 @@ class Parser {
   Result<AstExprPtr> primary();
   Result<AstExprPtr> name_expression();
   Result<AstExprPtr> function_call(SourcePosition position, std::string function_name);
+  Result<AstExprPtr> aggregate_filter();
   Result<AstExprPtr> case_expression();
   Result<AstExprPtr> cast_expression();
   Result<AstExprPtr> extract_expression();

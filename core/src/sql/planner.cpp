@@ -315,9 +315,9 @@ std::optional<GroupEvictionSpec> Planner::closing_groups(const LogicalPlan& sour
                                                          const LogicalPlan& aggregate) const {
   if (!watermarks_) return std::nullopt;
   for (const AggregateSpec& spec : aggregate.aggregates) {
-    bool linear = spec.kind == AggregateKind::kCountStar || spec.kind == AggregateKind::kCount ||
-                  spec.kind == AggregateKind::kSum || spec.kind == AggregateKind::kAvg;
-    if (!linear) return std::nullopt;
+    const SqlType input =
+        spec.kind == AggregateKind::kCountStar ? SqlType::bigint() : aggregate.inputs[0]->schema->type(spec.column);
+    if (!is_accumulated_aggregate(spec, input)) return std::nullopt;
   }
   for (size_t i = 0; i < aggregate.group_count && i < row.size(); ++i) {
     if (row[i]->kind != ExprKind::kColumn) continue;
@@ -362,7 +362,8 @@ Stream Planner::with_empty_input_row(Stream result, LogicalPlan& plan) {
   RowBuilder default_values(*plan.schema);
   for (size_t i = 0; i < plan.aggregates.size(); ++i) {
     AggregateKind kind = plan.aggregates[i].kind;
-    bool count = kind == AggregateKind::kCountStar || kind == AggregateKind::kCount || kind == AggregateKind::kCountDistinct;
+    bool count = kind == AggregateKind::kCountStar || kind == AggregateKind::kCount ||
+                 kind == AggregateKind::kCountDistinct || kind == AggregateKind::kCountIf;
     if (count) {
       default_values.set_int(i, 0);
     } else {

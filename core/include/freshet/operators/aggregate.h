@@ -27,6 +27,21 @@
 // - COUNT(DISTINCT x) keeps a trace of (group, x) weights and a per-group
 //   count of values whose total weight is positive, adjusted when a value's
 //   weight crosses zero.
+// - VAR_POP/VAR_SAMP/STDDEV_POP/STDDEV_SAMP over integers and DECIMAL keep
+//   the count, the exact sum and the exact sum of squares (128-bit); BOOL_AND,
+//   BOOL_OR and COUNTIF the counts of non-NULL and of TRUE values; BIT_XOR
+//   the XOR of the values an odd number of times present. All O(1) per row,
+//   and a group's result is a function of the totals alone, so it equals a
+//   from-scratch computation after any deletes.
+// - ARG_MIN/ARG_MAX are MIN/MAX over the sort entries of (compared, value)
+//   rows, value breaking ties (smallest for ARG_MIN, largest for ARG_MAX).
+// - BIT_AND, BIT_OR and VAR/STDDEV over REAL/DOUBLE keep a trace of (group,
+//   value) weights and recompute a touched group from its distinct values in
+//   the trace's order: O(distinct values of the group) per touched group, and
+//   the same double arithmetic as a from-scratch computation in that order.
+// - DISTINCT inside another aggregate: a trace of (group, value) weights,
+//   and the value is folded in with weight +1 / -1 when its total weight
+//   crosses zero, as COUNT(DISTINCT) does.
 // - Each group remembers the output row it last emitted. Per step, for each
 //   touched group, the operator emits -old (if any) and +new (if the group
 //   still has rows), nothing when they are equal.
@@ -55,7 +70,28 @@
 
 namespace freshet {
 
-enum class AggregateKind { kCountStar, kCount, kCountDistinct, kSum, kAvg, kMin, kMax };
+enum class AggregateKind {
+  kCountStar,
+  kCount,
+  kCountDistinct,
+  kSum,
+  kAvg,
+  kMin,
+  kMax,
+  // aggregate_functions.md: the statistical, boolean and bitwise aggregates
+  kVarPop,      //!< VAR_POP
+  kVarSamp,     //!< VAR_SAMP, VARIANCE
+  kStddevPop,   //!< STDDEV_POP
+  kStddevSamp,  //!< STDDEV_SAMP, STDDEV
+  kBoolAnd,     //!< BOOL_AND, LOGICAL_AND, EVERY
+  kBoolOr,      //!< BOOL_OR, LOGICAL_OR, SOME
+  kCountIf,     //!< COUNTIF: rows whose BOOLEAN is TRUE
+  kBitAnd,
+  kBitOr,
+  kBitXor,
+  kArgMin,  //!< ARG_MIN(value, compared): `column` is the value, `compared_column` the compared one
+  kArgMax,
+};
 
 //! One aggregate of a GROUP BY: which function, over which value column.
 struct AggregateSpec {
@@ -63,14 +99,20 @@ struct AggregateSpec {
   size_t column = 0;    //!< column of the input VALUE row; ignored for kCountStar
   std::string name;     //!< output column name
   SqlType result_type;  //!< type of the output column
+  //! SUM(DISTINCT x), VAR_POP(DISTINCT x), ...: each distinct non-NULL value
+  //! counts once (COUNT(DISTINCT x) is kCountDistinct). A no-op for the
+  //! kinds whose result does not depend on multiplicities (MIN, BOOL_AND, ...).
+  bool distinct = false;
+  size_t compared_column = 0;  //!< ARG_MIN/ARG_MAX: the column compared
 };
 
 //! "COUNT(*)", "SUM", ...: the SQL name of an aggregate function.
 const char* aggregate_kind_name(AggregateKind kind);
 
-//! SQL's/Feldera's result type for an aggregate over `input`: COUNT -> BIGINT
-//! NOT NULL; SUM/AVG/MIN/MAX -> the input type made nullable; SUM of
-//! DECIMAL(p,s) -> DECIMAL(38,s).
+//! SQL's/Feldera's result type for an aggregate over `input`: COUNT, COUNTIF
+//! -> BIGINT NOT NULL; SUM/AVG/MIN/MAX/VAR_*/STDDEV_*/BIT_* -> the input type
+//! made nullable; SUM of DECIMAL(p,s) -> DECIMAL(38,s); BOOL_AND/BOOL_OR ->
+//! BOOLEAN; ARG_MIN/ARG_MAX -> the type of their value made nullable.
 SqlType default_aggregate_type(AggregateKind kind, const SqlType& input);
 
 //! Checks specs against the input's value schema: columns exist, SUM/AVG are
@@ -85,12 +127,19 @@ struct AggregateWork {
   uint64_t trace_seeks = 0;       //!< MIN/MAX trace seeks and COUNT DISTINCT weight lookups
 };
 
+//! Whether an aggregate's whole state is a group's accumulators (COUNT,
+//! SUM, AVG, VAR_*/STDDEV_* over exact numbers, BOOL_AND/OR, COUNTIF,
+//! BIT_XOR, none of them DISTINCT): O(1) per changed row, and what LATENESS
+//! may evict. `input` is the aggregated column's type.
+bool is_accumulated_aggregate(const AggregateSpec& spec, const SqlType& input);
+
 class Watermark;
 
 //! Bounded state under LATENESS (operators/group_eviction.h): groups whose
 //! key column `key_column` (an integer-encoded time) plus `span` is at or
 //! below the table's watermark are forgotten after each step, their output
-//! rows left as they are. Only for linear aggregates (COUNT, SUM, AVG).
+//! rows left as they are. Only for aggregates whose whole state is their
+//! accumulators (is_accumulated_aggregate).
 struct GroupEvictionSpec {
   size_t key_column = 0;
   const Watermark* watermark = nullptr;

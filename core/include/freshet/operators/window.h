@@ -12,7 +12,8 @@
 //   DENSE_RANK  1 + distinct ORDER BY values before the row's
 //   LAG/LEAD    the column at `offset` positions before/after, else the
 //               current row's default column (or NULL)
-//   aggregates  COUNT(*), COUNT, SUM, AVG, MIN, MAX over the frame:
+//   aggregates  COUNT(*), COUNT, SUM, AVG, MIN, MAX, VAR_*/STDDEV_*,
+//               BOOL_AND/OR, COUNTIF, BIT_AND/OR/XOR, ARG_MIN/MAX over the frame:
 //               ROWS: positions [i - start, i + end];
 //               RANGE: rows whose (single) ORDER BY value is within the
 //               offsets of the current row's, CURRENT ROW meaning peers;
@@ -92,6 +93,7 @@ struct WindowFunction {
   WindowFunctionKind kind = WindowFunctionKind::kRowNumber;
   AggregateKind aggregate = AggregateKind::kCountStar;  //!< kAggregate
   size_t column = 0;                     //!< LAG/LEAD value, aggregate argument: a column of the input row
+  size_t compared_column = 0;            //!< ARG_MIN/ARG_MAX: the compared argument's column
   std::optional<size_t> default_column;  //!< LAG/LEAD: the current row's column used past the partition's ends
   int64_t offset = 1;                    //!< LAG/LEAD: positions back/forward (>= 0)
   bool rows_frame = false;               //!< aggregates: ROWS (else RANGE)

@@ -90,6 +90,8 @@ struct AstExpr {
   SourcePosition unit_position;
   //! kFunction: `OVER (...)` or `OVER name` makes it a window function call.
   std::unique_ptr<WindowSpec> over;
+  //! kFunction: an aggregate's `FILTER (WHERE filter)`.
+  AstExprPtr filter;
 };
 
 // -------------------------------------------------------------------- queries
