@@ -2,6 +2,7 @@
 #include "binder.h"
 #include "expression_binder.h"
 #include "expression_tools.h"
+#include "group_by_sets.h"
 #include "type_rules.h"
 
 namespace freshet::sql {
@@ -110,10 +111,20 @@ Result<QueryBinder::Bound> QueryBinder::bind_select(const Select& select) {
     filter->predicate = std::move(*predicate);
     input.plan = std::move(filter);
   }
-  bool aggregating = !select.group_by.empty() || (select.having && contains_aggregate(*select.having));
-  for (const SelectItem& item : select.items) aggregating = aggregating || (item.expr && contains_aggregate(*item.expr));
-  bool windowed = false;
+  bool aggregating = select.has_group_by || !select.group_by.empty() || (select.having && contains_aggregate(*select.having));
+  for (const SelectItem& item : select.items) {
+    aggregating = aggregating || (item.expr && (contains_aggregate(*item.expr) || contains_grouping_call(*item.expr)));
+  }
+  bool windowed = select.qualify && contains_window(*select.qualify);
   for (const SelectItem& item : select.items) windowed = windowed || (item.expr && contains_window(*item.expr));
+  if (!select.distinct_on.empty()) {
+    return sql_error(select.distinct_on_position,
+                     "SELECT DISTINCT ON is not supported; keep the first row of each group with "
+                     "ROW_NUMBER() OVER (PARTITION BY ... ORDER BY ...) and QUALIFY");
+  }
+  if (select.qualify && !windowed) {
+    return sql_error(select.qualify->position, "QUALIFY needs a window function (in QUALIFY or the select list)");
+  }
   for (const AstExprPtr& key : select.group_by) {
     if (contains_window(*key)) return sql_error(key->position, "window functions are not allowed in GROUP BY");
   }

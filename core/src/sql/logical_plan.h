@@ -32,6 +32,7 @@ struct LogicalPlan {
     kTopK,       //!< the first `limit` rows of inputs[0] in `order` order
     kTimeWindow,     //!< inputs[0]'s rows, each once per window holding it, with window_start and window_end
     kWindow,     //!< inputs[0]'s columns, then one per window function (`window`), per `partition_by`
+    kExpand,     //!< inputs[0]'s rows once per grouping set (`grouping_sets`, see below)
   };
 
   Kind kind;
@@ -69,6 +70,11 @@ struct LogicalPlan {
   //! window's order, functions and rank limit (columns of inputs[0]).
   std::vector<ExprPtr> partition_by;
   WindowOptions window;
+  //! kExpand (GROUPING SETS, ROLLUP, CUBE): each input row once per set. The
+  //! input's first `group_count` columns are the group keys; row number s
+  //! keeps the keys grouping_sets[s] lists and has NULL in the others, then
+  //! s itself (an INTEGER column), then the input's remaining columns.
+  std::vector<std::vector<size_t>> grouping_sets;
 };
 
 }  // namespace freshet::sql
