@@ -1,4 +1,6 @@
 // QueryBinder: queries, set operations, SELECT, FROM and joins, ORDER BY / LIMIT.
+#include <algorithm>
+
 #include "binder.h"
 #include "expression_binder.h"
 #include "expression_tools.h"
@@ -272,7 +274,19 @@ Result<QueryBinder::Bound> QueryBinder::bind_order_limit(const Query& query, Bou
       if (!found.ok()) return found.status();
       column = *found;
     } else {
-      return sql_error(expr.position, "ORDER BY with LIMIT must name an output column (by name or position)");
+      // A select item written again (`ORDER BY SUM(x) DESC` for `SELECT SUM(x) ...`).
+      for (size_t i = 0; query.select && i < query.select->items.size() && !column; ++i) {
+        const SelectItem& select_item = query.select->items[i];
+        if (select_item.expr && same_expression(*select_item.expr, expr) &&
+            std::none_of(query.select->items.begin(), query.select->items.end(),
+                         [](const SelectItem& s) { return s.star; })) {
+          column = i;
+        }
+      }
+      if (!column) {
+        return sql_error(expr.position,
+                         "ORDER BY with LIMIT must name an output column (by name or position) or repeat a select item");
+      }
     }
     order.push_back({*column, item.descending, item.nulls_first.value_or(item.descending)});
   }

@@ -183,6 +183,33 @@ Result<const SelectItem*> find_alias(const Select& select, const std::string& na
   return found;
 }
 
+namespace {
+
+bool same_optional(const AstExprPtr& a, const AstExprPtr& b) {
+  if (!a || !b) return !a && !b;
+  return same_expression(*a, *b);
+}
+
+bool same_names(const std::vector<std::string>& a, const std::vector<std::string>& b) {
+  if (a.empty() || b.empty() || a.back() != b.back()) return a == b;
+  return a.size() != b.size() || a == b;  // `t.c` and `c` name one column when both resolve
+}
+
+}  // namespace
+
+bool same_expression(const AstExpr& a, const AstExpr& b) {
+  if (a.kind != b.kind || a.op != b.op || a.literal_kind != b.literal_kind || a.text != b.text || a.name != b.name ||
+      a.negated != b.negated || a.distinct != b.distinct || a.star != b.star || a.unit != b.unit ||
+      !(a.cast_type == b.cast_type) || a.over || b.over || a.children.size() != b.children.size() ||
+      !same_names(a.names, b.names)) {
+    return false;
+  }
+  for (size_t i = 0; i < a.children.size(); ++i) {
+    if (!same_optional(a.children[i], b.children[i])) return false;
+  }
+  return same_optional(a.case_operand, b.case_operand) && same_optional(a.else_result, b.else_result);
+}
+
 bool contains_grouping_call(const AstExpr& ast) {
   if (ast.kind == AstExprKind::kFunction && !ast.over && (ast.name == "grouping" || ast.name == "grouping_id")) {
     return true;

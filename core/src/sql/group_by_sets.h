@@ -35,4 +35,9 @@ bool contains_grouping_call(const AstExpr& ast);
 //! or null when there is none; used where an input column of that name does not exist.
 Result<const SelectItem*> find_alias(const Select& select, const std::string& name, SourcePosition position);
 
+//! Whether two expressions are written alike (column references compare by
+//! name; `t.c` matches `c`, which is only valid when it means the same column).
+//! ORDER BY ... LIMIT uses it to find a select item written again.
+bool same_expression(const AstExpr& a, const AstExpr& b);
+
 }  // namespace freshet::sql
