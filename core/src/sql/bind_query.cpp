@@ -47,6 +47,7 @@ Result<PlanPtr> QueryBinder::bind(const Query& query) {
 }
 
 Result<QueryBinder::Bound> QueryBinder::bind_query(const Query& query) {
+  select_order_by_ = &query.order_by;
   Result<Bound> body = query.select ? bind_select(*query.select) : bind_set_operation(query);
   if (!body.ok()) return body.status();
   return bind_order_limit(query, std::move(*body));
@@ -96,6 +97,8 @@ Result<QueryBinder::Bound> QueryBinder::bind_set_operation(const Query& query) {
 }
 
 Result<QueryBinder::Bound> QueryBinder::bind_select(const Select& select) {
+  const std::vector<OrderItem>* order_by = select_order_by_;  // before FROM's subqueries bind theirs
+  select_order_by_ = nullptr;
   if (!select.from) return sql_error(select.position, "expected FROM: a SELECT needs a table, view or subquery");
   Result<Bound> from = bind_from(*select.from);
   if (!from.ok()) return from.status();
@@ -119,11 +122,6 @@ Result<QueryBinder::Bound> QueryBinder::bind_select(const Select& select) {
   }
   bool windowed = select.qualify && contains_window(*select.qualify);
   for (const SelectItem& item : select.items) windowed = windowed || (item.expr && contains_window(*item.expr));
-  if (!select.distinct_on.empty()) {
-    return sql_error(select.distinct_on_position,
-                     "SELECT DISTINCT ON is not supported; keep the first row of each group with "
-                     "ROW_NUMBER() OVER (PARTITION BY ... ORDER BY ...) and QUALIFY");
-  }
   if (select.qualify && !windowed) {
     return sql_error(select.qualify->position, "QUALIFY needs a window function (in QUALIFY or the select list)");
   }
@@ -140,6 +138,15 @@ Result<QueryBinder::Bound> QueryBinder::bind_select(const Select& select) {
     return sql_error(select.windows[0].position, "window '" + select.windows[0].name + "' is not used");
   }
   Result<Bound> body = Bound{};
+  if (!select.distinct_on.empty()) {
+    if (windowed || aggregating) {
+      return sql_error(select.distinct_on_position,
+                       "SELECT DISTINCT ON with GROUP BY, aggregates or window functions is not supported");
+    }
+    if (select.having) return sql_error(select.having->position, "HAVING needs GROUP BY or an aggregate");
+    static const std::vector<OrderItem> kNoOrder;
+    return bind_distinct_on(select, order_by ? *order_by : kNoOrder, std::move(input));
+  }
   if (windowed) {
     body = bind_window(select, std::move(input));
   } else if (aggregating) {

@@ -39,8 +39,12 @@ class QueryBinder {
   Result<Bound> bind_order_limit(const Query& query, Bound body);
   //! A SELECT list with window function calls (bind_window.cpp).
   Result<Bound> bind_window(const Select& select, Bound input);
+  //! SELECT DISTINCT ON (...), first by the query's ORDER BY (bind_distinct_on.cpp).
+  Result<Bound> bind_distinct_on(const Select& select, const std::vector<OrderItem>& order_by, Bound input);
 
   Lookup lookup_;
+  //! The ORDER BY of the query whose SELECT is bound next (DISTINCT ON reads it).
+  const std::vector<OrderItem>* select_order_by_ = nullptr;
 };
 
 //! The schema a scope describes (column names and types).

@@ -1,10 +1,10 @@
 // The differential test's views for grouping (group "10_grouping"): GROUP BY
 // ordinals and aliases, HAVING and ORDER BY naming output columns, GROUP BY
 // expressions matched structurally, GROUP BY ALL, GROUPING SETS / ROLLUP /
-// CUBE with GROUPING(), and QUALIFY. SQLite 3.40 has ordinals and aliases
-// but neither grouping sets, GROUP BY ALL nor QUALIFY: those views carry
-// their SQLite spelling (UNION ALL of plain GROUP BYs, the grand total only
-// over a non-empty input as in Feldera; a window in a subquery).
+// CUBE with GROUPING(), QUALIFY and SELECT DISTINCT ON. SQLite 3.40 has
+// ordinals and aliases but none of the others: those views carry their
+// SQLite spelling (UNION ALL of plain GROUP BYs, the grand total only over a
+// non-empty input as in Feldera; ROW_NUMBER in a subquery).
 #include "sqlite_differential_queries.h"
 
 namespace freshet {
@@ -57,6 +57,14 @@ const std::vector<testing::DifferentialQuery> kGroupingQueries = {
                         "FROM ev QUALIFY r <= 2",
      "SELECT emp_id, amount, r FROM (SELECT emp_id, amount, "
      "RANK() OVER (PARTITION BY kind ORDER BY amount DESC NULLS LAST) AS r FROM ev) WHERE r <= 2"},
+    {"g_distinct_on", "SELECT DISTINCT ON (kind) kind, emp_id, amount FROM ev "
+                      "ORDER BY kind, amount DESC NULLS LAST, emp_id NULLS LAST, score NULLS LAST",
+     "SELECT kind, emp_id, amount FROM (SELECT kind, emp_id, amount, ROW_NUMBER() OVER (PARTITION BY kind "
+     "ORDER BY amount DESC NULLS LAST, emp_id NULLS LAST, score NULLS LAST) AS rn FROM ev) WHERE rn = 1"},
+    {"g_distinct_on_expr", "SELECT DISTINCT ON (dept / 2) dept / 2 AS half, id, salary FROM emp "
+                           "ORDER BY 1, salary NULLS FIRST, id",
+     "SELECT half, id, salary FROM (SELECT dept / 2 AS half, id, salary, ROW_NUMBER() OVER (PARTITION BY dept / 2 "
+     "ORDER BY salary NULLS FIRST, id) AS rn FROM emp) WHERE rn = 1"},
 };
 
 [[maybe_unused]] const bool kGroupingRegistered =
