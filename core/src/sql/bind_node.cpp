@@ -118,6 +118,9 @@ Result<ExprPtr> ExpressionBinder::bind_function(const AstExpr& ast) {
   if (is_aggregate_function(name)) {
     return sql_error(ast.position, "aggregate " + name + "() is not allowed here");
   }
+  if (name == "grouping" || name == "grouping_id") {
+    return sql_error(ast.position, name + "() is only allowed in the select list or HAVING of a GROUP BY query");
+  }
   if (is_time_function(name)) return bind_time_function(ast);
   Result<std::vector<ExprPtr>> bound = bind_children(ast);
   if (!bound.ok()) return bound.status();
