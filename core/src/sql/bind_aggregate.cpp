@@ -89,65 +89,43 @@ Result<ExprPtr> bind_call(const AstExpr& call, const Scope& input, AggregateCall
   return column_expr(calls.key_width + index, calls.specs[index].result_type);
 }
 
-//! Whether `ast` names a select item's alias that is no input column.
-bool mentions_alias(const AstExpr& ast, const Select& select, const Scope& input) {
-  if (ast.kind == AstExprKind::kColumnRef && ast.names.size() == 1 && !input.resolve(ast.names, ast.position).ok()) {
-    Result<const SelectItem*> item = find_alias(select, ast.names[0], ast.position);
-    return !item.ok() || *item;
+//! input ─► Project [keys..., arguments...] (─► Expand) ─► Aggregate.
+PlanPtr aggregate_plan(PlanPtr input, GroupingSpec& grouping, const std::vector<SqlType>& key_types,
+                       AggregateCalls& calls) {
+  const size_t key_count = grouping.keys.size();
+  // input -> [keys..., arguments...]
+  std::vector<Column> pre_columns;
+  for (size_t k = 0; k < key_count; ++k) pre_columns.push_back({"key" + std::to_string(k), grouping.keys[k]->type});
+  for (size_t a = 0; a < calls.arguments.size(); ++a) {
+    pre_columns.push_back({"arg" + std::to_string(a), calls.arguments[a]->type});
   }
-  for (const AstExprPtr& child : ast.children) {
-    if (child && mentions_alias(*child, select, input)) return true;
-  }
-  return (ast.case_operand && mentions_alias(*ast.case_operand, select, input)) ||
-         (ast.else_result && mentions_alias(*ast.else_result, select, input));
-}
+  PlanPtr pre = make_plan(LogicalPlan::Kind::kProject, make_schema(pre_columns), std::move(input));
+  for (ExprPtr& key : grouping.keys) pre->expressions.push_back(std::move(key));
+  for (ExprPtr& argument : calls.arguments) pre->expressions.push_back(std::move(argument));
 
-ExprPtr bigint_literal(int64_t value) { return literal_expr(Value::integer(TypeId::kBigInt, value), SqlType::bigint(false)); }
+  // -> [keys..., set, arguments...] once per grouping set
+  std::vector<Column> group_columns;
+  for (size_t k = 0; k < key_count; ++k) group_columns.push_back({pre_columns[k].name, key_types[k]});
+  if (grouping.expanded()) {
+    group_columns.push_back({"grouping_set", SqlType::integer(false)});
+    std::vector<Column> expanded_columns = group_columns;
+    expanded_columns.insert(expanded_columns.end(), pre_columns.begin() + static_cast<std::ptrdiff_t>(key_count),
+                            pre_columns.end());
+    PlanPtr expand = make_plan(LogicalPlan::Kind::kExpand, make_schema(expanded_columns), std::move(pre));
+    expand->group_count = key_count;
+    expand->grouping_sets = grouping.sets;
+    pre = std::move(expand);
+  }
 
-//! GROUPING(a, b, ...): bit i (from the left, the last argument lowest) is 1
-//! when the row's grouping set lacks argument i. A CASE on the set number.
-Result<ExprPtr> bind_grouping(const AstExpr& call, const Scope& input, const GroupingSpec& grouping) {
-  std::string name = call.name == "grouping" ? "GROUPING" : "GROUPING_ID";
-  if (call.children.empty() || call.star || call.distinct) {
-    return sql_error(call.position, name + "() takes one or more GROUP BY expressions");
-  }
-  std::vector<size_t> keys;
-  for (const AstExprPtr& child : call.children) {
-    if (contains_aggregate(*child) || contains_grouping_call(*child)) {
-      return sql_error(child->position, name + "() takes GROUP BY expressions, not aggregates");
-    }
-    Result<ExprPtr> bound = ExpressionBinder(input).bind(*child);
-    if (!bound.ok()) return bound.status();
-    std::string text = (*bound)->to_string();
-    auto found = std::find(grouping.key_texts.begin(), grouping.key_texts.end(), text);
-    if (found == grouping.key_texts.end()) {
-      return sql_error(child->position, "the argument of " + name + "() must be a GROUP BY expression");
-    }
-    keys.push_back(static_cast<size_t>(found - grouping.key_texts.begin()));
-  }
-  std::vector<int64_t> masks;
-  for (const std::vector<size_t>& set : grouping.sets) {
-    int64_t mask = 0;
-    for (size_t k : keys) mask = (mask << 1) | (std::find(set.begin(), set.end(), k) == set.end() ? 1 : 0);
-    masks.push_back(mask);
-  }
-  bool constant = std::all_of(masks.begin(), masks.end(), [&](int64_t m) { return m == masks[0]; });
-  if (constant || !grouping.expanded()) return bigint_literal(masks[0]);
-  std::vector<ExprPtr> children;
-  const size_t set_column = grouping.keys.size();
-  for (size_t s = 0; s + 1 < masks.size(); ++s) {
-    std::vector<ExprPtr> operands;
-    operands.push_back(column_expr(set_column, SqlType::integer(false)));
-    operands.push_back(literal_expr(Value::integer(TypeId::kInt, static_cast<int64_t>(s)), SqlType::integer(false)));
-    ExprPtr is_set = make_expr(ExprKind::kCompare, SqlType::boolean(false), std::move(operands));
-    is_set->op = AstOperator::kEqual;
-    children.push_back(std::move(is_set));
-    children.push_back(bigint_literal(masks[s]));
-  }
-  children.push_back(bigint_literal(masks.back()));
-  ExprPtr result = make_expr(ExprKind::kCase, SqlType::bigint(false), std::move(children));
-  result->has_else = true;
-  return result;
+  // -> [keys..., (set,) aggregates...]
+  std::vector<Column> aggregate_columns = group_columns;
+  for (const AggregateSpec& spec : calls.specs) aggregate_columns.push_back({spec.name, spec.result_type});
+  PlanPtr aggregate = make_plan(LogicalPlan::Kind::kAggregate, make_schema(aggregate_columns), std::move(pre));
+  aggregate->group_count = calls.key_width;
+  aggregate->aggregates = std::move(calls.specs);
+  aggregate->global = calls.key_width == 0;
+
+  return aggregate;
 }
 
 }  // namespace
@@ -159,15 +137,7 @@ Result<QueryBinder::Bound> QueryBinder::bind_aggregate(const Select& select, Bou
   const size_t key_count = grouping.keys.size();
   AggregateCalls calls;
   calls.key_width = key_count + (grouping.expanded() ? 1 : 0);
-  // A key some set lacks is NULL in that set's rows.
-  std::vector<SqlType> key_types;
-  for (size_t k = 0; k < key_count; ++k) {
-    bool everywhere = true;
-    for (const std::vector<size_t>& set : grouping.sets) {
-      everywhere = everywhere && std::find(set.begin(), set.end(), k) != set.end();
-    }
-    key_types.push_back(grouping.keys[k]->type.with_nullable(grouping.keys[k]->type.nullable || !everywhere));
-  }
+  const std::vector<SqlType> key_types = grouping.output_key_types();
   bool in_having = false;
   std::vector<std::string> expanding_aliases;  // HAVING aliases being bound (a cycle is an unknown column)
   ExpressionBinder* self = nullptr;
@@ -234,39 +204,7 @@ Result<QueryBinder::Bound> QueryBinder::bind_aggregate(const Select& select, Bou
     having = std::move(*bound);
   }
 
-  // input -> [keys..., arguments...]
-  std::vector<Column> pre_columns;
-  for (size_t k = 0; k < key_count; ++k) pre_columns.push_back({"key" + std::to_string(k), grouping.keys[k]->type});
-  for (size_t a = 0; a < calls.arguments.size(); ++a) {
-    pre_columns.push_back({"arg" + std::to_string(a), calls.arguments[a]->type});
-  }
-  PlanPtr pre = make_plan(LogicalPlan::Kind::kProject, make_schema(pre_columns), std::move(input.plan));
-  for (ExprPtr& key : grouping.keys) pre->expressions.push_back(std::move(key));
-  for (ExprPtr& argument : calls.arguments) pre->expressions.push_back(std::move(argument));
-
-  // -> [keys..., set, arguments...] once per grouping set
-  std::vector<Column> group_columns;
-  for (size_t k = 0; k < key_count; ++k) group_columns.push_back({pre_columns[k].name, key_types[k]});
-  if (grouping.expanded()) {
-    group_columns.push_back({"grouping_set", SqlType::integer(false)});
-    std::vector<Column> expanded_columns = group_columns;
-    expanded_columns.insert(expanded_columns.end(), pre_columns.begin() + static_cast<std::ptrdiff_t>(key_count),
-                            pre_columns.end());
-    PlanPtr expand = make_plan(LogicalPlan::Kind::kExpand, make_schema(expanded_columns), std::move(pre));
-    expand->group_count = key_count;
-    expand->grouping_sets = grouping.sets;
-    pre = std::move(expand);
-  }
-
-  // -> [keys..., (set,) aggregates...]
-  std::vector<Column> aggregate_columns = group_columns;
-  for (const AggregateSpec& spec : calls.specs) aggregate_columns.push_back({spec.name, spec.result_type});
-  PlanPtr aggregate = make_plan(LogicalPlan::Kind::kAggregate, make_schema(aggregate_columns), std::move(pre));
-  aggregate->group_count = calls.key_width;
-  aggregate->aggregates = std::move(calls.specs);
-  aggregate->global = calls.key_width == 0;
-
-  PlanPtr plan = std::move(aggregate);
+  PlanPtr plan = aggregate_plan(std::move(input.plan), grouping, key_types, calls);
   if (having) {
     PlanPtr filter = wrap_plan(LogicalPlan::Kind::kFilter, std::move(plan));
     filter->predicate = std::move(having);

@@ -54,7 +54,8 @@ Result<QueryBinder::Bound> QueryBinder::bind_distinct_on(const Select& select, c
     Result<const AstExpr*> on = order_expression(*item, select);
     if (!on.ok()) return on.status();
     if (contains_aggregate(**on) || contains_window(**on)) {
-      return sql_error(item->position, "DISTINCT ON takes expressions of the input, not aggregates or window functions");
+      return sql_error(item->position,
+                       "DISTINCT ON takes expressions of the input, not aggregates or window functions");
     }
     Result<ExprPtr> bound = binder.bind(**on);
     if (!bound.ok()) return bound.status();
@@ -125,7 +126,8 @@ Result<QueryBinder::Bound> QueryBinder::bind_distinct_on(const Select& select, c
     const SelectItem& item = select.items[i];
     if (item.star) {
       if (!item.star_table.empty() && !input.scope.has_table(item.star_table)) {
-        return sql_error(item.position, "unknown table or alias '" + item.star_table + "' in " + item.star_table + ".*");
+        return sql_error(item.position,
+                         "unknown table or alias '" + item.star_table + "' in " + item.star_table + ".*");
       }
       for (size_t c = 0; c < width; ++c) {
         const ScopeColumn& column = input.scope.columns[c];

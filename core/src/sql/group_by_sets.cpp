@@ -161,8 +161,8 @@ Result<Sets> GroupingResolver::sets_of(const GroupItem& item) {
         if (!inner.ok()) return inner.status();
         sets.insert(sets.end(), inner->begin(), inner->end());
         if (sets.size() > kMaxGroupingSets) {
-          return sql_error(item.position, "GROUP BY has more than " + std::to_string(kMaxGroupingSets) +
-                                              " grouping sets");
+          return sql_error(item.position,
+                           "GROUP BY has more than " + std::to_string(kMaxGroupingSets) + " grouping sets");
         }
       }
       return sets;
@@ -172,6 +172,17 @@ Result<Sets> GroupingResolver::sets_of(const GroupItem& item) {
 }
 
 }  // namespace
+
+std::vector<SqlType> GroupingSpec::output_key_types() const {
+  std::vector<SqlType> types;
+  for (size_t k = 0; k < keys.size(); ++k) {
+    bool everywhere = true;
+    for (const std::vector<size_t>& set : sets)
+      everywhere = everywhere && std::find(set.begin(), set.end(), k) != set.end();
+    types.push_back(keys[k]->type.with_nullable(keys[k]->type.nullable || !everywhere));
+  }
+  return types;
+}
 
 Result<const SelectItem*> find_alias(const Select& select, const std::string& name, SourcePosition position) {
   const SelectItem* found = nullptr;
@@ -260,6 +271,73 @@ Result<GroupingSpec> resolve_grouping(const Select& select, const Scope& input) 
   }
   spec.sets = std::move(sets);
   return spec;
+}
+
+//! Whether `ast` names a select item's alias that is no input column.
+bool mentions_alias(const AstExpr& ast, const Select& select, const Scope& input) {
+  if (ast.kind == AstExprKind::kColumnRef && ast.names.size() == 1 && !input.resolve(ast.names, ast.position).ok()) {
+    Result<const SelectItem*> item = find_alias(select, ast.names[0], ast.position);
+    return !item.ok() || *item;
+  }
+  for (const AstExprPtr& child : ast.children) {
+    if (child && mentions_alias(*child, select, input)) return true;
+  }
+  return (ast.case_operand && mentions_alias(*ast.case_operand, select, input)) ||
+         (ast.else_result && mentions_alias(*ast.else_result, select, input));
+}
+
+namespace {
+
+ExprPtr bigint_literal(int64_t value) {
+  return literal_expr(Value::integer(TypeId::kBigInt, value), SqlType::bigint(false));
+}
+
+}  // namespace
+
+//! GROUPING(a, b, ...): bit i (from the left, the last argument lowest) is 1
+//! when the row's grouping set lacks argument i. A CASE on the set number.
+Result<ExprPtr> bind_grouping(const AstExpr& call, const Scope& input, const GroupingSpec& grouping) {
+  std::string name = call.name == "grouping" ? "GROUPING" : "GROUPING_ID";
+  if (call.children.empty() || call.star || call.distinct) {
+    return sql_error(call.position, name + "() takes one or more GROUP BY expressions");
+  }
+  std::vector<size_t> keys;
+  for (const AstExprPtr& child : call.children) {
+    if (contains_aggregate(*child) || contains_grouping_call(*child)) {
+      return sql_error(child->position, name + "() takes GROUP BY expressions, not aggregates");
+    }
+    Result<ExprPtr> bound = ExpressionBinder(input).bind(*child);
+    if (!bound.ok()) return bound.status();
+    std::string text = (*bound)->to_string();
+    auto found = std::find(grouping.key_texts.begin(), grouping.key_texts.end(), text);
+    if (found == grouping.key_texts.end()) {
+      return sql_error(child->position, "the argument of " + name + "() must be a GROUP BY expression");
+    }
+    keys.push_back(static_cast<size_t>(found - grouping.key_texts.begin()));
+  }
+  std::vector<int64_t> masks;
+  for (const std::vector<size_t>& set : grouping.sets) {
+    int64_t mask = 0;
+    for (size_t k : keys) mask = (mask << 1) | (std::find(set.begin(), set.end(), k) == set.end() ? 1 : 0);
+    masks.push_back(mask);
+  }
+  bool constant = std::all_of(masks.begin(), masks.end(), [&](int64_t m) { return m == masks[0]; });
+  if (constant || !grouping.expanded()) return bigint_literal(masks[0]);
+  std::vector<ExprPtr> children;
+  const size_t set_column = grouping.keys.size();
+  for (size_t s = 0; s + 1 < masks.size(); ++s) {
+    std::vector<ExprPtr> operands;
+    operands.push_back(column_expr(set_column, SqlType::integer(false)));
+    operands.push_back(literal_expr(Value::integer(TypeId::kInt, static_cast<int64_t>(s)), SqlType::integer(false)));
+    ExprPtr is_set = make_expr(ExprKind::kCompare, SqlType::boolean(false), std::move(operands));
+    is_set->op = AstOperator::kEqual;
+    children.push_back(std::move(is_set));
+    children.push_back(bigint_literal(masks[s]));
+  }
+  children.push_back(bigint_literal(masks.back()));
+  ExprPtr result = make_expr(ExprKind::kCase, SqlType::bigint(false), std::move(children));
+  result->has_else = true;
+  return result;
 }
 
 }  // namespace freshet::sql

@@ -23,6 +23,8 @@ struct GroupingSpec {
   //! aggregated once per set, the absent keys NULL, and the set's number
   //! is part of the group key.
   bool expanded() const { return sets.size() > 1; }
+  //! The keys' types in the aggregate's rows: nullable when some set lacks them.
+  std::vector<SqlType> output_key_types() const;
 };
 
 //! The grouping of `select` over `input`; an error names the offending item.
@@ -34,6 +36,15 @@ bool contains_grouping_call(const AstExpr& ast);
 //! The select item `name` is the alias of (the first of several is an error),
 //! or null when there is none; used where an input column of that name does not exist.
 Result<const SelectItem*> find_alias(const Select& select, const std::string& name, SourcePosition position);
+
+//! Whether `ast` names a select item's alias that is no input column (HAVING
+//! binds such an expression part by part, the alias as its item).
+bool mentions_alias(const AstExpr& ast, const Select& select, const Scope& input);
+
+//! GROUPING(a, b, ...) / GROUPING_ID(...) over the aggregate's rows: a BIGINT
+//! constant, or a CASE on the set number column (after the keys) when the
+//! sets differ.
+Result<ExprPtr> bind_grouping(const AstExpr& call, const Scope& input, const GroupingSpec& grouping);
 
 //! Whether two expressions are written alike (column references compare by
 //! name; `t.c` matches `c`, which is only valid when it means the same column).

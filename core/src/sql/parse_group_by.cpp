@@ -33,8 +33,8 @@ Status Parser::group_by_clause(Select& select) {
     const Token& next = current();
     bool starts_expression = next.kind != TokenKind::kIdentifier || next.quoted ||
                              !(is_reserved_word(next.text) || next.text == "qualify") || next.text == "case" ||
-                             next.text == "cast" || next.text == "not" || next.text == "null" ||
-                             next.text == "true" || next.text == "false" || next.text == "exists";
+                             next.text == "cast" || next.text == "not" || next.text == "null" || next.text == "true" ||
+                             next.text == "false" || next.text == "exists";
     if (next.kind == TokenKind::kEndOfInput || next.kind == TokenKind::kSemicolon ||
         next.kind == TokenKind::kRightParen || !starts_expression) {
       select.group_by_all = true;

@@ -32,8 +32,7 @@ TEST(ParseGroupByTest, ListsRollupCubeAndGroupingSets) {
             "SELECT a FROM t GROUP BY ROLLUP(a, (b, c)), CUBE(d)");
   EXPECT_EQ(query_text("SELECT a FROM t GROUP BY GROUPING SETS ((a, b), a, (), ROLLUP(b))"),
             "SELECT a FROM t GROUP BY GROUPING SETS ((a, b), a, (), ROLLUP(b))");
-  EXPECT_EQ(query_text("SELECT a FROM t GROUP BY DISTINCT a, CUBE(b)"),
-            "SELECT a FROM t GROUP BY DISTINCT a, CUBE(b)");
+  EXPECT_EQ(query_text("SELECT a FROM t GROUP BY DISTINCT a, CUBE(b)"), "SELECT a FROM t GROUP BY DISTINCT a, CUBE(b)");
 }
 
 TEST(ParseGroupByTest, GroupByAll) {
@@ -64,7 +63,8 @@ TEST(ParseGroupByTest, Errors) {
             "error: line 1, column 36: () is not allowed inside ROLLUP or CUBE");
   EXPECT_EQ(query_text("SELECT a FROM t GROUP BY GROUPING SETS (a"),
             "error: line 1, column 42: expected ',' or ')', found end of input");
-  EXPECT_EQ(query_text("SELECT a FROM t GROUP BY (a, b"), "error: line 1, column 31: expected ',' or ')', found end of input");
+  EXPECT_EQ(query_text("SELECT a FROM t GROUP BY (a, b"),
+            "error: line 1, column 31: expected ',' or ')', found end of input");
 }
 
 }  // namespace
