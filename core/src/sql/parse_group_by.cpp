@@ -25,7 +25,6 @@ bool at_grouping_sets(const Parser& parser) {
 
 Status Parser::group_by_clause(Select& select) {
   select.has_group_by = true;
-  select.group_by_position = current().position;
   FRESHET_RETURN_IF_ERROR(expect_keyword("by"));
   if (at_keyword("all")) {
     advance();
@@ -46,7 +45,7 @@ Status Parser::group_by_clause(Select& select) {
   std::vector<GroupItem> items;
   bool plain = true;
   do {
-    FRESHET_PARSE_ASSIGN(GroupItem item, group_item(true));
+    FRESHET_PARSE_ASSIGN(GroupItem item, group_item());
     plain = plain && item.kind == GroupItem::Kind::kExpression;
     items.push_back(std::move(item));
   } while (accept(TokenKind::kComma));
@@ -89,7 +88,7 @@ Result<GroupItem> Parser::group_list_or_expression() {
   return item;
 }
 
-Result<GroupItem> Parser::group_item(bool top_level) {
+Result<GroupItem> Parser::group_item() {
   Nesting nesting(*this);
   FRESHET_RETURN_IF_ERROR(nesting.check());
   if (at_grouping_sets(*this)) {
@@ -99,7 +98,7 @@ Result<GroupItem> Parser::group_item(bool top_level) {
     advance();  // SETS
     FRESHET_RETURN_IF_ERROR(expect(TokenKind::kLeftParen, "'('"));
     do {
-      FRESHET_PARSE_ASSIGN(GroupItem element, group_item(false));
+      FRESHET_PARSE_ASSIGN(GroupItem element, group_item());
       item.items.push_back(std::move(element));
     } while (accept(TokenKind::kComma));
     FRESHET_RETURN_IF_ERROR(expect(TokenKind::kRightParen, "',' or ')'"));
@@ -121,7 +120,6 @@ Result<GroupItem> Parser::group_item(bool top_level) {
     FRESHET_RETURN_IF_ERROR(expect(TokenKind::kRightParen, "',' or ')'"));
     return item;
   }
-  (void)top_level;
   return group_list_or_expression();
 }
 

@@ -158,7 +158,7 @@ class Parser {
   // GROUP BY (parse_group_by.cpp).
   //! After GROUP: `BY ALL`, or `BY [ALL | DISTINCT] item, ...`.
   Status group_by_clause(Select& select);
-  Result<GroupItem> group_item(bool top_level);
+  Result<GroupItem> group_item();
   Result<GroupItem> group_list_or_expression();
 
   // Window specifications (parse_window.cpp).

@@ -205,7 +205,6 @@ struct Select {
   bool has_group_by = false;            //!< a GROUP BY clause, even `GROUP BY ()` or `GROUP BY ALL`
   bool group_by_all = false;            //!< `GROUP BY ALL`: every select item without an aggregate
   bool group_by_distinct = false;       //!< `GROUP BY DISTINCT ...`: duplicate grouping sets once
-  SourcePosition group_by_position;
   AstExprPtr qualify;                   //!< QUALIFY condition (over window function results)
   std::vector<AstExprPtr> distinct_on;  //!< SELECT DISTINCT ON (...)
   SourcePosition distinct_on_position;
