@@ -1,6 +1,4 @@
 // QueryBinder: queries, set operations, SELECT, FROM and joins, ORDER BY / LIMIT.
-#include <algorithm>
-
 #include "binder.h"
 #include "expression_binder.h"
 #include "expression_tools.h"
@@ -116,7 +114,8 @@ Result<QueryBinder::Bound> QueryBinder::bind_select(const Select& select) {
     filter->predicate = std::move(*predicate);
     input.plan = std::move(filter);
   }
-  bool aggregating = select.has_group_by || !select.group_by.empty() || (select.having && contains_aggregate(*select.having));
+  bool aggregating =
+      select.has_group_by || !select.group_by.empty() || (select.having && contains_aggregate(*select.having));
   for (const SelectItem& item : select.items) {
     aggregating = aggregating || (item.expr && (contains_aggregate(*item.expr) || contains_grouping_call(*item.expr)));
   }
@@ -280,20 +279,10 @@ Result<QueryBinder::Bound> QueryBinder::bind_order_limit(const Query& query, Bou
       Result<size_t> found = body.scope.resolve(expr.names, expr.position);
       if (!found.ok()) return found.status();
       column = *found;
+    } else if (std::optional<size_t> repeated = repeated_select_item(query, expr)) {
+      column = *repeated;  // `ORDER BY SUM(x)` for `SELECT SUM(x) ...` (group_by_sets.h)
     } else {
-      // A select item written again (`ORDER BY SUM(x) DESC` for `SELECT SUM(x) ...`).
-      for (size_t i = 0; query.select && i < query.select->items.size() && !column; ++i) {
-        const SelectItem& select_item = query.select->items[i];
-        if (select_item.expr && same_expression(*select_item.expr, expr) &&
-            std::none_of(query.select->items.begin(), query.select->items.end(),
-                         [](const SelectItem& s) { return s.star; })) {
-          column = i;
-        }
-      }
-      if (!column) {
-        return sql_error(expr.position,
-                         "ORDER BY with LIMIT must name an output column (by name or position) or repeat a select item");
-      }
+      return sql_error(expr.position, "ORDER BY with LIMIT must name an output column (by name or position)");
     }
     order.push_back({*column, item.descending, item.nulls_first.value_or(item.descending)});
   }

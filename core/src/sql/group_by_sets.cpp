@@ -221,6 +221,18 @@ bool same_expression(const AstExpr& a, const AstExpr& b) {
   return same_optional(a.case_operand, b.case_operand) && same_optional(a.else_result, b.else_result);
 }
 
+std::optional<size_t> repeated_select_item(const Query& query, const AstExpr& expr) {
+  if (!query.select) return std::nullopt;
+  const std::vector<SelectItem>& items = query.select->items;
+  for (const SelectItem& item : items) {
+    if (item.star) return std::nullopt;  // items are not output columns one to one
+  }
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (same_expression(*items[i].expr, expr)) return i;
+  }
+  return std::nullopt;
+}
+
 bool contains_grouping_call(const AstExpr& ast) {
   if (ast.kind == AstExprKind::kFunction && !ast.over && (ast.name == "grouping" || ast.name == "grouping_id")) {
     return true;

@@ -5,6 +5,7 @@
 // expanded into a list of sets.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "freshet/sql/expression.h"
@@ -48,7 +49,11 @@ Result<ExprPtr> bind_grouping(const AstExpr& call, const Scope& input, const Gro
 
 //! Whether two expressions are written alike (column references compare by
 //! name; `t.c` matches `c`, which is only valid when it means the same column).
-//! ORDER BY ... LIMIT uses it to find a select item written again.
 bool same_expression(const AstExpr& a, const AstExpr& b);
+
+//! The output column of the select item `expr` repeats, for ORDER BY ...
+//! LIMIT (`ORDER BY SUM(x) DESC` in an aggregate query); none for a set
+//! operation, a SELECT with `*`, or no such item.
+std::optional<size_t> repeated_select_item(const Query& query, const AstExpr& expr);
 
 }  // namespace freshet::sql
