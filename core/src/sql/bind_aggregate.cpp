@@ -6,19 +6,28 @@
 //         ─► Aggregate (group by the keys)        rows: [keys..., aggregates...]
 //         ─► Filter HAVING ─► Project select list
 //
+// With several grouping sets (ROLLUP, CUBE, GROUPING SETS) an Expand sits
+// between the projection and the aggregate: each row once per set, the
+// keys the set lacks NULL, the set's number a further group key column
+// (rows [keys..., set, aggregates...]); GROUPING(...) reads that number.
+//
 // Select items and HAVING are bound over the aggregate's output: an aggregate
 // call becomes its output column, an expression equal to a GROUP BY key
 // becomes that key's column, and any other column reference is an error.
+// HAVING may name a select item by its alias (Calcite's LENIENT conformance)
+// when no input column has that name.
+#include <algorithm>
+
 #include "aggregate_functions.h"
 #include "binder.h"
 #include "expression_binder.h"
+#include "group_by_sets.h"
 
 namespace freshet::sql {
 namespace {
 
 struct AggregateCalls {
-  std::vector<ExprPtr> keys;            // GROUP BY expressions over the input
-  std::vector<std::string> key_texts;   // their renderings, to recognise them
+  size_t key_width = 0;                 // the aggregate's group columns: the keys, then the set number if any
   std::vector<ExprPtr> arguments;       // aggregate arguments over the input
   std::vector<std::string> argument_texts;
   std::vector<AggregateSpec> specs;
@@ -57,7 +66,7 @@ Result<size_t> bind_argument(const AstExpr& call, const AstExpr& ast, ExprPtr fi
     calls.argument_texts.push_back(text);
     calls.arguments.push_back(std::move(*argument));
   }
-  return calls.keys.size() + index;
+  return calls.key_width + index;
 }
 
 // Binds one aggregate call: its arguments over the input, its output column.
@@ -104,11 +113,11 @@ Result<ExprPtr> bind_call(const AstExpr& call, const Scope& input, AggregateCall
   spec.distinct = distinct;
   if (columns.size() == 2) spec.compared_column = columns[1];
   SqlType argument_type =
-      columns.empty() ? SqlType::bigint(false) : calls.arguments[columns[0] - calls.keys.size()]->type;
+      columns.empty() ? SqlType::bigint(false) : calls.arguments[columns[0] - calls.key_width]->type;
   spec.result_type = default_aggregate_type(kind, argument_type);
   std::string spec_text = std::string(aggregate_kind_name(kind)) + (distinct ? "(DISTINCT " : "(");
   for (size_t i = 0; i < columns.size(); ++i) {
-    spec_text += (i ? ", " : "") + calls.argument_texts[columns[i] - calls.keys.size()];
+    spec_text += (i ? ", " : "") + calls.argument_texts[columns[i] - calls.key_width];
   }
   spec_text += columns.empty() ? "*)" : ")";
   auto found = std::find(calls.spec_texts.begin(), calls.spec_texts.end(), spec_text);
@@ -118,35 +127,94 @@ Result<ExprPtr> bind_call(const AstExpr& call, const Scope& input, AggregateCall
     calls.spec_texts.push_back(spec_text);
     calls.specs.push_back(std::move(spec));
   }
-  return column_expr(calls.keys.size() + index, calls.specs[index].result_type);
+  return column_expr(calls.key_width + index, calls.specs[index].result_type);
+}
+
+//! input ─► Project [keys..., arguments...] (─► Expand) ─► Aggregate.
+PlanPtr aggregate_plan(PlanPtr input, GroupingSpec& grouping, const std::vector<SqlType>& key_types,
+                       AggregateCalls& calls) {
+  const size_t key_count = grouping.keys.size();
+  // input -> [keys..., arguments...]
+  std::vector<Column> pre_columns;
+  for (size_t k = 0; k < key_count; ++k) pre_columns.push_back({"key" + std::to_string(k), grouping.keys[k]->type});
+  for (size_t a = 0; a < calls.arguments.size(); ++a) {
+    pre_columns.push_back({"arg" + std::to_string(a), calls.arguments[a]->type});
+  }
+  PlanPtr pre = make_plan(LogicalPlan::Kind::kProject, make_schema(pre_columns), std::move(input));
+  for (ExprPtr& key : grouping.keys) pre->expressions.push_back(std::move(key));
+  for (ExprPtr& argument : calls.arguments) pre->expressions.push_back(std::move(argument));
+
+  // -> [keys..., set, arguments...] once per grouping set
+  std::vector<Column> group_columns;
+  for (size_t k = 0; k < key_count; ++k) group_columns.push_back({pre_columns[k].name, key_types[k]});
+  if (grouping.expanded()) {
+    group_columns.push_back({"grouping_set", SqlType::integer(false)});
+    std::vector<Column> expanded_columns = group_columns;
+    expanded_columns.insert(expanded_columns.end(), pre_columns.begin() + static_cast<std::ptrdiff_t>(key_count),
+                            pre_columns.end());
+    PlanPtr expand = make_plan(LogicalPlan::Kind::kExpand, make_schema(expanded_columns), std::move(pre));
+    expand->group_count = key_count;
+    expand->grouping_sets = grouping.sets;
+    pre = std::move(expand);
+  }
+
+  // -> [keys..., (set,) aggregates...]
+  std::vector<Column> aggregate_columns = group_columns;
+  for (const AggregateSpec& spec : calls.specs) aggregate_columns.push_back({spec.name, spec.result_type});
+  PlanPtr aggregate = make_plan(LogicalPlan::Kind::kAggregate, make_schema(aggregate_columns), std::move(pre));
+  aggregate->group_count = calls.key_width;
+  aggregate->aggregates = std::move(calls.specs);
+  aggregate->global = calls.key_width == 0;
+
+  return aggregate;
 }
 
 }  // namespace
 
 Result<QueryBinder::Bound> QueryBinder::bind_aggregate(const Select& select, Bound input) {
+  Result<GroupingSpec> resolved = resolve_grouping(select, input.scope);
+  if (!resolved.ok()) return resolved.status();
+  GroupingSpec grouping = std::move(*resolved);
+  const size_t key_count = grouping.keys.size();
   AggregateCalls calls;
-  for (const AstExprPtr& key : select.group_by) {
-    if (contains_aggregate(*key)) return sql_error(key->position, "aggregates are not allowed in GROUP BY");
-    Result<ExprPtr> bound = ExpressionBinder(input.scope).bind(*key);
-    if (!bound.ok()) return bound.status();
-    calls.key_texts.push_back((*bound)->to_string());
-    calls.keys.push_back(std::move(*bound));
-  }
+  calls.key_width = key_count + (grouping.expanded() ? 1 : 0);
+  const std::vector<SqlType> key_types = grouping.output_key_types();
+  bool in_having = false;
+  std::vector<std::string> expanding_aliases;  // HAVING aliases being bound (a cycle is an unknown column)
+  ExpressionBinder* self = nullptr;
   // Over the aggregate's output, column references resolve through the keys.
   auto intercept = [&](const AstExpr& ast) -> Result<ExprPtr> {
-    if (ast.kind == AstExprKind::kFunction && is_aggregate_function(ast.name)) {
+    if (ast.kind == AstExprKind::kFunction && !ast.over && is_aggregate_function(ast.name)) {
       return bind_call(ast, input.scope, calls);
     }
-    if (contains_aggregate(ast)) return ExprPtr();  // bind its parts
-    Result<ExprPtr> plain = ExpressionBinder(input.scope).bind(ast);
-    if (plain.ok()) {
-      std::string text = (*plain)->to_string();
-      for (size_t k = 0; k < calls.keys.size(); ++k) {
-        if (calls.key_texts[k] == text) return column_expr(k, calls.keys[k]->type);
+    if (ast.kind == AstExprKind::kFunction && !ast.over && (ast.name == "grouping" || ast.name == "grouping_id")) {
+      return bind_grouping(ast, input.scope, grouping);
+    }
+    if (in_having && ast.kind == AstExprKind::kColumnRef && ast.names.size() == 1 &&
+        !input.scope.resolve(ast.names, ast.position).ok() &&
+        std::find(expanding_aliases.begin(), expanding_aliases.end(), ast.names[0]) == expanding_aliases.end()) {
+      Result<const SelectItem*> item = find_alias(select, ast.names[0], ast.position);
+      if (!item.ok()) return item.status();
+      if (*item) {
+        expanding_aliases.push_back(ast.names[0]);
+        Result<ExprPtr> expr = self->bind(*(*item)->expr);
+        expanding_aliases.pop_back();
+        return expr;
       }
     }
+    if (contains_aggregate(ast) || contains_grouping_call(ast)) return ExprPtr();  // bind its parts
+    // Without aggregates the expression must bind over the input; its error
+    // (an unknown function or column, a type error) is the one to report.
+    Result<ExprPtr> plain = ExpressionBinder(input.scope).bind(ast);
+    if (!plain.ok()) {
+      if (in_having && mentions_alias(ast, select, input.scope)) return ExprPtr();  // bind its parts
+      return plain.status();
+    }
+    std::string text = (*plain)->to_string();
+    for (size_t k = 0; k < key_count; ++k) {
+      if (grouping.key_texts[k] == text) return column_expr(k, key_types[k]);
+    }
     if (ast.kind == AstExprKind::kColumnRef) {
-      if (!plain.ok()) return plain.status();
       std::string name = ast.names.size() == 2 ? ast.names[0] + "." + ast.names[1] : ast.names[0];
       return sql_error(ast.position, "column '" + name + "' must appear in GROUP BY or be used in an aggregate");
     }
@@ -154,6 +222,7 @@ Result<QueryBinder::Bound> QueryBinder::bind_aggregate(const Select& select, Bou
   };
   Scope keys_only;  // never consulted: every column reference is intercepted
   ExpressionBinder binder(keys_only, intercept);
+  self = &binder;
 
   Scope scope;
   std::vector<ExprPtr> projections;
@@ -170,30 +239,13 @@ Result<QueryBinder::Bound> QueryBinder::bind_aggregate(const Select& select, Bou
   }
   ExprPtr having;
   if (select.having) {
+    in_having = true;
     Result<ExprPtr> bound = binder.bind_condition(*select.having, "HAVING");
     if (!bound.ok()) return bound.status();
     having = std::move(*bound);
   }
 
-  // input -> [keys..., arguments...]
-  std::vector<Column> pre_columns;
-  for (size_t k = 0; k < calls.keys.size(); ++k) pre_columns.push_back({"key" + std::to_string(k), calls.keys[k]->type});
-  for (size_t a = 0; a < calls.arguments.size(); ++a) {
-    pre_columns.push_back({"arg" + std::to_string(a), calls.arguments[a]->type});
-  }
-  PlanPtr pre = make_plan(LogicalPlan::Kind::kProject, make_schema(pre_columns), std::move(input.plan));
-  for (ExprPtr& key : calls.keys) pre->expressions.push_back(std::move(key));
-  for (ExprPtr& argument : calls.arguments) pre->expressions.push_back(std::move(argument));
-
-  // -> [keys..., aggregates...]
-  std::vector<Column> aggregate_columns(pre_columns.begin(), pre_columns.begin() + calls.key_texts.size());
-  for (const AggregateSpec& spec : calls.specs) aggregate_columns.push_back({spec.name, spec.result_type});
-  PlanPtr aggregate = make_plan(LogicalPlan::Kind::kAggregate, make_schema(aggregate_columns), std::move(pre));
-  aggregate->group_count = calls.key_texts.size();
-  aggregate->aggregates = std::move(calls.specs);
-  aggregate->global = select.group_by.empty();
-
-  PlanPtr plan = std::move(aggregate);
+  PlanPtr plan = aggregate_plan(std::move(input.plan), grouping, key_types, calls);
   if (having) {
     PlanPtr filter = wrap_plan(LogicalPlan::Kind::kFilter, std::move(plan));
     filter->predicate = std::move(having);

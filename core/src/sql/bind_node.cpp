@@ -120,6 +120,9 @@ Result<ExprPtr> ExpressionBinder::bind_function(const AstExpr& ast) {
   }
   if (ast.filter)
     return sql_error(ast.position, "FILTER (WHERE ...) applies only to aggregate functions, not " + name + "()");
+  if (name == "grouping" || name == "grouping_id") {
+    return sql_error(ast.position, name + "() is only allowed in the select list or HAVING of a GROUP BY query");
+  }
   if (is_time_function(name)) return bind_time_function(ast);
   Result<std::vector<ExprPtr>> bound = bind_children(ast);
   if (!bound.ok()) return bound.status();

@@ -2,6 +2,7 @@
 #include "binder.h"
 #include "expression_binder.h"
 #include "expression_tools.h"
+#include "group_by_sets.h"
 #include "type_rules.h"
 
 namespace freshet::sql {
@@ -101,6 +102,7 @@ Result<QueryBinder::Bound> QueryBinder::bind_query(const Query& query) {
     }
     common_tables_.push_back(&item);
   }
+  select_order_by_ = &query.order_by;
   Result<Bound> body = query.select            ? bind_select(*query.select)
                        : !query.values.empty() ? bind_values(query)
                                                : bind_set_operation(query);
@@ -159,6 +161,8 @@ Result<QueryBinder::Bound> QueryBinder::bind_set_operation(const Query& query) {
 }
 
 Result<QueryBinder::Bound> QueryBinder::bind_select(const Select& select, const std::vector<const AstExpr*>* hidden) {
+  const std::vector<OrderItem>* order_by = select_order_by_;  // before FROM's subqueries bind theirs
+  select_order_by_ = nullptr;
   const bool hiding = hidden && !hidden->empty();
   Result<Bound> from = select.from ? bind_from(*select.from) : unit_row();
   if (!from.ok()) return from.status();
@@ -176,10 +180,16 @@ Result<QueryBinder::Bound> QueryBinder::bind_select(const Select& select, const 
     filter->predicate = std::move(*predicate);
     input.plan = std::move(filter);
   }
-  bool aggregating = !select.group_by.empty() || (select.having && contains_aggregate(*select.having));
-  for (const SelectItem& item : select.items) aggregating = aggregating || (item.expr && contains_aggregate(*item.expr));
-  bool windowed = false;
+  bool aggregating =
+      select.has_group_by || !select.group_by.empty() || (select.having && contains_aggregate(*select.having));
+  for (const SelectItem& item : select.items) {
+    aggregating = aggregating || (item.expr && (contains_aggregate(*item.expr) || contains_grouping_call(*item.expr)));
+  }
+  bool windowed = select.qualify && contains_window(*select.qualify);
   for (const SelectItem& item : select.items) windowed = windowed || (item.expr && contains_window(*item.expr));
+  if (select.qualify && !windowed) {
+    return sql_error(select.qualify->position, "QUALIFY needs a window function (in QUALIFY or the select list)");
+  }
   for (const AstExprPtr& key : select.group_by) {
     if (contains_window(*key)) return sql_error(key->position, "window functions are not allowed in GROUP BY");
   }
@@ -198,6 +208,15 @@ Result<QueryBinder::Bound> QueryBinder::bind_select(const Select& select, const 
                      "DISTINCT, GROUP BY, aggregates or window functions");
   }
   Result<Bound> body = Bound{};
+  if (!select.distinct_on.empty()) {
+    if (windowed || aggregating) {
+      return sql_error(select.distinct_on_position,
+                       "SELECT DISTINCT ON with GROUP BY, aggregates or window functions is not supported");
+    }
+    if (select.having) return sql_error(select.having->position, "HAVING needs GROUP BY or an aggregate");
+    static const std::vector<OrderItem> kNoOrder;
+    return bind_distinct_on(select, order_by ? *order_by : kNoOrder, std::move(input));
+  }
   if (windowed) {
     body = bind_window(select, std::move(input));
   } else if (aggregating) {
@@ -354,6 +373,8 @@ Result<QueryBinder::Bound> QueryBinder::bind_order_limit(const Query& query, Bou
       Result<size_t> found = body.scope.resolve(expr.names, expr.position);
       if (!found.ok()) return found.status();
       column = *found;
+    } else if (std::optional<size_t> repeated = repeated_select_item(query, expr)) {
+      column = *repeated;  // `ORDER BY SUM(x)` for `SELECT SUM(x) ...` (group_by_sets.h)
     } else if (query.select) {
       column = width + hidden.size();
       hidden.push_back(&expr);

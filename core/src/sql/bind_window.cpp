@@ -8,11 +8,13 @@
 // whatever their frames.
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
 #include <map>
 
 #include "aggregate_functions.h"
 #include "binder.h"
 #include "expression_binder.h"
+#include "group_by_sets.h"
 #include "type_rules.h"
 
 namespace freshet::sql {
@@ -387,6 +389,34 @@ Result<WindowBound> WindowCallBinder::bind_interval_offset(const AstExpr& offset
   return out;
 }
 
+//! QUALIFY's condition over the window rows: its calls and those of the
+//! select items it names by alias (when no input column has the name) read
+//! their window columns; a filter on a rank there becomes the top-k rule's.
+Result<ExprPtr> bind_qualify(const Select& select, const Scope& input, const std::map<const AstExpr*, size_t>& call_columns,
+                             const std::vector<Column>& row_columns) {
+  std::vector<std::string> expanding;  // aliases being bound: `x AS x` reads the input column
+  ExpressionBinder* self = nullptr;
+  std::function<Result<ExprPtr>(const AstExpr&)> intercept;
+  intercept = [&](const AstExpr& ast) -> Result<ExprPtr> {
+    auto found = call_columns.find(&ast);
+    if (found != call_columns.end()) return column_expr(found->second, row_columns[found->second].type);
+    if (ast.kind != AstExprKind::kColumnRef || ast.names.size() != 1 || input.resolve(ast.names, ast.position).ok() ||
+        std::find(expanding.begin(), expanding.end(), ast.names[0]) != expanding.end()) {
+      return ExprPtr();
+    }
+    Result<const SelectItem*> item = find_alias(select, ast.names[0], ast.position);
+    if (!item.ok()) return item.status();
+    if (!*item) return ExprPtr();
+    expanding.push_back(ast.names[0]);
+    Result<ExprPtr> bound = self->bind(*(*item)->expr);
+    expanding.pop_back();
+    return bound;
+  };
+  ExpressionBinder binder(input, intercept);
+  self = &binder;
+  return binder.bind_condition(*select.qualify, "QUALIFY");
+}
+
 }  // namespace
 
 Result<QueryBinder::Bound> QueryBinder::bind_window(const Select& select, Bound input) {
@@ -396,6 +426,7 @@ Result<QueryBinder::Bound> QueryBinder::bind_window(const Select& select, Bound 
   for (const SelectItem& item : select.items) {
     if (item.expr) collect_calls(*item.expr, calls);
   }
+  if (select.qualify) collect_calls(*select.qualify, calls);
   std::vector<Group> groups;
   WindowCallBinder call_binder(input.scope, select, columns);
   for (const AstExpr* call : calls) FRESHET_RETURN_IF_ERROR(call_binder.bind(*call, groups));
@@ -434,6 +465,13 @@ Result<QueryBinder::Bound> QueryBinder::bind_window(const Select& select, Bound 
     return column_expr(found->second, row_columns[found->second].type);
   };
   ExpressionBinder binder(input.scope, intercept);
+  if (select.qualify) {
+    Result<ExprPtr> condition = bind_qualify(select, input.scope, call_columns, row_columns);
+    if (!condition.ok()) return condition.status();
+    PlanPtr filter = wrap_plan(LogicalPlan::Kind::kFilter, std::move(plan));
+    filter->predicate = std::move(*condition);
+    plan = std::move(filter);
+  }
   Scope scope;
   std::vector<ExprPtr> projections;
   for (size_t i = 0; i < select.items.size(); ++i) {

@@ -60,6 +60,11 @@ class QueryBinder {
   //! The WITH items in scope, outermost first; a name is looked up from the
   //! back, so an inner item hides an outer one, and both hide a table.
   std::vector<const CommonTableExpression*> common_tables_;
+  //! SELECT DISTINCT ON (...), first by the query's ORDER BY (bind_distinct_on.cpp).
+  Result<Bound> bind_distinct_on(const Select& select, const std::vector<OrderItem>& order_by, Bound input);
+
+  //! The ORDER BY of the query whose SELECT is bound next (DISTINCT ON reads it).
+  const std::vector<OrderItem>* select_order_by_ = nullptr;
 };
 
 //! The schema a scope describes (column names and types).

@@ -36,6 +36,7 @@ struct LogicalPlan {
     kIntersect,     //!< distinct rows in both inputs
     kIntersectAll,  //!< rows in both inputs, each min(m0, m1) times
     kValues,        //!< constant rows (`rows`), no input: VALUES, and the one row SELECT without FROM reads
+    kExpand,     //!< inputs[0]'s rows once per grouping set (`grouping_sets`, see below)
   };
 
   Kind kind;
@@ -76,6 +77,11 @@ struct LogicalPlan {
   //! window's order, functions and rank limit (columns of inputs[0]).
   std::vector<ExprPtr> partition_by;
   WindowOptions window;
+  //! kExpand (GROUPING SETS, ROLLUP, CUBE): each input row once per set. The
+  //! input's first `group_count` columns are the group keys; row number s
+  //! keeps the keys grouping_sets[s] lists and has NULL in the others, then
+  //! s itself (an INTEGER column), then the input's remaining columns.
+  std::vector<std::vector<size_t>> grouping_sets;
 };
 
 }  // namespace freshet::sql

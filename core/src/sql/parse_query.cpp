@@ -182,6 +182,10 @@ Result<Select> Parser::select() {
   result.position = advance().position;  // SELECT
   if (accept_keyword("distinct")) {
     result.distinct = true;
+    if (at_keyword("on") && peek(1).kind == TokenKind::kLeftParen) {
+      result.distinct_on_position = advance().position;
+      FRESHET_RETURN_IF_ERROR(expression_list(result.distinct_on));
+    }
   } else {
     accept_keyword("all");
   }
@@ -200,18 +204,14 @@ Result<Select> Parser::select() {
   if (accept_keyword("where")) {
     FRESHET_PARSE_ASSIGN(result.where, expression());
   }
-  if (accept_keyword("group")) {
-    FRESHET_RETURN_IF_ERROR(expect_keyword("by"));
-    do {
-      FRESHET_PARSE_ASSIGN(AstExprPtr key, expression());
-      result.group_by.push_back(std::move(key));
-    } while (accept(TokenKind::kComma));
-  }
+  if (accept_keyword("group")) FRESHET_RETURN_IF_ERROR(group_by_clause(result));
   if (accept_keyword("having")) {
     FRESHET_PARSE_ASSIGN(result.having, expression());
   }
   if (accept_keyword("window")) FRESHET_RETURN_IF_ERROR(window_clause(result.windows));
-  if (at_keyword("qualify")) return sql_error_at(current().position, "QUALIFY is not supported; filter a subquery instead");
+  if (accept_keyword("qualify")) {
+    FRESHET_PARSE_ASSIGN(result.qualify, expression());
+  }
   return result;
 }
 

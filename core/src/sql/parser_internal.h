@@ -166,6 +166,11 @@ class Parser {
   Result<TableRefPtr> window_table_function(SourcePosition position);
   Status alias(std::string& out);
   Status order_by_and_limit(Query& query);
+  // GROUP BY (parse_group_by.cpp).
+  //! After GROUP: `BY ALL`, or `BY [ALL | DISTINCT] item, ...`.
+  Status group_by_clause(Select& select);
+  Result<GroupItem> group_item();
+  Result<GroupItem> group_list_or_expression();
 
   // Window specifications (parse_window.cpp).
   //! `OVER (...)` or `OVER name`, at the OVER keyword.

@@ -16,6 +16,7 @@
 #include "freshet/operators/top_k.h"
 #include "freshet/operators/window.h"
 #include "freshet/zset/batch_builder.h"
+#include "plan_expand.h"
 #include "plan_time_window.h"
 
 namespace freshet::sql {
@@ -99,6 +100,7 @@ Result<Stream> Planner::plan(LogicalPlan& plan) {
     case LogicalPlan::Kind::kValues:
       return plan_values(plan);
     case LogicalPlan::Kind::kTimeWindow: return time_window_rows(circuit_, inputs[0], plan.time_window, plan.schema);
+    case LogicalPlan::Kind::kExpand: return expand_grouping_sets(inputs[0], plan);
     case LogicalPlan::Kind::kWindow: {
       Status valid = validate_window(*plan.inputs[0]->schema, plan.window);
       if (!valid.ok()) return Status(ErrorCode::kInternal, "window plan: " + valid.message());

@@ -164,6 +164,27 @@ inline std::string print(const TableRef& table) {
   return "?";
 }
 
+//! A GROUP BY item: `x`, `(a, b)`, `ROLLUP(a, (b, c))`, `GROUPING SETS (...)`.
+inline std::string print_group_item(const GroupItem& item) {
+  if (item.kind == GroupItem::Kind::kExpression) return print(*item.expressions[0]);
+  std::string out;
+  if (item.kind == GroupItem::Kind::kGroupingSets) {
+    for (const GroupItem& inner : item.items) out += (out.empty() ? "" : ", ") + print_group_item(inner);
+    return "GROUPING SETS (" + out + ")";
+  }
+  if (item.kind == GroupItem::Kind::kList) {
+    for (const AstExprPtr& expr : item.expressions) out += (out.empty() ? "" : ", ") + print(*expr);
+    return "(" + out + ")";
+  }
+  size_t next = 0;
+  for (size_t size : item.element_sizes) {
+    std::string element;
+    for (size_t i = 0; i < size; ++i) element += (i == 0 ? "" : ", ") + print(*item.expressions[next++]);
+    out += (out.empty() ? "" : ", ") + (size == 1 ? element : "(" + element + ")");
+  }
+  return std::string(item.kind == GroupItem::Kind::kRollup ? "ROLLUP(" : "CUBE(") + out + ")";
+}
+
 inline std::string print(const Select& select) {
   std::string out = select.distinct ? "SELECT DISTINCT" : "SELECT";
   for (size_t i = 0; i < select.items.size(); ++i) {
@@ -180,7 +201,13 @@ inline std::string print(const Select& select) {
   if (select.where) out += " WHERE " + print(*select.where);
   for (size_t i = 0; i < select.group_by.size(); ++i)
     out += (i == 0 ? " GROUP BY " : ", ") + print(*select.group_by[i]);
+  if (select.group_by_all) out += " GROUP BY ALL";
+  for (size_t i = 0; i < select.grouping.size(); ++i) {
+    out += (i == 0 ? (select.group_by_distinct ? " GROUP BY DISTINCT " : " GROUP BY ") : ", ") +
+           print_group_item(select.grouping[i]);
+  }
   if (select.having) out += " HAVING " + print(*select.having);
+  if (select.qualify) out += " QUALIFY " + print(*select.qualify);
   return out;
 }
 

@@ -13,6 +13,9 @@ namespace freshet::testing {
 struct DifferentialQuery {
   const char* name;  //!< the view's name, unique across groups
   const char* sql;   //!< the view's query, in Freshet's dialect (rewritten for SQLite by to_sqlite)
+  //! The same query spelled for SQLite when it lacks the construct (ROLLUP as
+  //! UNION ALL, QUALIFY as a subquery); null to use `sql`.
+  const char* sqlite_sql = nullptr;
 };
 
 //! Adds a group of views; returns true (for a static initialiser). Groups are

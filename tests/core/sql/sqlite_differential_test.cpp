@@ -319,7 +319,7 @@ void run_differential(uint64_t seed, int steps, int max_changes) {
   Status status = sqlite.exec(std::string("PRAGMA case_sensitive_like = ON;") + kSqliteTables);
   ASSERT_TRUE(status.ok()) << status.to_string();
   for (const Query& query : kQueries) {
-    status = sqlite.exec(std::string("CREATE VIEW ") + query.name + " AS " + to_sqlite(query.sql) + ";");
+    status = sqlite.exec(std::string("CREATE VIEW ") + query.name + " AS " + to_sqlite(query.sqlite_sql ? query.sqlite_sql : query.sql) + ";");
     ASSERT_TRUE(status.ok()) << status.to_string();
   }
 

@@ -151,6 +151,18 @@ struct SelectItem {
 
 enum class JoinType : uint8_t { kInner, kLeft, kCross };
 
+//! One item of GROUP BY beyond a plain expression: `()` or `(a, b)`,
+//! `ROLLUP(...)`, `CUBE(...)`, `GROUPING SETS (...)` (whose elements are
+//! items themselves).
+struct GroupItem {
+  enum class Kind : uint8_t { kExpression, kList, kRollup, kCube, kGroupingSets } kind = Kind::kExpression;
+  SourcePosition position;
+  std::vector<AstExprPtr> expressions;  //!< kExpression: one; kList, kRollup, kCube: the elements
+  //! kRollup / kCube: the size of each element ((a, b) counts 2), in order.
+  std::vector<size_t> element_sizes;
+  std::vector<GroupItem> items;  //!< kGroupingSets
+};
+
 struct TableRef;
 using TableRefPtr = std::unique_ptr<TableRef>;
 
@@ -191,6 +203,15 @@ struct Select {
   std::vector<AstExprPtr> group_by;
   AstExprPtr having;
   std::vector<NamedWindow> windows;  //!< the WINDOW clause
+  //! GROUP BY when it holds more than plain expressions (`()`, ROLLUP, CUBE,
+  //! GROUPING SETS); `group_by` then holds nothing. See group_by_sets.cpp.
+  std::vector<GroupItem> grouping;
+  bool has_group_by = false;            //!< a GROUP BY clause, even `GROUP BY ()` or `GROUP BY ALL`
+  bool group_by_all = false;            //!< `GROUP BY ALL`: every select item without an aggregate
+  bool group_by_distinct = false;       //!< `GROUP BY DISTINCT ...`: duplicate grouping sets once
+  AstExprPtr qualify;                   //!< QUALIFY condition (over window function results)
+  std::vector<AstExprPtr> distinct_on;  //!< SELECT DISTINCT ON (...)
+  SourcePosition distinct_on_position;
 };
 
 //! UNION, EXCEPT (MINUS) and INTERSECT; the ALL forms keep multiplicities.

@@ -1,0 +1,13 @@
+CREATE TABLE s (id INT NOT NULL PRIMARY KEY, region VARCHAR, kind VARCHAR, qty INT);
+CREATE VIEW by_ordinal AS SELECT region, kind, SUM(qty) AS total FROM s GROUP BY 1, 2;
+CREATE VIEW by_ordinal_expr AS SELECT qty / 10 AS bucket, COUNT(*) AS n FROM s GROUP BY 1;
+CREATE VIEW by_alias AS SELECT qty / 10 AS bucket, COUNT(*) AS n FROM s GROUP BY bucket;
+CREATE VIEW alias_in_expr AS SELECT UPPER(region) AS r, COUNT(*) AS n FROM s GROUP BY r, r || '!';
+CREATE VIEW column_wins AS SELECT qty + 1 AS qty, COUNT(*) AS n FROM s GROUP BY qty;
+CREATE VIEW having_alias AS SELECT region AS r, SUM(qty) AS total FROM s GROUP BY r HAVING total > 10 AND r IS NOT NULL;
+CREATE VIEW group_all AS SELECT region, UPPER(kind) AS k, SUM(qty) AS total FROM s GROUP BY ALL;
+CREATE VIEW group_all_items AS SELECT region, COUNT(*) AS n FROM s GROUP BY ALL region;
+CREATE VIEW structural AS SELECT UPPER(s.kind) AS k, UPPER(kind) || '!' AS k2, COUNT(*) AS n FROM s GROUP BY UPPER(kind) HAVING UPPER(s.kind) <> 'PEAR';
+CREATE VIEW sum_key AS SELECT id / 2 + qty AS k, COUNT(*) AS n FROM s WHERE id < 100 GROUP BY s.id / 2 + s.qty;
+CREATE VIEW top_regions AS SELECT region, SUM(qty) AS total FROM s GROUP BY 1 ORDER BY 2 DESC, region LIMIT 2;
+CREATE VIEW top_alias AS SELECT region AS r, COUNT(*) AS n FROM s GROUP BY r ORDER BY n DESC, r NULLS FIRST LIMIT 1;

@@ -1,0 +1,11 @@
+CREATE TABLE s (id INT NOT NULL PRIMARY KEY, region VARCHAR, product VARCHAR, qty INT);
+CREATE VIEW sets AS SELECT region, product, SUM(qty) AS total, GROUPING(region, product) AS g FROM s GROUP BY GROUPING SETS ((region, product), (region), ());
+CREATE VIEW rollup AS SELECT region, product, COUNT(*) AS n FROM s GROUP BY ROLLUP(region, product);
+CREATE VIEW cube AS SELECT region, product, SUM(qty) AS total, GROUPING(region) AS gr, GROUPING(product) AS gp, GROUPING_ID(region, product) AS g FROM s GROUP BY CUBE(region, product);
+CREATE VIEW mixed AS SELECT region, product, COUNT(*) AS n FROM s GROUP BY region, ROLLUP(product);
+CREATE VIEW dup AS SELECT region, COUNT(*) AS n FROM s GROUP BY GROUPING SETS ((region), (region), ());
+CREATE VIEW dedup AS SELECT region, COUNT(*) AS n FROM s GROUP BY DISTINCT GROUPING SETS ((region), (region), ());
+CREATE VIEW totals_only AS SELECT SUM(qty) AS total FROM s GROUP BY GROUPING SETS (());
+CREATE VIEW grand AS SELECT SUM(qty) AS total FROM s GROUP BY ROLLUP(region) HAVING GROUPING(region) = 1;
+CREATE VIEW composite AS SELECT region, product, COUNT(*) AS n FROM s GROUP BY ROLLUP((region, product));
+CREATE VIEW expr_rollup AS SELECT UPPER(region) AS r, qty / 10 AS b, COUNT(*) AS n FROM s GROUP BY ROLLUP(UPPER(region), qty / 10);

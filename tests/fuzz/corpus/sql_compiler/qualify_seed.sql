@@ -1,0 +1,6 @@
+CREATE TABLE e (id INT NOT NULL PRIMARY KEY, dept VARCHAR, pay INT);
+CREATE VIEW top1 AS SELECT id, dept, pay FROM e QUALIFY ROW_NUMBER() OVER (PARTITION BY dept ORDER BY pay DESC, id) = 1;
+CREATE VIEW top2_alias AS SELECT id, dept, RANK() OVER (PARTITION BY dept ORDER BY pay DESC) AS r FROM e QUALIFY r <= 2;
+CREATE VIEW combined AS SELECT id, pay, SUM(pay) OVER (PARTITION BY dept) AS total FROM e QUALIFY total > 20 AND pay < total / 2;
+CREATE VIEW column_wins AS SELECT id, pay * 10 AS pay FROM e QUALIFY pay > 10 AND ROW_NUMBER() OVER (ORDER BY id) > 0;
+CREATE VIEW above_prev AS SELECT id, dept, pay FROM e QUALIFY pay > LAG(pay) OVER (PARTITION BY dept ORDER BY id);
