@@ -147,7 +147,8 @@ struct SelectItem {
   std::string alias;            //!< empty when none
 };
 
-enum class JoinType : uint8_t { kInner, kLeft, kCross };
+//! kRight and kFull are RIGHT [OUTER] and FULL [OUTER] JOIN.
+enum class JoinType : uint8_t { kInner, kLeft, kCross, kRight, kFull };
 
 struct TableRef;
 using TableRefPtr = std::unique_ptr<TableRef>;
@@ -172,9 +173,13 @@ struct TableRef {
   std::string name;                 //!< kTable: table or view name
   std::string alias;                //!< kTable / kSubquery: empty when none
   std::unique_ptr<Query> subquery;  //!< kSubquery
+  bool lateral = false;             //!< kSubquery: LATERAL (SELECT ...)
   JoinType join_type = JoinType::kInner;  //!< kJoin
   TableRefPtr left, right;                //!< kJoin
   AstExprPtr condition;                   //!< kJoin: ON condition; null for CROSS JOIN
+  bool natural = false;                   //!< kJoin: NATURAL JOIN
+  std::vector<std::string> using_columns;  //!< kJoin: USING (a, b); empty when none
+  std::vector<SourcePosition> using_positions;
   std::unique_ptr<TimeWindowCall> time_window;     //!< kTimeWindow
 };
 
