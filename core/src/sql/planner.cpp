@@ -8,6 +8,7 @@
 #include "freshet/operators/filter.h"
 #include "freshet/operators/join.h"
 #include "freshet/operators/join_aggregate.h"
+#include "freshet/operators/left_join.h"
 #include "freshet/operators/map.h"
 #include "freshet/operators/plus.h"
 #include "freshet/operators/top_k.h"
@@ -175,12 +176,15 @@ JoinMapper concat_mapper(size_t left_width) {
 }  // namespace
 
 std::pair<Stream, Stream> Planner::index_join_inputs(Stream left, Stream right, LogicalPlan& node) {
-  // In SQL a NULL key matches nothing: an inner join drops such rows here;
-  // an outer join keeps them, padded (outer_join.h).
+  // In SQL a NULL key matches nothing: a side whose unmatched rows do not
+  // come out drops such rows here; a kept side of an outer join keeps them,
+  // padded (outer_join.h).
   // Each side keeps only the columns used above the join (prune_columns.h).
-  const bool inner = node.join_type == JoinType::kInner || node.join_type == JoinType::kCross;
-  return {index_by(left, std::move(node.left_keys), inner, node.left_columns),
-          index_by(right, std::move(node.right_keys), inner, node.right_columns)};
+  const JoinType type = node.join_type;
+  const bool keep_left = type == JoinType::kLeft || type == JoinType::kFull;
+  const bool keep_right = type == JoinType::kRight || type == JoinType::kFull;
+  return {index_by(left, std::move(node.left_keys), !keep_left, node.left_columns),
+          index_by(right, std::move(node.right_keys), !keep_right, node.right_columns)};
 }
 
 Stream Planner::plan_join(Stream left, Stream right, LogicalPlan& node) {
@@ -225,7 +229,7 @@ Stream Planner::plan_join_aggregate(Stream left, Stream right, LogicalPlan& join
 
 Stream Planner::join_rows(Stream left_indexed, Stream right_indexed, LogicalPlan& node, const JoinMapper& concat) {
   if (node.join_type != JoinType::kInner && node.join_type != JoinType::kCross) {
-    return plan_outer_join(left_indexed, right_indexed, node);
+    return plan_outer_join(left_indexed, right_indexed, node, concat);
   }
   Stream matches = freshet::join(left_indexed, right_indexed, node.schema, empty_schema(), concat);
   if (node.residual) matches = plan_filter(matches, std::move(node.residual));

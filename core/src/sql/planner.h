@@ -61,7 +61,7 @@ class Planner {
   Stream join_rows(Stream left_indexed, Stream right_indexed, LogicalPlan& node, const JoinMapper& concat);
   //! A LEFT, RIGHT or FULL join of indexed inputs, its residual condition
   //! deciding which matches count (plan_outer_join.cpp).
-  Stream plan_outer_join(Stream left_indexed, Stream right_indexed, LogicalPlan& node);
+  Stream plan_outer_join(Stream left_indexed, Stream right_indexed, LogicalPlan& node, const JoinMapper& concat);
   //! An aggregate node: its input rows grouped (grouping_map), then aggregated.
   Result<Stream> plan_grouped_aggregate(LogicalPlan& plan);
   //! An aggregate over an inner join without a residual condition, in one
