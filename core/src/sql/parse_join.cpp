@@ -1,12 +1,13 @@
 // Joins in FROM: `[NATURAL] [INNER | LEFT | RIGHT | FULL [OUTER]] JOIN t
 // [ON cond | USING (a, b)]` and `CROSS JOIN t`, left-associative (Feldera's
-// grammar). CROSS/OUTER APPLY are named and refused.
+// grammar). CROSS/OUTER APPLY and [LEFT] ASOF JOIN are named and refused.
 #include "parser_internal.h"
 
 namespace freshet::sql::detail {
 
 bool Parser::at_join() const {
   if (at_keyword("outer") && is_keyword(peek(1), "apply")) return true;
+  if (at_keyword("asof") && is_keyword(peek(1), "join")) return true;
   return at_keyword("cross") || at_keyword("left") || at_keyword("right") || at_keyword("full") ||
          at_keyword("inner") || at_keyword("join") || at_keyword("natural");
 }
@@ -17,6 +18,9 @@ Result<TableRefPtr> Parser::join(TableRefPtr left) {
   join->position = left->position;
   SourcePosition natural_position = current().position;
   join->natural = accept_keyword("natural");
+  if (at_keyword("asof") || (at_keyword("left") && is_keyword(peek(1), "asof"))) {
+    return sql_error_at(current().position, "ASOF JOIN is not supported");
+  }
   if (at_keyword("cross") || at_keyword("outer")) {
     if (is_keyword(peek(1), "apply")) {
       return sql_error_at(current().position, at_keyword("cross") ? "CROSS APPLY is not supported; use CROSS JOIN"
