@@ -59,12 +59,12 @@ Stream outer_join(Stream left, Stream right, SchemaPtr row_schema, OuterJoinKind
                   const MatchFilter& filter_matches) {
   const size_t left_width = left.value_schema().size();
   Stream left_matchable = non_null_keys(left), right_matchable = non_null_keys(right);
-  Stream matches = join(left_matchable, right_matchable, row_schema, empty_schema(),
-                        [left_width](const RowReader&, const RowReader& l, const RowReader* r, RowBuilder& out,
-                                     RowBuilder&) {
-                          for (size_t c = 0; c < l.schema().size(); ++c) out.copy_field(c, l, c);
-                          for (size_t c = 0; c < r->schema().size(); ++c) out.copy_field(left_width + c, *r, c);
-                        });
+  Stream matches =
+      join(left_matchable, right_matchable, row_schema, empty_schema(),
+           [left_width](const RowReader&, const RowReader& l, const RowReader* r, RowBuilder& out, RowBuilder&) {
+             for (size_t c = 0; c < l.schema().size(); ++c) out.copy_field(c, l, c);
+             for (size_t c = 0; c < r->schema().size(); ++c) out.copy_field(left_width + c, *r, c);
+           });
   if (filter_matches) matches = filter_matches(matches);
   std::vector<Stream> parts = {matches};
   const bool keep_left = kind != OuterJoinKind::kRight, keep_right = kind != OuterJoinKind::kLeft;

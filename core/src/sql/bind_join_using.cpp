@@ -30,7 +30,8 @@ Result<UsingColumn> shared_column(const std::string& name, SourcePosition positi
     size_t found = find_visible(side == 0 ? left : right, name, ambiguous);
     std::string what = std::string("column '") + name + "' of " + clause;
     if (ambiguous) return sql_error(position, what + " is ambiguous on the " + sides[side] + " side of the join");
-    if (found == SIZE_MAX) return sql_error(position, what + " is not a column of the " + sides[side] + " side of the join");
+    if (found == SIZE_MAX)
+      return sql_error(position, what + " is not a column of the " + sides[side] + " side of the join");
     (side == 0 ? column.left : column.right) = found;
   }
   const SqlType& a = left.columns[column.left].type;
@@ -95,7 +96,8 @@ PlanPtr merge_using_columns(const std::vector<UsingColumn>& columns, JoinType ty
   std::vector<ExprPtr> expressions;
   for (const UsingColumn& column : columns) {
     const size_t l = column.left, r = left_width + column.right;
-    ExprPtr left = cast_to(column_expr(l, scope.columns[l].type), column.type.with_nullable(scope.columns[l].type.nullable));
+    ExprPtr left =
+        cast_to(column_expr(l, scope.columns[l].type), column.type.with_nullable(scope.columns[l].type.nullable));
     ExprPtr right =
         cast_to(column_expr(r, scope.columns[r].type), column.type.with_nullable(scope.columns[r].type.nullable));
     ExprPtr value;

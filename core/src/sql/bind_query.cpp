@@ -1,6 +1,6 @@
 // QueryBinder: queries, set operations, SELECT, FROM and joins, ORDER BY / LIMIT.
-#include "binder.h"
 #include "bind_join_using.h"
+#include "binder.h"
 #include "expression_binder.h"
 #include "expression_tools.h"
 #include "type_rules.h"

@@ -153,7 +153,7 @@ Result<SelectItem> Parser::select_item() {
 Status Parser::alias(std::string& out) {
   if (accept_keyword("as")) {
     FRESHET_PARSE_ASSIGN(out, name("an alias"));
-  } else if (is_name(current()) && !at_keyword("qualify") &&  // QUALIFY is refused by name, never an alias
+  } else if (is_name(current()) && !at_keyword("qualify") &&          // QUALIFY is refused by name, never an alias
              !(at_keyword("asof") && is_keyword(peek(1), "join"))) {  // nor ASOF JOIN (parse_join.cpp)
     out = advance().text;
   }

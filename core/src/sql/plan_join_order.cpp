@@ -25,7 +25,8 @@ bool columns_only(const LogicalPlan& plan) {
 // column-only projection over one.
 bool in_join_tree(const LogicalPlan& plan) {
   if (is_inner(plan)) return true;
-  bool passes = plan.kind == LogicalPlan::Kind::kFilter || (plan.kind == LogicalPlan::Kind::kProject && columns_only(plan));
+  bool passes =
+      plan.kind == LogicalPlan::Kind::kFilter || (plan.kind == LogicalPlan::Kind::kProject && columns_only(plan));
   return passes && in_join_tree(*plan.inputs[0]);
 }
 
@@ -96,14 +97,14 @@ std::vector<ExprPtr> flatten(PlanPtr plan, Flattened& flat) {
   }
   plan_join_order(plan);  // a relation: its own join trees are planned on their own
   std::vector<ExprPtr> columns;
-  for (size_t c = 0; c < plan->schema->size(); ++c) columns.push_back(column_expr(flat.width + c, plan->schema->type(c)));
+  for (size_t c = 0; c < plan->schema->size(); ++c)
+    columns.push_back(column_expr(flat.width + c, plan->schema->type(c)));
   flat.offsets.push_back(flat.width);
   flat.widths.push_back(plan->schema->size());
   flat.width += plan->schema->size();
   flat.relations.push_back(std::move(plan));
   return columns;
 }
-
 
 //! A predicate and the relations it reads; an equality usable as a join key
 //! also knows the relations of each side.

@@ -18,9 +18,12 @@ using testing::ZSetMap;
 
 //! The joined rows: the left (k, x, s), then the right (k, x, s).
 SchemaPtr joined_rows_schema() {
-  static const SchemaPtr kSchema =
-      make_schema({{"lk", SqlType::bigint()}, {"lx", SqlType::bigint()}, {"ls", SqlType::varchar()},
-                   {"rk", SqlType::bigint()}, {"rx", SqlType::bigint()}, {"rs", SqlType::varchar()}});
+  static const SchemaPtr kSchema = make_schema({{"lk", SqlType::bigint()},
+                                                {"lx", SqlType::bigint()},
+                                                {"ls", SqlType::varchar()},
+                                                {"rk", SqlType::bigint()},
+                                                {"rx", SqlType::bigint()},
+                                                {"rs", SqlType::varchar()}});
   return kSchema;
 }
 

@@ -29,8 +29,8 @@ void fill(const CompiledTable& table, int n) {
   std::shuffle(b.begin(), b.end(), std::mt19937(n));
   for (int a = 1; a <= 10; ++a) {
     std::string x = "table t" + std::to_string(n) + " row " + std::to_string(a);
-    table.upsert_input->push_upsert(
-        RowRef(encode_row(*table.schema, {Value::integer(TypeId::kInt, a), Value::integer(TypeId::kInt, b[a - 1]), Value::varchar(x)})));
+    table.upsert_input->push_upsert(RowRef(encode_row(
+        *table.schema, {Value::integer(TypeId::kInt, a), Value::integer(TypeId::kInt, b[a - 1]), Value::varchar(x)})));
   }
 }
 
@@ -70,9 +70,12 @@ StepResult best_of_five(const std::vector<int>& tables, const std::string& views
 
 TEST(JoinOrderTest, ThreeTableCommaJoinIsAnEquiJoin) {
   // The example, against the same query written with JOIN ... ON.
-  StepResult comma = best_of_five({3, 52, 59}, "CREATE VIEW v AS SELECT x3, x52, x59 FROM t3, t59, t52 WHERE a3 = b59 AND b52 = a59;");
-  StepResult on = best_of_five({3, 52, 59}, "CREATE VIEW v AS SELECT x3, x52, x59 FROM t3 JOIN t59 ON a3 = b59 JOIN t52 ON b52 = a59;");
-  std::printf("[ timing   ] 3-table comma join: %.3f ms to step; with JOIN ... ON: %.3f ms\n", comma.step_ms, on.step_ms);
+  StepResult comma =
+      best_of_five({3, 52, 59}, "CREATE VIEW v AS SELECT x3, x52, x59 FROM t3, t59, t52 WHERE a3 = b59 AND b52 = a59;");
+  StepResult on = best_of_five(
+      {3, 52, 59}, "CREATE VIEW v AS SELECT x3, x52, x59 FROM t3 JOIN t59 ON a3 = b59 JOIN t52 ON b52 = a59;");
+  std::printf("[ timing   ] 3-table comma join: %.3f ms to step; with JOIN ... ON: %.3f ms\n", comma.step_ms,
+              on.step_ms);
   EXPECT_EQ(comma.views["v"], on.views["v"]);
   EXPECT_EQ(comma.views["v"].size(), 10u);
 }
@@ -84,13 +87,16 @@ TEST(JoinOrderTest, EightTableCommaJoinStepsInMilliseconds) {
   const char* where =
       " WHERE b30 = a48 AND b44 = a27 AND a22 = b27 AND b22 = a36 AND b48 = a57 AND a57 = 7 AND a30 = b36 AND a44 = b2";
   StepResult comma = best_of_five({2, 22, 27, 30, 36, 44, 48, 57},
-                         std::string("CREATE VIEW v AS SELECT x2, x22, x27, x30, x36, x44, x48, x57 "
-                                     "FROM t48, t57, t27, t2, t36, t30, t44, t22") + where + ";");
-  StepResult on = best_of_five({2, 22, 27, 30, 36, 44, 48, 57},
-                      "CREATE VIEW v AS SELECT x2, x22, x27, x30, x36, x44, x48, x57 FROM t57 "
-                      "JOIN t48 ON b48 = a57 JOIN t30 ON b30 = a48 JOIN t36 ON a30 = b36 JOIN t22 ON b22 = a36 "
-                      "JOIN t27 ON a22 = b27 JOIN t44 ON b44 = a27 JOIN t2 ON a44 = b2 WHERE a57 = 7;");
-  std::printf("[ timing   ] 8-table comma join: %.3f ms to step; with JOIN ... ON: %.3f ms\n", comma.step_ms, on.step_ms);
+                                  std::string("CREATE VIEW v AS SELECT x2, x22, x27, x30, x36, x44, x48, x57 "
+                                              "FROM t48, t57, t27, t2, t36, t30, t44, t22") +
+                                      where + ";");
+  StepResult on =
+      best_of_five({2, 22, 27, 30, 36, 44, 48, 57},
+                   "CREATE VIEW v AS SELECT x2, x22, x27, x30, x36, x44, x48, x57 FROM t57 "
+                   "JOIN t48 ON b48 = a57 JOIN t30 ON b30 = a48 JOIN t36 ON a30 = b36 JOIN t22 ON b22 = a36 "
+                   "JOIN t27 ON a22 = b27 JOIN t44 ON b44 = a27 JOIN t2 ON a44 = b2 WHERE a57 = 7;");
+  std::printf("[ timing   ] 8-table comma join: %.3f ms to step; with JOIN ... ON: %.3f ms\n", comma.step_ms,
+              on.step_ms);
   EXPECT_EQ(comma.views["v"], on.views["v"]);
   EXPECT_EQ(comma.views["v"].size(), 1u);
   EXPECT_LT(comma.step_ms, 1000.0);
