@@ -30,6 +30,23 @@ bool in_join_tree(const LogicalPlan& plan) {
   return passes && in_join_tree(*plan.inputs[0]);
 }
 
+// Expr's members, in order: substitute() copies each by name, so a member
+// added to Expr must be added to both (the assertion notices most additions).
+struct ExprMembers {
+  ExprKind kind;
+  SqlType type;
+  AstOperator op;
+  size_t column;
+  Datum literal;
+  std::string literal_text;
+  ScalarFunction function;
+  ExtractField field;
+  bool negated;
+  bool has_else;
+  std::vector<ExprPtr> children;
+};
+static_assert(sizeof(ExprMembers) == sizeof(Expr), "Expr changed: copy its new members in substitute()");
+
 // A copy of `expr` whose column references are replaced by copies of
 // `columns[c]` (columns empty: a plain copy).
 ExprPtr substitute(const Expr& expr, const std::vector<ExprPtr>& columns) {
