@@ -1,4 +1,5 @@
 // QueryBinder: queries, set operations, SELECT, FROM and joins, ORDER BY / LIMIT.
+#include "bind_join_using.h"
 #include "binder.h"
 #include "expression_binder.h"
 #include "expression_tools.h"
@@ -62,6 +63,19 @@ std::string output_name(const SelectItem& item, size_t index) {
   if (!item.alias.empty()) return item.alias;
   if (item.expr && item.expr->kind == AstExprKind::kColumnRef) return item.expr->names.back();
   return "EXPR$" + std::to_string(index);
+}
+
+// A LATERAL subquery binds as any subquery; one that names columns of the
+// FROM items before it (a correlated one) is not supported.
+Status lateral_error(const TableRef& from, const Status& status) {
+  if (status.message().find("unknown column") == std::string::npos &&
+      status.message().find("unknown table or alias") == std::string::npos) {
+    return status;
+  }
+  const std::string& message = status.message();
+  const size_t prefix = message.find(": ");  // the inner error's "line L, column C: "
+  return sql_error(from.position, "LATERAL subqueries that refer to earlier FROM items are not supported (" +
+                                      message.substr(prefix == std::string::npos ? 0 : prefix + 2) + ")");
 }
 
 }  // namespace
@@ -234,7 +248,7 @@ Result<QueryBinder::Bound> QueryBinder::bind_select(const Select& select, const 
         }
         for (size_t c = 0; c < input.scope.columns.size(); ++c) {
           const ScopeColumn& column = input.scope.columns[c];
-          if (!item.star_table.empty() && column.table != item.star_table) continue;
+          if (item.star_table.empty() ? column.hidden : column.table != item.star_table) continue;
           scope.columns.push_back({"", column.name, column.type});
           expressions.push_back(column_expr(c, column.type));
         }
@@ -282,7 +296,7 @@ Result<QueryBinder::Bound> QueryBinder::bind_from(const TableRef& from) {
     }
     case TableRef::Kind::kSubquery: {
       Result<Bound> bound = bind_query(*from.subquery);
-      if (!bound.ok()) return bound.status();
+      if (!bound.ok()) return from.lateral ? lateral_error(from, bound.status()) : bound.status();
       for (ScopeColumn& column : bound->scope.columns) column.table = from.alias;
       FRESHET_RETURN_IF_ERROR(rename_columns(*bound, from.column_aliases, from.position, "'" + from.alias + "'"));
       return bound;
@@ -311,6 +325,14 @@ Result<QueryBinder::Bound> QueryBinder::bind_join(const TableRef& join) {
   auto plan = std::make_unique<LogicalPlan>();
   plan->kind = LogicalPlan::Kind::kJoin;
   plan->join_type = join.join_type;
+  const bool shares_columns = join.natural || !join.using_columns.empty();
+  std::vector<UsingColumn> shared;
+  if (shares_columns) {  // NATURAL / USING (bind_join_using.h)
+    Result<std::vector<UsingColumn>> found = using_columns(join, left->scope, right->scope);
+    if (!found.ok()) return found.status();
+    shared = std::move(*found);
+    add_using_keys(shared, *plan, scope, left_width);
+  }
   if (join.condition) {
     if (contains_aggregate(*join.condition)) return sql_error(join.condition->position, "aggregates are not allowed in ON");
     Result<ExprPtr> condition = ExpressionBinder(scope).bind_condition(*join.condition, "ON");
@@ -336,15 +358,22 @@ Result<QueryBinder::Bound> QueryBinder::bind_join(const TableRef& join) {
     }
     plan->residual = conjoin(std::move(residual));
   }
-  // The right side of a LEFT JOIN may be missing: its columns become nullable.
-  if (join.join_type == JoinType::kLeft) {
-    for (size_t i = left_width; i < scope.columns.size(); ++i) scope.columns[i].type.nullable = true;
+  // The right side of a LEFT JOIN may be missing, the left of a RIGHT JOIN,
+  // either of a FULL JOIN: their columns become nullable.
+  const bool left_missing = join.join_type == JoinType::kRight || join.join_type == JoinType::kFull;
+  const bool right_missing = join.join_type == JoinType::kLeft || join.join_type == JoinType::kFull;
+  for (size_t i = 0; i < scope.columns.size(); ++i) {
+    if (i < left_width ? left_missing : right_missing) scope.columns[i].type.nullable = true;
   }
   plan->schema = schema_of(scope);
   for (size_t c = 0; c < left_width; ++c) plan->left_columns.push_back(c);
   for (size_t c = left_width; c < scope.columns.size(); ++c) plan->right_columns.push_back(c - left_width);
   plan->inputs.push_back(std::move(left->plan));
   plan->inputs.push_back(std::move(right->plan));
+  if (shares_columns) {
+    PlanPtr merged = merge_using_columns(shared, join.join_type, std::move(plan), scope, left_width);
+    return Bound{std::move(merged), std::move(scope)};
+  }
   return Bound{std::move(plan), std::move(scope)};
 }
 

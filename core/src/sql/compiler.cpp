@@ -8,6 +8,7 @@
 #include "binder.h"
 #include "freshet/operators/map.h"
 #include "freshet/sql/parser.h"
+#include "plan_join_order.h"
 #include "planner.h"
 #include "prune_columns.h"
 
@@ -99,6 +100,7 @@ class ProgramCompiler {
     });
     Result<PlanPtr> plan = binder.bind(view.query);
     if (!plan.ok()) return plan.status();
+    plan_join_order(*plan);
     prune_columns(**plan, std::vector<bool>((*plan)->schema->size(), true));
     std::vector<Column> columns = (*plan)->schema->columns();
     if (!view.column_names.empty()) {

@@ -243,37 +243,21 @@ Result<SelectItem> Parser::select_item() {
 Status Parser::alias(std::string& out) {
   if (accept_keyword("as")) {
     FRESHET_PARSE_ASSIGN(out, name("an alias"));
-  } else if (is_name(current()) && !at_keyword("qualify")) {  // QUALIFY is refused by name, never an alias
+  } else if (is_name(current()) && !at_keyword("qualify") &&          // QUALIFY is refused by name, never an alias
+             !(at_keyword("asof") && is_keyword(peek(1), "join"))) {  // nor ASOF JOIN (parse_join.cpp)
     out = advance().text;
   }
   return Status::OK();
 }
 
-//! A table or subquery followed by any number of JOINs, left-associative.
+//! A table or subquery followed by any number of JOINs, left-associative
+//! (parse_join.cpp).
 Result<TableRefPtr> Parser::from_item() {
   FRESHET_PARSE_ASSIGN(TableRefPtr left, table_primary());
-  while (true) {
-    JoinType type;
-    if (accept_keyword("cross")) {
-      type = JoinType::kCross;
-    } else if (accept_keyword("left")) {
-      type = JoinType::kLeft;
-      accept_keyword("outer");
-    } else if (at_keyword("inner") || at_keyword("join")) {
-      type = JoinType::kInner;
-      accept_keyword("inner");
-    } else {
-      return left;
-    }
-    FRESHET_RETURN_IF_ERROR(expect_keyword("join"));
-    FRESHET_PARSE_ASSIGN(TableRefPtr right, table_primary());
-    AstExprPtr condition;
-    if (type != JoinType::kCross) {
-      FRESHET_RETURN_IF_ERROR(expect_keyword("on"));
-      FRESHET_PARSE_ASSIGN(condition, expression());
-    }
-    left = make_join(type, std::move(left), std::move(right), std::move(condition));
+  while (at_join()) {
+    FRESHET_PARSE_ASSIGN(left, join(std::move(left)));
   }
+  return left;
 }
 
 Result<TableRefPtr> Parser::table_primary() {
@@ -283,7 +267,11 @@ Result<TableRefPtr> Parser::table_primary() {
     advance();
     advance();
     FRESHET_PARSE_ASSIGN(table, window_table_function(table->position));
-  } else if (accept(TokenKind::kLeftParen)) {
+  } else if (at_keyword("unnest") && peek(1).kind == TokenKind::kLeftParen) {
+    return sql_error_at(table->position, "UNNEST is not supported: Freshet has no ARRAY type");
+  } else if (at(TokenKind::kLeftParen) || (at_keyword("lateral") && peek(1).kind == TokenKind::kLeftParen)) {
+    table->lateral = accept_keyword("lateral");
+    advance();  // (
     table->kind = TableRef::Kind::kSubquery;
     FRESHET_PARSE_ASSIGN(Query subquery, query());
     table->subquery = std::make_unique<Query>(std::move(subquery));

@@ -161,6 +161,11 @@ class Parser {
   Result<Select> select();
   Result<SelectItem> select_item();
   Result<TableRefPtr> from_item();
+  // Joins (parse_join.cpp).
+  //! Whether the current token starts a join (JOIN, LEFT, NATURAL, ...).
+  bool at_join() const;
+  //! The join of `left` with the next table, from its first keyword.
+  Result<TableRefPtr> join(TableRefPtr left);
   Result<TableRefPtr> table_primary();
   //! `TABLE(TUMBLE(...))` / `TABLE(HOP(...))` after `TABLE (` (parse_time_window.cpp).
   Result<TableRefPtr> window_table_function(SourcePosition position);

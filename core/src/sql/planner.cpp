@@ -196,11 +196,15 @@ JoinMapper concat_mapper(size_t left_width) {
 }  // namespace
 
 std::pair<Stream, Stream> Planner::index_join_inputs(Stream left, Stream right, LogicalPlan& node) {
-  // In SQL a NULL key matches nothing. Unmatched left rows of a LEFT JOIN
-  // must still come out, so only the right side loses them there.
+  // In SQL a NULL key matches nothing: a side whose unmatched rows do not
+  // come out drops such rows here; a kept side of an outer join keeps them,
+  // padded (outer_join.h).
   // Each side keeps only the columns used above the join (prune_columns.h).
-  return {index_by(left, std::move(node.left_keys), node.join_type != JoinType::kLeft, node.left_columns),
-          index_by(right, std::move(node.right_keys), true, node.right_columns)};
+  const JoinType type = node.join_type;
+  const bool keep_left = type == JoinType::kLeft || type == JoinType::kFull;
+  const bool keep_right = type == JoinType::kRight || type == JoinType::kFull;
+  return {index_by(left, std::move(node.left_keys), !keep_left, node.left_columns),
+          index_by(right, std::move(node.right_keys), !keep_right, node.right_columns)};
 }
 
 Stream Planner::plan_join(Stream left, Stream right, LogicalPlan& node) {
@@ -244,28 +248,12 @@ Stream Planner::plan_join_aggregate(Stream left, Stream right, LogicalPlan& join
 }
 
 Stream Planner::join_rows(Stream left_indexed, Stream right_indexed, LogicalPlan& node, const JoinMapper& concat) {
-  size_t left_width = node.left_columns.size();
-  if (node.join_type == JoinType::kLeft && !node.residual) {
-    return left_join(left_indexed, right_indexed, node.schema, empty_schema(), concat);
+  if (node.join_type != JoinType::kInner && node.join_type != JoinType::kCross) {
+    return plan_outer_join(left_indexed, right_indexed, node, concat);
   }
   Stream matches = freshet::join(left_indexed, right_indexed, node.schema, empty_schema(), concat);
   if (node.residual) matches = plan_filter(matches, std::move(node.residual));
-  if (node.join_type != JoinType::kLeft) return matches;
-
-  // LEFT JOIN with a residual condition: the left rows without any match
-  // that passes it, padded with NULLs.
-  SchemaPtr left_schema = left_indexed.value_schema_ptr();
-  Stream matched_left = distinct(map(matches, left_schema, empty_schema(),
-                                     [](const RowReader& row, const RowReader&, RowBuilder& out, RowBuilder&) {
-                                       for (size_t c = 0; c < out.schema().size(); ++c) out.copy_field(c, row, c);
-                                     }));
-  Stream unmatched = anti_join(rows_of(left_indexed), matched_left);
-  Stream padded = map(unmatched, node.schema, empty_schema(),
-                      [left_width](const RowReader& row, const RowReader&, RowBuilder& out, RowBuilder&) {
-                        copy_row(row, out, 0);
-                        for (size_t c = left_width; c < out.schema().size(); ++c) out.set_null(c);
-                      });
-  return plus(matches, padded);
+  return matches;
 }
 
 Result<Stream> Planner::plan_grouped_aggregate(LogicalPlan& plan) {

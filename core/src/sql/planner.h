@@ -61,6 +61,9 @@ class Planner {
   Stream plan_join(Stream left, Stream right, LogicalPlan& node);
   //! The joined rows of indexed inputs, for every kind of join.
   Stream join_rows(Stream left_indexed, Stream right_indexed, LogicalPlan& node, const JoinMapper& concat);
+  //! A LEFT, RIGHT or FULL join of indexed inputs, its residual condition
+  //! deciding which matches count (plan_outer_join.cpp).
+  Stream plan_outer_join(Stream left_indexed, Stream right_indexed, LogicalPlan& node, const JoinMapper& concat);
   //! An aggregate node: its input rows grouped (grouping_map), then aggregated.
   Result<Stream> plan_grouped_aggregate(LogicalPlan& plan);
   //! An aggregate over an inner join without a residual condition, in one

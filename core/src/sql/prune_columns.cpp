@@ -64,6 +64,12 @@ std::vector<size_t> prune_join(LogicalPlan& plan, const std::vector<bool>& neede
     mark_columns(*plan.residual, keep_left);
     mark_columns(*plan.residual, keep_right, left_width);
   }
+  // An outer join with a residual condition tells a side's rows apart by
+  // their kept columns (outer_join.h), so those include what its keys read.
+  if (plan.residual && plan.join_type != JoinType::kInner && plan.join_type != JoinType::kCross) {
+    for (const ExprPtr& key : plan.left_keys) mark_columns(*key, keep_left);
+    for (const ExprPtr& key : plan.right_keys) mark_columns(*key, keep_right);
+  }
   // Each input must also provide what its join keys read.
   std::vector<bool> left_needed = keep_left, right_needed = keep_right;
   for (const ExprPtr& key : plan.left_keys) mark_columns(*key, left_needed);

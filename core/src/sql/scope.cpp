@@ -17,6 +17,7 @@ Result<size_t> Scope::resolve(const std::vector<std::string>& names, SourcePosit
   size_t found = columns.size();
   for (size_t i = 0; i < columns.size(); ++i) {
     if (columns[i].name != name || (names.size() == 2 && columns[i].table != names[0])) continue;
+    if (names.size() == 1 && columns[i].hidden) continue;
     if (found != columns.size()) {
       return sql_error(position, "column '" + qualified + "' is ambiguous: qualify it with its table");
     }

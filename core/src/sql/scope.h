@@ -14,6 +14,9 @@ struct ScopeColumn {
   std::string table;  //!< alias or table name; empty for computed columns
   std::string name;
   SqlType type;
+  //! Reachable only by its qualified name (t.a) and t.*, not by a bare name
+  //! or *: each side's copy of a USING / NATURAL join column.
+  bool hidden = false;
 };
 
 struct Scope {

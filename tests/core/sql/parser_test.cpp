@@ -396,7 +396,7 @@ TEST(ParserTest, Errors) {
             "found 'FORTNIGHT'");
   EXPECT_EQ(error_of("CREATE VIEW v AS SELECT SUM(*) FROM t"), "line 1, column 29: expected an expression, found '*'");
   EXPECT_EQ(error_of("CREATE VIEW v AS SELECT * FROM a JOIN b"),
-            "line 1, column 40: expected 'ON', found end of input");
+            "line 1, column 40: expected ON or USING after the joined table, found end of input");
   EXPECT_EQ(error_of("CREATE VIEW v AS SELECT * FROM t LIMIT -1"),
             "line 1, column 40: expected a row count or ALL, found '-'");
   EXPECT_EQ(error_of("CREATE VIEW v AS SELECT * FROM t LIMIT 18446744073709551616"),

@@ -149,7 +149,8 @@ struct SelectItem {
   std::string alias;            //!< empty when none
 };
 
-enum class JoinType : uint8_t { kInner, kLeft, kCross };
+//! kRight and kFull are RIGHT [OUTER] and FULL [OUTER] JOIN.
+enum class JoinType : uint8_t { kInner, kLeft, kCross, kRight, kFull };
 
 //! One item of GROUP BY beyond a plain expression: `()` or `(a, b)`,
 //! `ROLLUP(...)`, `CUBE(...)`, `GROUPING SETS (...)` (whose elements are
@@ -186,11 +187,15 @@ struct TableRef {
   std::string name;                 //!< kTable: table or view name
   std::string alias;                //!< kTable / kSubquery: empty when none
   std::unique_ptr<Query> subquery;  //!< kSubquery
+  bool lateral = false;             //!< kSubquery: LATERAL (SELECT ...)
   JoinType join_type = JoinType::kInner;  //!< kJoin
   TableRefPtr left, right;                //!< kJoin
   AstExprPtr condition;                   //!< kJoin: ON condition; null for CROSS JOIN
   //! `AS t (a, b)`: new names for the item's columns, in order; empty when none.
   std::vector<std::string> column_aliases;
+  bool natural = false;                   //!< kJoin: NATURAL JOIN
+  std::vector<std::string> using_columns;  //!< kJoin: USING (a, b); empty when none
+  std::vector<SourcePosition> using_positions;
   std::unique_ptr<TimeWindowCall> time_window;     //!< kTimeWindow
 };
 

@@ -1,0 +1,12 @@
+CREATE TABLE a (id INT NOT NULL, k INT, name VARCHAR);
+CREATE TABLE b (k INT, id INT NOT NULL, score INT);
+CREATE TABLE c (k BIGINT, note VARCHAR);
+CREATE VIEW nat AS SELECT * FROM a NATURAL JOIN b;
+CREATE VIEW using_one AS SELECT id, a.k AS ak, b.k AS bk, name, score FROM a JOIN b USING (id);
+CREATE VIEW left_using AS SELECT * FROM a LEFT JOIN b USING (id, k);
+CREATE VIEW right_using AS SELECT * FROM a RIGHT JOIN b USING (k, id);
+CREATE VIEW full_using AS SELECT k, a.k AS ak, b.k AS bk, name, score FROM a FULL JOIN b USING (k);
+CREATE VIEW natural_full AS SELECT * FROM a NATURAL FULL OUTER JOIN b;
+CREATE VIEW star_t AS SELECT b.*, name FROM a JOIN b USING (id);
+CREATE VIEW chain AS SELECT * FROM a JOIN b USING (id, k) JOIN c USING (k);
+CREATE VIEW left_chain AS SELECT k, id, name, note FROM a NATURAL LEFT JOIN c WHERE id < 3;

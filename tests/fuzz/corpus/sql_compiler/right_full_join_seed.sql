@@ -1,0 +1,10 @@
+CREATE TABLE l (id INT, k INT, v INT);
+CREATE TABLE r (rid INT NOT NULL PRIMARY KEY, k INT, w INT);
+CREATE VIEW rj AS SELECT l.id, r.rid FROM l RIGHT JOIN r ON l.k = r.k;
+CREATE VIEW fj AS SELECT l.id, r.rid FROM l FULL OUTER JOIN r ON l.k = r.k;
+CREATE VIEW fj_res AS SELECT l.id, r.rid FROM l FULL JOIN r ON l.k = r.k AND l.v < r.w;
+CREATE VIEW rj_one_side AS SELECT l.id, r.rid FROM l RIGHT OUTER JOIN r ON l.v > 3;
+CREATE VIEW lj_const AS SELECT l.id, r.rid FROM l LEFT JOIN r ON r.w > 3;
+CREATE VIEW fj_noneq AS SELECT l.id, r.rid FROM l FULL JOIN r ON l.v + r.w = 10 OR l.id = r.rid;
+CREATE VIEW fj_false AS SELECT l.id, r.rid FROM l FULL JOIN r ON FALSE;
+CREATE VIEW fj_cols AS SELECT COALESCE(l.k, r.k) AS k, l.v, r.w FROM l FULL JOIN r ON l.k = r.k WHERE l.v IS NULL OR r.w IS NULL;
