@@ -2,6 +2,7 @@
 #include "binder.h"
 #include "expression_binder.h"
 #include "expression_tools.h"
+#include "subquery_tools.h"
 #include "type_rules.h"
 
 namespace freshet::sql {
@@ -96,8 +97,15 @@ Result<QueryBinder::Bound> QueryBinder::bind_select(const Select& select) {
   if (!select.from) return sql_error(select.position, "expected FROM: a SELECT needs a table, view or subquery");
   Result<Bound> from = bind_from(*select.from);
   if (!from.ok()) return from.status();
-  Bound input = std::move(*from);
-  if (select.where) {
+  return bind_select_body(select, std::move(*from));
+}
+
+Result<QueryBinder::Bound> QueryBinder::bind_select_body(const Select& select, Bound input) {
+  if (select.where && contains_subquery(*select.where)) {
+    Result<Bound> filtered = bind_where_subqueries(split_ast_conjuncts(*select.where), std::move(input));
+    if (!filtered.ok()) return filtered.status();
+    input = std::move(*filtered);
+  } else if (select.where) {
     if (contains_window(*select.where)) {
       return sql_error(select.where->position, "window functions are not allowed in WHERE");
     }
@@ -135,7 +143,11 @@ Result<QueryBinder::Bound> QueryBinder::bind_select(const Select& select) {
     if (select.having) return sql_error(select.having->position, "HAVING needs GROUP BY or an aggregate");
     Scope scope;
     std::vector<ExprPtr> expressions;
-    ExpressionBinder binder(input.scope);
+    SubqueryValues subqueries;
+    for (const SelectItem& item : select.items) {
+      if (item.expr) FRESHET_RETURN_IF_ERROR(attach_subqueries(*item.expr, input, subqueries));
+    }
+    ExpressionBinder binder(input.scope, subqueries.values.empty() ? nullptr : subqueries.interceptor());
     for (size_t i = 0; i < select.items.size(); ++i) {
       const SelectItem& item = select.items[i];
       if (item.star) {
@@ -144,7 +156,7 @@ Result<QueryBinder::Bound> QueryBinder::bind_select(const Select& select) {
         }
         for (size_t c = 0; c < input.scope.columns.size(); ++c) {
           const ScopeColumn& column = input.scope.columns[c];
-          if (!item.star_table.empty() && column.table != item.star_table) continue;
+          if ((!item.star_table.empty() && column.table != item.star_table) || column.hidden) continue;
           scope.columns.push_back({"", column.name, column.type});
           expressions.push_back(column_expr(c, column.type));
         }

@@ -12,6 +12,9 @@
 
 namespace freshet::sql {
 
+struct SubqueryValues;
+struct KeyedSubquery;
+
 class QueryBinder {
  public:
   //! Finds a table or view by name; null when there is none.
@@ -39,6 +42,26 @@ class QueryBinder {
   Result<Bound> bind_order_limit(const Query& query, Bound body);
   //! A SELECT list with window function calls (bind_window.cpp).
   Result<Bound> bind_window(const Select& select, Bound input);
+
+  // Subqueries in expressions (bind_subquery.cpp, bind_correlated.cpp).
+  //! A SELECT after its FROM: WHERE, the select list, GROUP BY, HAVING.
+  Result<Bound> bind_select_body(const Select& select, Bound input);
+  //! WHERE conjuncts some of which hold subqueries: a top-level EXISTS or IN
+  //! is a semi-join, every other subquery joins its facts to the input.
+  Result<Bound> bind_where_subqueries(const std::vector<const AstExpr*>& conjuncts, Bound input);
+  //! Joins to `input` the facts each subquery of `ast` needs and records in
+  //! `values` the expression that stands for it. `semi`: `ast` is a WHERE
+  //! conjunct whose rows pass only when it holds (an inner join suffices).
+  Status attach_subqueries(const AstExpr& ast, Bound& input, SubqueryValues& values, bool semi = false);
+  Status attach_subquery(const AstExpr& node, Bound& input, SubqueryValues& values, bool semi);
+  //! A subquery's rows with its correlation keys first, decorrelated
+  //! against `outer` (the scope and rows of the query it appears in).
+  Result<KeyedSubquery> bind_keyed(const Query& query, const Bound& outer, bool keys_only);
+  //! The select list, GROUP BY and HAVING of a correlated subquery over its
+  //! keyed rows (`rows`: [keys..., the FROM's columns...]).
+  Result<KeyedSubquery> bind_keyed_select(const Select& select, Bound rows, KeyedSubquery keyed, bool keys_only);
+  //! The scopes of the queries enclosing the one being bound, innermost last.
+  std::vector<Scope> outer_scopes_;
 
   Lookup lookup_;
 };

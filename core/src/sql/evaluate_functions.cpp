@@ -199,6 +199,9 @@ Datum call_function(Evaluator& evaluator, const Expr& expr, const Datum* argumen
     case ScalarFunction::kMakeDate:
     case ScalarFunction::kMakeTimestamp:
     case ScalarFunction::kMakeTime: return call_time_function(evaluator, expr, arguments);
+    case ScalarFunction::kScalarSubquery:
+      if (arguments[0].integer > 1) return evaluator.fail(ErrorCode::kInvalidArgument, expr.literal_text);
+      return Datum::of_bool(true);
   }
   return evaluator.fail(ErrorCode::kInternal, "unknown function in " + expr.to_string());
 }

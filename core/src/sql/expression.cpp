@@ -138,6 +138,7 @@ const char* function_name(ScalarFunction function) {
     case ScalarFunction::kMakeDate: return "make_date";
     case ScalarFunction::kMakeTimestamp: return "make_timestamp";
     case ScalarFunction::kMakeTime: return "make_time";
+    case ScalarFunction::kScalarSubquery: return "scalar_subquery";
   }
   return "?";
 }

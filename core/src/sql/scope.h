@@ -14,6 +14,8 @@ struct ScopeColumn {
   std::string table;  //!< alias or table name; empty for computed columns
   std::string name;
   SqlType type;
+  //! A column the binder added (a subquery's facts, bind_subquery.cpp): `*` skips it.
+  bool hidden = false;
 };
 
 struct Scope {

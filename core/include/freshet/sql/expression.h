@@ -82,6 +82,10 @@ enum class ScalarFunction : uint8_t {
   kMakeDate,       //!< MAKE_DATE(year, month, day BIGINT) -> DATE; NULL when no such date
   kMakeTimestamp,  //!< MAKE_TIMESTAMP(y, mo, d, h, mi BIGINT, s numeric) -> TIMESTAMP; NULL when invalid
   kMakeTime,       //!< MAKE_TIME(h, mi BIGINT, s numeric) -> TIME; NULL when invalid
+  //! TRUE when children[0] (a scalar subquery's row count for the outer row,
+  //! BIGINT) is at most 1; a step error naming the subquery (`literal_text`)
+  //! when it is more (bind_subquery.cpp).
+  kScalarSubquery,
 };
 
 //! EXTRACT's field: any time unit (freshet/types/time_unit.h).
