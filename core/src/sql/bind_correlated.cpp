@@ -67,7 +67,7 @@ Result<KeyedSubquery> QueryBinder::bind_keyed(const Query& query, const Bound& o
     return std::move(keyed);
   };
   const Select* select = query.select.get();
-  if (!select || !select->from || query.limit) return uncorrelated(bind_query(query));
+  if (!select || !select->from) return uncorrelated(bind_query(query));
   Result<Bound> from = bind_from(*select->from);
   if (!from.ok()) return from.status();
   Bound inner = std::move(*from);
@@ -148,7 +148,11 @@ Result<KeyedSubquery> QueryBinder::bind_keyed(const Query& query, const Bound& o
     }
   }
   if (correlation.equal.empty() && correlation.residual.empty()) {
+    if (query.limit) return uncorrelated(bind_query(query));  // binds the FROM again, with the LIMIT
     return uncorrelated(bind_select_body(*select, std::move(inner)));
+  }
+  if (query.limit) {
+    return sql_error(query.position, "a correlated reference inside a subquery with LIMIT is not supported");
   }
   if (contains_window(*select->where) || !select->windows.empty()) {
     return sql_error(select->position, "window functions in a correlated subquery are not supported");
