@@ -110,7 +110,7 @@ Result<ExprPtr> ExpressionBinder::bind_node(const AstExpr& ast) {
     case AstExprKind::kInSubquery:
     case AstExprKind::kQuantified:
       // Subqueries are joined in before binding (bind_subquery.cpp), where they are supported.
-      return sql_error(ast.position, "a subquery is not supported here");
+      return sql_error(ast.position, "a subquery is not supported here (only in WHERE and in the select list)");
   }
   return sql_error(ast.position, "unsupported expression");
 }

@@ -122,6 +122,7 @@ Result<QueryBinder::Bound> QueryBinder::bind_select_body(const Select& select, B
   for (const SelectItem& item : select.items) aggregating = aggregating || (item.expr && contains_aggregate(*item.expr));
   bool windowed = false;
   for (const SelectItem& item : select.items) windowed = windowed || (item.expr && contains_window(*item.expr));
+  FRESHET_RETURN_IF_ERROR(check_subquery_places(select, aggregating || windowed));
   for (const AstExprPtr& key : select.group_by) {
     if (contains_window(*key)) return sql_error(key->position, "window functions are not allowed in GROUP BY");
   }

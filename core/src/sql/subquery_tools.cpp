@@ -39,6 +39,7 @@ ExprPtr clone_expr(const Expr& expr) {
   copy->field = expr.field;
   copy->negated = expr.negated;
   copy->has_else = expr.has_else;
+  copy->sorted = expr.sorted;
   for (const ExprPtr& child : expr.children) copy->children.push_back(clone_expr(*child));
   return copy;
 }
@@ -119,6 +120,24 @@ Status for_each_subquery(const AstExpr& ast, const std::function<Status(const As
   if (ast.case_operand) FRESHET_RETURN_IF_ERROR(for_each_subquery(*ast.case_operand, visit));
   if (ast.else_result) FRESHET_RETURN_IF_ERROR(for_each_subquery(*ast.else_result, visit));
   if (is_subquery_node(ast)) return visit(ast);
+  return Status::OK();
+}
+
+Status check_subquery_places(const Select& select, bool aggregating) {
+  for (const AstExprPtr& key : select.group_by) {
+    if (contains_subquery(*key)) return sql_error(key->position, "subqueries in GROUP BY are not supported");
+  }
+  if (!aggregating) return Status::OK();
+  const char* advice = " of a query with GROUP BY, aggregates or window functions are not supported; "
+                       "aggregate in a FROM subquery and use the subquery outside it";
+  for (const SelectItem& item : select.items) {
+    if (item.expr && contains_subquery(*item.expr)) {
+      return sql_error(item.position, std::string("subqueries in the select list") + advice);
+    }
+  }
+  if (select.having && contains_subquery(*select.having)) {
+    return sql_error(select.having->position, std::string("subqueries in HAVING") + advice);
+  }
   return Status::OK();
 }
 

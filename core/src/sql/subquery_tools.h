@@ -32,6 +32,10 @@ void for_each_column_ref(const AstExpr& ast, const std::function<void(const AstE
 //! looking inside subqueries; stops at the first error.
 Status for_each_subquery(const AstExpr& ast, const std::function<Status(const AstExpr&)>& visit);
 
+//! Rejects subqueries where they are not supported: in GROUP BY, and in the
+//! select list or HAVING of a query that aggregates or has window functions.
+Status check_subquery_places(const Select& select, bool aggregating);
+
 //! The expression each subquery node of a tree stands for, once its facts
 //! are joined to the input (columns of the extended input).
 struct SubqueryValues {

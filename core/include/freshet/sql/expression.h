@@ -105,6 +105,9 @@ struct Expr {
   ExtractField field = ExtractField::kYear;
   bool negated = false;
   bool has_else = false;
+  //! kInList: children[1..] are constants, not NULL, distinct and in
+  //! ascending order, so a binary search finds x (sort_in_list).
+  bool sorted = false;
   std::vector<ExprPtr> children;
 
   //! A readable rendering for plans and messages: "($0 + 1)", "CAST($2 AS DOUBLE)".
@@ -116,6 +119,9 @@ ExprPtr column_expr(size_t column, SqlType type);
 ExprPtr literal_expr(const Value& value, SqlType type);
 ExprPtr null_literal(SqlType type);
 ExprPtr make_expr(ExprKind kind, SqlType type, std::vector<ExprPtr> children);
+//! Sorts a long IN list of constants (kInList) so that it is searched in
+//! O(log n) per row (sets Expr::sorted); leaves any other list as it is.
+void sort_in_list(Expr& in);
 
 //! Evaluates bound expressions over rows. Errors (division by zero,
 //! overflow, a bad cast) are sticky: evaluation goes on returning NULLs and
