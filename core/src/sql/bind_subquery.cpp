@@ -109,7 +109,8 @@ std::vector<ExprPtr> clone_keys(const std::vector<ExprPtr>& keys) {
 ExprPtr column_of(const Scope& scope, size_t column) { return column_expr(column, scope.columns[column].type); }
 
 // The value of a scalar subquery for each row of `plan`/`scope`, its facts joined in.
-ExprPtr scalar_value(KeyedSubquery& keyed, PlanPtr& plan, Scope& scope, SourcePosition position) {
+ExprPtr scalar_value(KeyedSubquery& keyed, PlanPtr& plan, Scope& scope, SourcePosition position,
+                     const std::string& view) {
   const size_t keys = keyed.key_types.size();
   SqlType type = keyed.item_types[0].with_nullable(true);
   if (keyed.one_row_per_key) {
@@ -135,8 +136,9 @@ ExprPtr scalar_value(KeyedSubquery& keyed, PlanPtr& plan, Scope& scope, SourcePo
   count.push_back(column_of(scope, at + keys));
   ExprPtr check = make_expr(ExprKind::kFunction, SqlType::boolean(), std::move(count));
   check->function = ScalarFunction::kScalarSubquery;
-  check->literal_text = "the scalar subquery at line " + std::to_string(position.line) + ", column " +
-                        std::to_string(position.column) + " returned more than one row";
+  check->literal_text = (view.empty() ? std::string() : "view " + view + ": ") + "the scalar subquery at line " +
+                        std::to_string(position.line) + ", column " + std::to_string(position.column) +
+                        " returned more than one row";
   std::vector<std::pair<ExprPtr, ExprPtr>> whens;
   whens.emplace_back(is_null_expr(column_of(scope, at + keys)), null_literal(type));
   whens.emplace_back(std::move(check), column_of(scope, at + keys + 1));
@@ -227,7 +229,7 @@ Status QueryBinder::attach_subquery(const AstExpr& node, Bound& input, SubqueryV
                                         std::to_string(keyed.item_types.size()));
   }
   if (node.kind == AstExprKind::kSubquery) {
-    value = scalar_value(keyed, input.plan, input.scope, node.position);
+    value = scalar_value(keyed, input.plan, input.scope, node.position, view_name_);
     return Status::OK();
   }
 
@@ -252,7 +254,7 @@ Status QueryBinder::attach_subquery(const AstExpr& node, Bound& input, SubqueryV
     if (keyed.empty_having) {
       return sql_error(node.position, std::string(what) + " over a correlated aggregate with HAVING is not supported");
     }
-    ExprPtr single = cast_to(scalar_value(keyed, input.plan, input.scope, node.position), *common);
+    ExprPtr single = cast_to(scalar_value(keyed, input.plan, input.scope, node.position, view_name_), *common);
     ExprPtr test = compare_expr(op, std::move(x), std::move(single));
     value = negated ? not_expr(std::move(test)) : std::move(test);
     return Status::OK();

@@ -24,6 +24,8 @@ class QueryBinder {
 
   //! The plan of a whole query; its schema names the output columns.
   Result<PlanPtr> bind(const Query& query);
+  //! The view being bound, for the messages of step errors (a scalar subquery's "more than one row").
+  void set_view_name(std::string name) { view_name_ = std::move(name); }
 
  private:
   struct Bound {
@@ -62,6 +64,7 @@ class QueryBinder {
   Result<KeyedSubquery> bind_keyed_select(const Select& select, Bound rows, KeyedSubquery keyed, bool keys_only);
   //! The scopes of the queries enclosing the one being bound, innermost last.
   std::vector<Scope> outer_scopes_;
+  std::string view_name_;
 
   Lookup lookup_;
 };
