@@ -86,6 +86,7 @@ size_t join_facts(PlanPtr& plan, Scope& scope, PlanPtr facts, std::vector<ExprPt
     push_key(join->left_keys, std::move(keys[i]), i < null_safe_count);
     push_key(join->right_keys, column_expr(i, facts->schema->type(i)), i < null_safe_count);
   }
+  // Every column, as the binder's joins have them (prune_columns drops those unused above).
   for (size_t c = 0; c < facts->schema->size(); ++c) {
     SqlType column_type = facts->schema->type(c);
     if (type == JoinType::kLeft) column_type.nullable = true;
@@ -178,14 +179,21 @@ Result<QueryBinder::Bound> QueryBinder::bind_where_subqueries(const std::vector<
   for (const AstExpr* conjunct : conjuncts) {
     Result<ExprPtr> predicate = binder.bind_condition(*conjunct, "WHERE");
     if (!predicate.ok()) return predicate.status();
+    // A semi-join's conjunct is TRUE: the join has done its filtering.
+    const Expr& bound = **predicate;
+    if (bound.kind == ExprKind::kLiteral && !bound.literal.null && bound.literal.integer != 0) continue;
     predicates.push_back(std::move(*predicate));
   }
-  PlanPtr filter = wrap_plan(LogicalPlan::Kind::kFilter, std::move(input.plan));
-  filter->predicate = conjoin(std::move(predicates));
+  if (!predicates.empty()) {
+    PlanPtr filter = wrap_plan(LogicalPlan::Kind::kFilter, std::move(input.plan));
+    filter->predicate = conjoin(std::move(predicates));
+    input.plan = std::move(filter);
+  }
+  if (input.scope.columns.size() == original.columns.size()) return input;
   // Back to the input's columns: the facts served the condition only.
   std::vector<ExprPtr> columns;
   for (size_t c = 0; c < original.columns.size(); ++c) columns.push_back(column_of(original, c));
-  PlanPtr back = make_plan(LogicalPlan::Kind::kProject, schema_of(original), std::move(filter));
+  PlanPtr back = make_plan(LogicalPlan::Kind::kProject, schema_of(original), std::move(input.plan));
   back->expressions = std::move(columns);
   return Bound{std::move(back), original};
 }

@@ -209,6 +209,7 @@ Result<AstExprPtr> Parser::primary() {
       if (starts_subquery(1)) return subquery_expression(AstExprKind::kSubquery, token.position);
       advance();
       FRESHET_PARSE_ASSIGN(AstExprPtr inner, expression());
+      if (at(TokenKind::kComma)) return sql_error_at(token.position, "row values ((a, b, ...)) are not supported");
       FRESHET_RETURN_IF_ERROR(expect(TokenKind::kRightParen, "')'"));
       if (at_interval_unit()) return datetime_difference(std::move(inner));
       return inner;
