@@ -122,7 +122,7 @@ Result<QueryBinder::Bound> QueryBinder::bind_select_body(const Select& select, B
   for (const SelectItem& item : select.items) aggregating = aggregating || (item.expr && contains_aggregate(*item.expr));
   bool windowed = false;
   for (const SelectItem& item : select.items) windowed = windowed || (item.expr && contains_window(*item.expr));
-  FRESHET_RETURN_IF_ERROR(check_subquery_places(select, aggregating || windowed));
+  FRESHET_RETURN_IF_ERROR(check_subquery_places(select, windowed));
   for (const AstExprPtr& key : select.group_by) {
     if (contains_window(*key)) return sql_error(key->position, "window functions are not allowed in GROUP BY");
   }
@@ -138,6 +138,8 @@ Result<QueryBinder::Bound> QueryBinder::bind_select_body(const Select& select, B
   Result<Bound> body = Bound{};
   if (windowed) {
     body = bind_window(select, std::move(input));
+  } else if (aggregating && has_subquery(select)) {
+    body = bind_aggregate_subqueries(select, std::move(input));
   } else if (aggregating) {
     body = bind_aggregate(select, std::move(input));
   } else {

@@ -62,6 +62,9 @@ class QueryBinder {
   //! The select list, GROUP BY and HAVING of a correlated subquery over its
   //! keyed rows (`rows`: [keys..., the FROM's columns...]).
   Result<KeyedSubquery> bind_keyed_select(const Select& select, Bound rows, KeyedSubquery keyed, bool keys_only);
+  //! A query with GROUP BY or aggregates whose select list or HAVING holds
+  //! subqueries (bind_aggregate_subquery.cpp).
+  Result<Bound> bind_aggregate_subqueries(const Select& select, Bound input);
   //! The scopes of the queries enclosing the one being bound, innermost last.
   std::vector<Scope> outer_scopes_;
   std::string view_name_;

@@ -123,13 +123,20 @@ Status for_each_subquery(const AstExpr& ast, const std::function<Status(const As
   return Status::OK();
 }
 
-Status check_subquery_places(const Select& select, bool aggregating) {
+bool has_subquery(const Select& select) {
+  for (const SelectItem& item : select.items) {
+    if (item.expr && contains_subquery(*item.expr)) return true;
+  }
+  return select.having && contains_subquery(*select.having);
+}
+
+Status check_subquery_places(const Select& select, bool windowed) {
   for (const AstExprPtr& key : select.group_by) {
     if (contains_subquery(*key)) return sql_error(key->position, "subqueries in GROUP BY are not supported");
   }
-  if (!aggregating) return Status::OK();
-  const char* advice = " of a query with GROUP BY, aggregates or window functions are not supported; "
-                       "aggregate in a FROM subquery and use the subquery outside it";
+  if (!windowed) return Status::OK();
+  const char* advice = " of a query with window functions are not supported; "
+                       "compute the window functions in a FROM subquery and use the subquery outside it";
   for (const SelectItem& item : select.items) {
     if (item.expr && contains_subquery(*item.expr)) {
       return sql_error(item.position, std::string("subqueries in the select list") + advice);
@@ -144,7 +151,7 @@ Status check_subquery_places(const Select& select, bool aggregating) {
 ExpressionBinder::Interceptor SubqueryValues::interceptor() const {
   return [this](const AstExpr& ast) -> Result<ExprPtr> {
     auto found = values.find(&ast);
-    if (found == values.end()) return ExprPtr();
+    if (found == values.end()) return fallback ? fallback(ast) : ExprPtr();
     return clone_expr(*found->second);
   };
 }

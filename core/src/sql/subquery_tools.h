@@ -33,13 +33,17 @@ void for_each_column_ref(const AstExpr& ast, const std::function<void(const AstE
 Status for_each_subquery(const AstExpr& ast, const std::function<Status(const AstExpr&)>& visit);
 
 //! Rejects subqueries where they are not supported: in GROUP BY, and in the
-//! select list or HAVING of a query that aggregates or has window functions.
-Status check_subquery_places(const Select& select, bool aggregating);
+//! select list or HAVING of a query with window functions (`windowed`).
+Status check_subquery_places(const Select& select, bool windowed);
+//! Whether the select list or HAVING holds a subquery.
+bool has_subquery(const Select& select);
 
 //! The expression each subquery node of a tree stands for, once its facts
 //! are joined to the input (columns of the extended input).
 struct SubqueryValues {
   std::map<const AstExpr*, ExprPtr> values;
+  //! Consulted for every other node when set (an aggregate query's mapping of calls and keys).
+  ExpressionBinder::Interceptor fallback;
   //! An ExpressionBinder interceptor that binds a recorded node to (a copy of) its value.
   ExpressionBinder::Interceptor interceptor() const;
 };

@@ -1,7 +1,7 @@
 // Differential views of subqueries in expressions (group 10_subquery):
 // [NOT] IN, [NOT] EXISTS and scalar subqueries, uncorrelated and correlated
 // (on equalities and on other predicates), in WHERE, the select list and
-// CASE, nested. SQLite has no ANY/ALL: tests/sql/any_all.test checks those.
+// CASE, nested, in HAVING and an aggregate's select list. SQLite has no ANY/ALL: tests/sql/any_all.test checks those.
 // A scalar subquery here yields at most one row (SQLite would take the first
 // of several where Freshet fails the step).
 #include "sqlite_differential_queries.h"
@@ -40,6 +40,10 @@ const std::vector<DifferentialQuery> kSubqueryQueries = {
     {"s_exists_grouped_outer", "SELECT dept, COUNT(*) AS n FROM emp WHERE EXISTS (SELECT 1 FROM ev WHERE "
                                "ev.emp_id = emp.id) GROUP BY dept"},
     {"s_in_union", "SELECT id FROM emp WHERE dept IN (SELECT k FROM tag UNION SELECT id FROM dept WHERE budget < 0)"},
+    {"s_having", "SELECT dept, COUNT(*) AS n FROM emp GROUP BY dept HAVING COUNT(*) * 3 > (SELECT COUNT(*) FROM tag)"},
+    {"s_grouped_correlated", "SELECT dept, COUNT(*) AS n, (SELECT COUNT(*) FROM ev WHERE ev.emp_id = emp.dept) AS e "
+                             "FROM emp GROUP BY dept"},
+    {"s_global_in", "SELECT MAX(bonus) AS m, MAX(bonus) IN (SELECT amount FROM ev) AS m_in FROM emp"},
 };
 
 [[maybe_unused]] const bool kRegistered = register_differential_queries("10_subquery", kSubqueryQueries);
