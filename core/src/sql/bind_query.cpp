@@ -205,6 +205,7 @@ Result<QueryBinder::Bound> QueryBinder::bind_from(const TableRef& from) {
 }
 
 Result<QueryBinder::Bound> QueryBinder::bind_join(const TableRef& join) {
+  if (join.condition && contains_subquery(*join.condition)) return bind_join_subqueries(join);
   Result<Bound> left = bind_from(*join.left);
   if (!left.ok()) return left.status();
   Result<Bound> right = bind_from(*join.right);

@@ -65,6 +65,8 @@ class QueryBinder {
   //! A query with GROUP BY or aggregates whose select list or HAVING holds
   //! subqueries (bind_aggregate_subquery.cpp).
   Result<Bound> bind_aggregate_subqueries(const Select& select, Bound input);
+  //! An INNER or CROSS join whose ON holds subqueries (bind_join_subquery.cpp).
+  Result<Bound> bind_join_subqueries(const TableRef& join);
   //! The scopes of the queries enclosing the one being bound, innermost last.
   std::vector<Scope> outer_scopes_;
   std::string view_name_;
