@@ -14,7 +14,6 @@
 // The select list, GROUP BY and HAVING are then bound over the keyed rows,
 // grouped by the key too, so an aggregate is computed per outer key.
 #include "bind_subquery.h"
-
 #include "expression_tools.h"
 #include "type_rules.h"
 
@@ -40,8 +39,8 @@ ExprPtr empty_group(const Expr& expr, const LogicalPlan& aggregate) {
   return substitute_columns(expr, [&](size_t column, const SqlType& type) -> ExprPtr {
     if (column < aggregate.group_count) return null_literal(type.with_nullable(true));
     AggregateKind kind = aggregate.aggregates[column - aggregate.group_count].kind;
-    bool count = kind == AggregateKind::kCountStar || kind == AggregateKind::kCount ||
-                 kind == AggregateKind::kCountDistinct;
+    bool count =
+        kind == AggregateKind::kCountStar || kind == AggregateKind::kCount || kind == AggregateKind::kCountDistinct;
     if (count) return literal_expr(Value::bigint(0), type.with_nullable(false));
     return null_literal(type.with_nullable(true));
   });
@@ -118,7 +117,8 @@ Result<KeyedSubquery> QueryBinder::bind_keyed(const Query& query, const Bound& o
         continue;
       }
       if (contains_subquery(*conjunct)) {
-        return sql_error(conjunct->position, "a correlated reference inside a condition that holds a subquery is not supported");
+        return sql_error(conjunct->position,
+                         "a correlated reference inside a condition that holds a subquery is not supported");
       }
       for_each_column_ref(*conjunct, [&](const AstExpr& ref) {
         if (side_of(ref) == Side::kOuter) correlation.outer_refs.push_back(&ref);
@@ -272,7 +272,8 @@ Result<KeyedSubquery> QueryBinder::bind_keyed_select(const Select& select, Bound
   // The select list over the keyed rows, the keys first and in GROUP BY too.
   const size_t keys = keyed.key_types.size();
   bool aggregating = !select.group_by.empty() || (select.having && contains_aggregate(*select.having));
-  for (const SelectItem& item : select.items) aggregating = aggregating || (item.expr && contains_aggregate(*item.expr));
+  for (const SelectItem& item : select.items)
+    aggregating = aggregating || (item.expr && contains_aggregate(*item.expr));
   Select synthetic;
   synthetic.position = select.position;
   synthetic.distinct = select.distinct;

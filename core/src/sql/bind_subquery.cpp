@@ -170,7 +170,8 @@ Result<QueryBinder::Bound> QueryBinder::bind_where_subqueries(const std::vector<
     if (contains_aggregate(*conjunct)) {
       return sql_error(conjunct->position, "aggregates are not allowed in WHERE; use HAVING");
     }
-    bool semi = conjunct->kind == AstExprKind::kExists || (conjunct->kind == AstExprKind::kInSubquery && !conjunct->negated) ||
+    bool semi = conjunct->kind == AstExprKind::kExists ||
+                (conjunct->kind == AstExprKind::kInSubquery && !conjunct->negated) ||
                 (conjunct->kind == AstExprKind::kQuantified && conjunct->op == AstOperator::kEqual && !conjunct->all);
     FRESHET_RETURN_IF_ERROR(attach_subqueries(*conjunct, input, values, semi));
   }
@@ -199,9 +200,8 @@ Result<QueryBinder::Bound> QueryBinder::bind_where_subqueries(const std::vector<
 }
 
 Status QueryBinder::attach_subqueries(const AstExpr& ast, Bound& input, SubqueryValues& values, bool semi) {
-  return for_each_subquery(ast, [&](const AstExpr& node) {
-    return attach_subquery(node, input, values, semi && &node == &ast);
-  });
+  return for_each_subquery(
+      ast, [&](const AstExpr& node) { return attach_subquery(node, input, values, semi && &node == &ast); });
 }
 
 Status QueryBinder::attach_subquery(const AstExpr& node, Bound& input, SubqueryValues& values, bool semi) {
@@ -233,8 +233,8 @@ Status QueryBinder::attach_subquery(const AstExpr& node, Bound& input, SubqueryV
   }
   const char* what = node.kind == AstExprKind::kSubquery ? "a scalar subquery" : "the subquery of IN, ANY or ALL";
   if (keyed.item_types.size() != 1) {
-    return sql_error(node.position, std::string(what) + " must return one column, not " +
-                                        std::to_string(keyed.item_types.size()));
+    return sql_error(node.position,
+                     std::string(what) + " must return one column, not " + std::to_string(keyed.item_types.size()));
   }
   if (node.kind == AstExprKind::kSubquery) {
     value = scalar_value(keyed, input.plan, input.scope, node.position, view_name_);
@@ -292,8 +292,8 @@ Status QueryBinder::attach_subquery(const AstExpr& node, Bound& input, SubqueryV
     item.push_back(cast_item());
     PlanPtr counts = aggregate_by_keys(keys_and(std::move(keyed.plan), keys, std::move(item)), keys,
                                        {AggregateKind::kCountStar, AggregateKind::kCount});
-    size_t at = join_facts(input.plan, input.scope, std::move(counts), std::move(keyed.outer_keys), null_safe,
-                           JoinType::kLeft);
+    size_t at =
+        join_facts(input.plan, input.scope, std::move(counts), std::move(keyed.outer_keys), null_safe, JoinType::kLeft);
     ExprPtr in = set_test(is_null_expr(column_of(input.scope, at + keys)), false, std::move(x),
                           is_null_expr(column_of(input.scope, hit + keys + 1), true), true,
                           column_of(input.scope, at + keys), column_of(input.scope, at + keys + 1));
@@ -303,35 +303,51 @@ Status QueryBinder::attach_subquery(const AstExpr& node, Bound& input, SubqueryV
   // Order comparisons, <> ANY and = ALL: the set's MIN and MAX decide.
   std::vector<ExprPtr> item;
   item.push_back(cast_item());
-  PlanPtr facts = aggregate_by_keys(keys_and(std::move(keyed.plan), keys, std::move(item)), keys,
-                                    {AggregateKind::kCountStar, AggregateKind::kCount, AggregateKind::kMin,
-                                     AggregateKind::kMax});
-  size_t at = join_facts(input.plan, input.scope, std::move(facts), std::move(keyed.outer_keys), null_safe,
-                         JoinType::kLeft);
+  PlanPtr facts =
+      aggregate_by_keys(keys_and(std::move(keyed.plan), keys, std::move(item)), keys,
+                        {AggregateKind::kCountStar, AggregateKind::kCount, AggregateKind::kMin, AggregateKind::kMax});
+  size_t at =
+      join_facts(input.plan, input.scope, std::move(facts), std::move(keyed.outer_keys), null_safe, JoinType::kLeft);
   auto total = [&] { return column_of(input.scope, at + keys); };
   auto nonnull = [&] { return column_of(input.scope, at + keys + 1); };
   auto min = [&] { return column_of(input.scope, at + keys + 2); };
   auto max = [&] { return column_of(input.scope, at + keys + 3); };
-  auto cmp = [&](AstOperator o, ExprPtr bound_value) { return compare_expr(o, clone_expr(*x), std::move(bound_value)); };
-  auto differs = [&] {
-    return or_expr(cmp(AstOperator::kNotEqual, min()), cmp(AstOperator::kNotEqual, max()));
+  auto cmp = [&](AstOperator o, ExprPtr bound_value) {
+    return compare_expr(o, clone_expr(*x), std::move(bound_value));
   };
+  auto differs = [&] { return or_expr(cmp(AstOperator::kNotEqual, min()), cmp(AstOperator::kNotEqual, max())); };
   ExprPtr decided;
   if (!all) {  // ANY holds when some value passes: the extreme one decides
     switch (op) {
       case AstOperator::kLess:
-      case AstOperator::kLessEqual: decided = cmp(op, max()); break;
+      case AstOperator::kLessEqual:
+        decided = cmp(op, max());
+        break;
       case AstOperator::kGreater:
-      case AstOperator::kGreaterEqual: decided = cmp(op, min()); break;
-      default: decided = differs(); break;  // <> ANY
+      case AstOperator::kGreaterEqual:
+        decided = cmp(op, min());
+        break;
+      default:
+        decided = differs();
+        break;  // <> ANY
     }
   } else {  // ALL fails when some value fails: the other extreme decides
     switch (op) {
-      case AstOperator::kLess: decided = cmp(AstOperator::kGreaterEqual, min()); break;
-      case AstOperator::kLessEqual: decided = cmp(AstOperator::kGreater, min()); break;
-      case AstOperator::kGreater: decided = cmp(AstOperator::kLessEqual, max()); break;
-      case AstOperator::kGreaterEqual: decided = cmp(AstOperator::kLess, max()); break;
-      default: decided = differs(); break;  // = ALL
+      case AstOperator::kLess:
+        decided = cmp(AstOperator::kGreaterEqual, min());
+        break;
+      case AstOperator::kLessEqual:
+        decided = cmp(AstOperator::kGreater, min());
+        break;
+      case AstOperator::kGreater:
+        decided = cmp(AstOperator::kLessEqual, max());
+        break;
+      case AstOperator::kGreaterEqual:
+        decided = cmp(AstOperator::kLess, max());
+        break;
+      default:
+        decided = differs();
+        break;  // = ALL
     }
   }
   value = set_test(is_null_expr(total()), all, std::move(x), std::move(decided), !all, total(), nonnull());

@@ -38,9 +38,8 @@ void sort_in_list(Expr& in) {
   }
   std::vector<size_t> order(values.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-    return internal::compare_values(type, values[a], values[b]) < 0;
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return internal::compare_values(type, values[a], values[b]) < 0; });
   std::vector<ExprPtr> sorted;
   sorted.push_back(std::move(in.children[0]));
   for (size_t k = 0; k < order.size(); ++k) {

@@ -135,8 +135,9 @@ Status check_subquery_places(const Select& select, bool windowed) {
     if (contains_subquery(*key)) return sql_error(key->position, "subqueries in GROUP BY are not supported");
   }
   if (!windowed) return Status::OK();
-  const char* advice = " of a query with window functions are not supported; "
-                       "compute the window functions in a FROM subquery and use the subquery outside it";
+  const char* advice =
+      " of a query with window functions are not supported; "
+      "compute the window functions in a FROM subquery and use the subquery outside it";
   for (const SelectItem& item : select.items) {
     if (item.expr && contains_subquery(*item.expr)) {
       return sql_error(item.position, std::string("subqueries in the select list") + advice);
@@ -209,12 +210,17 @@ ExprPtr case_expr(std::vector<std::pair<ExprPtr, ExprPtr>> whens, ExprPtr otherw
 ExprPtr zero_of(const SqlType& type) {
   SqlType not_null = type.with_nullable(false);
   switch (type.id) {
-    case TypeId::kBoolean: return literal_expr(Value::boolean(false), not_null);
-    case TypeId::kVarchar: return literal_expr(Value::varchar(""), not_null);
+    case TypeId::kBoolean:
+      return literal_expr(Value::boolean(false), not_null);
+    case TypeId::kVarchar:
+      return literal_expr(Value::varchar(""), not_null);
     case TypeId::kReal:
-    case TypeId::kDouble: return literal_expr(Value::floating(type.id, 0), not_null);
-    case TypeId::kDecimal: return literal_expr(Value::decimal(0, type.scale), not_null);
-    default: return literal_expr(Value::integer(type.id, 0), not_null);
+    case TypeId::kDouble:
+      return literal_expr(Value::floating(type.id, 0), not_null);
+    case TypeId::kDecimal:
+      return literal_expr(Value::decimal(0, type.scale), not_null);
+    default:
+      return literal_expr(Value::integer(type.id, 0), not_null);
   }
 }
 

@@ -125,8 +125,10 @@ inline std::string print(const AstExpr& expr) {
       return "(EXTRACT " + expr.name + print_children(expr) + ")";
     case AstExprKind::kDatetimeDifference:
       return "(-" + print_children(expr) + ") " + expr.cast_type.to_string().substr(9);
-    case AstExprKind::kSubquery: return "(SUBQUERY [" + print(*expr.subquery) + "])";
-    case AstExprKind::kExists: return "(EXISTS [" + print(*expr.subquery) + "])";
+    case AstExprKind::kSubquery:
+      return "(SUBQUERY [" + print(*expr.subquery) + "])";
+    case AstExprKind::kExists:
+      return "(EXISTS [" + print(*expr.subquery) + "])";
     case AstExprKind::kInSubquery:
       return "(" + not_prefix + "IN" + print_children(expr) + " [" + print(*expr.subquery) + "])";
     case AstExprKind::kQuantified:
