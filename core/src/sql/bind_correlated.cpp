@@ -73,7 +73,11 @@ Result<KeyedSubquery> QueryBinder::bind_keyed(const Query& query, const Bound& o
 
   // Where each column reference points: the subquery, the query around it, or further out.
   auto side_of = [&](const AstExpr& ref) {
-    if (inner.scope.resolve(ref.names, ref.position).ok()) return Side::kInner;
+    Result<size_t> in_subquery = inner.scope.resolve(ref.names, ref.position);
+    // An ambiguous name is the subquery's: binding it reports the ambiguity.
+    if (in_subquery.ok() || in_subquery.status().message().find("ambiguous") != std::string::npos) {
+      return Side::kInner;
+    }
     if (outer.scope.resolve(ref.names, ref.position).ok()) return Side::kOuter;
     for (size_t i = 0; i + 1 < outer_scopes_.size(); ++i) {
       if (outer_scopes_[i].resolve(ref.names, ref.position).ok()) return Side::kFurther;
