@@ -105,6 +105,12 @@ Result<ExprPtr> ExpressionBinder::bind_node(const AstExpr& ast) {
     }
     case AstExprKind::kFunction: return bind_function(ast);
     case AstExprKind::kExtract: return bind_extract(ast);
+    case AstExprKind::kSubquery:
+    case AstExprKind::kExists:
+    case AstExprKind::kInSubquery:
+    case AstExprKind::kQuantified:
+      // Subqueries are joined in before binding (bind_subquery.cpp), where they are supported.
+      return sql_error(ast.position, "a subquery is not supported here (only in WHERE and in the select list)");
   }
   return sql_error(ast.position, "unsupported expression");
 }

@@ -4,6 +4,7 @@
 #include "expression_binder.h"
 #include "expression_tools.h"
 #include "group_by_sets.h"
+#include "subquery_tools.h"
 #include "type_rules.h"
 
 namespace freshet::sql {
@@ -180,8 +181,15 @@ Result<QueryBinder::Bound> QueryBinder::bind_select(const Select& select, const 
   const bool hiding = hidden && !hidden->empty();
   Result<Bound> from = select.from ? bind_from(*select.from) : unit_row();
   if (!from.ok()) return from.status();
-  Bound input = std::move(*from);
-  if (select.where) {
+  return bind_select_body(select, std::move(*from));
+}
+
+Result<QueryBinder::Bound> QueryBinder::bind_select_body(const Select& select, Bound input) {
+  if (select.where && contains_subquery(*select.where)) {
+    Result<Bound> filtered = bind_where_subqueries(split_ast_conjuncts(*select.where), std::move(input));
+    if (!filtered.ok()) return filtered.status();
+    input = std::move(*filtered);
+  } else if (select.where) {
     if (contains_window(*select.where)) {
       return sql_error(select.where->position, "window functions are not allowed in WHERE");
     }
@@ -204,6 +212,7 @@ Result<QueryBinder::Bound> QueryBinder::bind_select(const Select& select, const 
   if (select.qualify && !windowed) {
     return sql_error(select.qualify->position, "QUALIFY needs a window function (in QUALIFY or the select list)");
   }
+  FRESHET_RETURN_IF_ERROR(check_subquery_places(select, windowed));
   for (const AstExprPtr& key : select.group_by) {
     if (contains_window(*key)) return sql_error(key->position, "window functions are not allowed in GROUP BY");
   }
@@ -233,13 +242,19 @@ Result<QueryBinder::Bound> QueryBinder::bind_select(const Select& select, const 
   }
   if (windowed) {
     body = bind_window(select, std::move(input));
+  } else if (aggregating && has_subquery(select)) {
+    body = bind_aggregate_subqueries(select, std::move(input));
   } else if (aggregating) {
     body = bind_aggregate(select, std::move(input));
   } else {
     if (select.having) return sql_error(select.having->position, "HAVING needs GROUP BY or an aggregate");
     Scope scope;
     std::vector<ExprPtr> expressions;
-    ExpressionBinder binder(input.scope);
+    SubqueryValues subqueries;
+    for (const SelectItem& item : select.items) {
+      if (item.expr) FRESHET_RETURN_IF_ERROR(attach_subqueries(*item.expr, input, subqueries));
+    }
+    ExpressionBinder binder(input.scope, subqueries.values.empty() ? nullptr : subqueries.interceptor());
     for (size_t i = 0; i < select.items.size(); ++i) {
       const SelectItem& item = select.items[i];
       if (item.star) {
@@ -308,6 +323,7 @@ Result<QueryBinder::Bound> QueryBinder::bind_from(const TableRef& from) {
 }
 
 Result<QueryBinder::Bound> QueryBinder::bind_join(const TableRef& join) {
+  if (join.condition && contains_subquery(*join.condition)) return bind_join_subqueries(join);
   Result<Bound> left = bind_from(*join.left);
   if (!left.ok()) return left.status();
   Result<Bound> right = bind_from(*join.right);

@@ -14,6 +14,9 @@
 
 namespace freshet::sql {
 
+struct SubqueryValues;
+struct KeyedSubquery;
+
 class QueryBinder {
  public:
   //! Finds a table or view by name; null when there is none.
@@ -23,6 +26,8 @@ class QueryBinder {
 
   //! The plan of a whole query; its schema names the output columns.
   Result<PlanPtr> bind(const Query& query);
+  //! The view being bound, for the messages of step errors (a scalar subquery's "more than one row").
+  void set_view_name(std::string name) { view_name_ = std::move(name); }
 
  private:
   struct Bound {
@@ -55,6 +60,32 @@ class QueryBinder {
   //! New names for a bound relation's columns (`AS t (a, b)`, `WITH t (a, b)`).
   static Status rename_columns(Bound& bound, const std::vector<std::string>& names, SourcePosition position,
                                const std::string& what);
+
+  // Subqueries in expressions (bind_subquery.cpp, bind_correlated.cpp).
+  //! A SELECT after its FROM: WHERE, the select list, GROUP BY, HAVING.
+  Result<Bound> bind_select_body(const Select& select, Bound input);
+  //! WHERE conjuncts some of which hold subqueries: a top-level EXISTS or IN
+  //! is a semi-join, every other subquery joins its facts to the input.
+  Result<Bound> bind_where_subqueries(const std::vector<const AstExpr*>& conjuncts, Bound input);
+  //! Joins to `input` the facts each subquery of `ast` needs and records in
+  //! `values` the expression that stands for it. `semi`: `ast` is a WHERE
+  //! conjunct whose rows pass only when it holds (an inner join suffices).
+  Status attach_subqueries(const AstExpr& ast, Bound& input, SubqueryValues& values, bool semi = false);
+  Status attach_subquery(const AstExpr& node, Bound& input, SubqueryValues& values, bool semi);
+  //! A subquery's rows with its correlation keys first, decorrelated
+  //! against `outer` (the scope and rows of the query it appears in).
+  Result<KeyedSubquery> bind_keyed(const Query& query, const Bound& outer, bool keys_only);
+  //! The select list, GROUP BY and HAVING of a correlated subquery over its
+  //! keyed rows (`rows`: [keys..., the FROM's columns...]).
+  Result<KeyedSubquery> bind_keyed_select(const Select& select, Bound rows, KeyedSubquery keyed, bool keys_only);
+  //! A query with GROUP BY or aggregates whose select list or HAVING holds
+  //! subqueries (bind_aggregate_subquery.cpp).
+  Result<Bound> bind_aggregate_subqueries(const Select& select, Bound input);
+  //! An INNER or CROSS join whose ON holds subqueries (bind_join_subquery.cpp).
+  Result<Bound> bind_join_subqueries(const TableRef& join);
+  //! The scopes of the queries enclosing the one being bound, innermost last.
+  std::vector<Scope> outer_scopes_;
+  std::string view_name_;
 
   Lookup lookup_;
   //! The WITH items in scope, outermost first; a name is looked up from the

@@ -98,6 +98,7 @@ class ProgramCompiler {
       if (const CompiledView* view = compiled_->find_view(name)) return view->schema;
       return nullptr;
     });
+    binder.set_view_name(view.name);
     Result<PlanPtr> plan = binder.bind(view.query);
     if (!plan.ok()) return plan.status();
     plan_join_order(*plan);

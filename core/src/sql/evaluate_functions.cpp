@@ -228,6 +228,9 @@ Datum call_function(Evaluator& evaluator, const Expr& expr, const Datum* argumen
     case ScalarFunction::kMd5:
     case ScalarFunction::kRlike:
     case ScalarFunction::kRegexpReplace: return call_string_function(evaluator, expr, arguments);
+    case ScalarFunction::kScalarSubquery:
+      if (arguments[0].integer > 1) return evaluator.fail(ErrorCode::kInvalidArgument, expr.literal_text);
+      return Datum::of_bool(true);
   }
   return evaluator.fail(ErrorCode::kInternal, "unknown function in " + expr.to_string());
 }

@@ -164,6 +164,7 @@ const char* function_name(ScalarFunction function) {
     case ScalarFunction::kMd5: return "md5";
     case ScalarFunction::kRlike: return "rlike";
     case ScalarFunction::kRegexpReplace: return "regexp_replace";
+    case ScalarFunction::kScalarSubquery: return "scalar_subquery";
   }
   return "?";
 }
@@ -319,6 +320,20 @@ Datum evaluate_in_list(Evaluator& evaluator, const Expr& expr, const RowReader& 
   Datum needle = evaluator.evaluate(*expr.children[0], row);
   if (needle.null) return needle;
   const SqlType& type = expr.children[0]->type;
+  if (expr.sorted) {
+    size_t low = 1, high = expr.children.size();  // search [low, high)
+    while (low < high) {
+      size_t middle = low + (high - low) / 2;
+      int order = compare_values(type, needle, evaluator.evaluate(*expr.children[middle], row));
+      if (order == 0) return Datum::of_bool(!expr.negated);
+      if (order < 0) {
+        high = middle;
+      } else {
+        low = middle + 1;
+      }
+    }
+    return Datum::of_bool(expr.negated);
+  }
   bool saw_null = false;
   for (size_t i = 1; i < expr.children.size(); ++i) {
     Datum item = evaluator.evaluate(*expr.children[i], row);

@@ -259,6 +259,7 @@ Result<ExprPtr> ExpressionBinder::bind_in_list(const AstExpr& ast) {
   for (ExprPtr& child : *children) child = cast_to(std::move(child), *common);
   ExprPtr in = make_expr(ExprKind::kInList, SqlType::boolean(nullable), std::move(*children));
   in->negated = ast.negated;
+  sort_in_list(*in);
   return in;
 }
 

@@ -115,6 +115,10 @@ Result<AstExprPtr> Parser::binary(int min_precedence) {
     if (op.precedence == 0 || op.precedence < min_precedence) return left;
     SourcePosition operator_position = current().position;
     advance();
+    if (op.precedence == kComparisonPrecedence && at_quantifier()) {
+      FRESHET_PARSE_ASSIGN(left, quantified_comparison(std::move(left), op.op, operator_position));
+      continue;
+    }
     FRESHET_PARSE_ASSIGN(AstExprPtr right, binary(op.precedence + 1));
     AstExprPtr node = make_expr(AstExprKind::kBinary, left->position);
     node->op = op.op;
@@ -145,6 +149,12 @@ Result<AstExprPtr> Parser::postfix_predicate(AstExprPtr left) {
     node->children.push_back(std::move(low));
     node->children.push_back(std::move(high));
   } else if (accept_keyword("in")) {
+    if (at(TokenKind::kLeftParen) && starts_subquery(1)) {
+      FRESHET_PARSE_ASSIGN(node, subquery_expression(AstExprKind::kInSubquery, position));
+      node->children.push_back(std::move(left));
+      node->negated = negated;
+      return node;
+    }
     node = make_expr(AstExprKind::kInList, position);
     node->children.push_back(std::move(left));
     FRESHET_RETURN_IF_ERROR(expression_list(node->children));
@@ -207,8 +217,10 @@ Result<AstExprPtr> Parser::primary() {
     case TokenKind::kString:
       return make_literal(LiteralKind::kString, advance().position, token.text);
     case TokenKind::kLeftParen: {
+      if (starts_subquery(1)) return subquery_expression(AstExprKind::kSubquery, token.position);
       advance();
       FRESHET_PARSE_ASSIGN(AstExprPtr inner, expression());
+      if (at(TokenKind::kComma)) return sql_error_at(token.position, "row values ((a, b, ...)) are not supported");
       FRESHET_RETURN_IF_ERROR(expect(TokenKind::kRightParen, "')'"));
       if (at_interval_unit()) return datetime_difference(std::move(inner));
       return inner;
@@ -248,6 +260,11 @@ Result<AstExprPtr> Parser::name_expression() {
       return interval_literal();
     }
     if (token.text == "case") return case_expression();
+    if (token.text == "exists" && next.kind == TokenKind::kLeftParen) {
+      advance();
+      if (!starts_subquery(1)) return sql_error_at(current().position, "EXISTS needs a subquery: EXISTS (SELECT ...)");
+      return subquery_expression(AstExprKind::kExists, position);
+    }
     if (token.text == "current_timestamp" && next.kind != TokenKind::kLeftParen) {
       // CURRENT_TIMESTAMP (no parentheses) is NOW().
       AstExprPtr now = make_expr(AstExprKind::kFunction, advance().position);
@@ -402,6 +419,39 @@ Result<AstExprPtr> Parser::substring_expression() {
     node->children.push_back(std::move(length));
   }
   FRESHET_RETURN_IF_ERROR(expect(TokenKind::kRightParen, keyword_form ? "'FOR' or ')'" : "',' or ')'"));
+  return node;
+}
+
+bool Parser::starts_subquery(size_t ahead) const {
+  const Token& token = peek(ahead);
+  return is_keyword(token, "select") || is_keyword(token, "with");
+}
+
+bool Parser::at_quantifier() const {
+  bool word = at_keyword("any") || at_keyword("some") || at_keyword("all");
+  return word && peek(1).kind == TokenKind::kLeftParen && starts_subquery(2);
+}
+
+//! `( query )` as an expression of `kind`, the current token being '('.
+Result<AstExprPtr> Parser::subquery_expression(AstExprKind kind, SourcePosition position) {
+  Nesting nesting(*this);
+  FRESHET_RETURN_IF_ERROR(nesting.check());
+  FRESHET_RETURN_IF_ERROR(expect(TokenKind::kLeftParen, "'('"));
+  AstExprPtr node = make_expr(kind, position);
+  FRESHET_PARSE_ASSIGN(Query inner, query());
+  node->subquery = std::make_shared<const Query>(std::move(inner));
+  FRESHET_RETURN_IF_ERROR(expect(TokenKind::kRightParen, "')'"));
+  return node;
+}
+
+//! `left op ANY|SOME|ALL (query)`, the current token being the quantifier.
+Result<AstExprPtr> Parser::quantified_comparison(AstExprPtr left, AstOperator op, SourcePosition operator_position) {
+  bool all = advance().text == "all";
+  FRESHET_PARSE_ASSIGN(AstExprPtr node, subquery_expression(AstExprKind::kQuantified, left->position));
+  node->op = op;
+  node->operator_position = operator_position;
+  node->all = all;
+  node->children.push_back(std::move(left));
   return node;
 }
 

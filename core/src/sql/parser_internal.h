@@ -119,6 +119,13 @@ class Parser {
   Result<AstExprPtr> function_call(SourcePosition position, std::string function_name);
   Result<AstExprPtr> aggregate_filter();
   Result<AstExprPtr> case_expression();
+  // Subqueries in expressions (parse_expression.cpp).
+  //! Whether the token `ahead` places on starts a query (SELECT or WITH).
+  bool starts_subquery(size_t ahead) const;
+  //! At ANY, SOME or ALL followed by `(SELECT`.
+  bool at_quantifier() const;
+  Result<AstExprPtr> subquery_expression(AstExprKind kind, SourcePosition position);
+  Result<AstExprPtr> quantified_comparison(AstExprPtr left, AstOperator op, SourcePosition operator_position);
   Result<AstExprPtr> cast_expression();
   Result<AstExprPtr> extract_expression();
   Result<AstExprPtr> substring_expression();

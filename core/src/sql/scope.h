@@ -15,7 +15,8 @@ struct ScopeColumn {
   std::string name;
   SqlType type;
   //! Reachable only by its qualified name (t.a) and t.*, not by a bare name
-  //! or *: each side's copy of a USING / NATURAL join column.
+  //! or *: each side's copy of a USING / NATURAL join column, and the
+  //! columns the binder adds for a subquery's facts (bind_subquery.cpp).
   bool hidden = false;
 };
 

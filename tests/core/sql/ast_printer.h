@@ -80,6 +80,8 @@ inline std::string print_literal(const AstExpr& expr) {
   return "?";
 }
 
+inline std::string print(const Query& query);
+
 inline std::string print(const AstExpr& expr) {
   std::string not_prefix = expr.negated ? "NOT " : "";
   switch (expr.kind) {
@@ -123,6 +125,15 @@ inline std::string print(const AstExpr& expr) {
       return "(EXTRACT " + expr.name + print_children(expr) + ")";
     case AstExprKind::kDatetimeDifference:
       return "(-" + print_children(expr) + ") " + expr.cast_type.to_string().substr(9);
+    case AstExprKind::kSubquery:
+      return "(SUBQUERY [" + print(*expr.subquery) + "])";
+    case AstExprKind::kExists:
+      return "(EXISTS [" + print(*expr.subquery) + "])";
+    case AstExprKind::kInSubquery:
+      return "(" + not_prefix + "IN" + print_children(expr) + " [" + print(*expr.subquery) + "])";
+    case AstExprKind::kQuantified:
+      return std::string("(") + operator_symbol(expr.op) + (expr.all ? " ALL" : " ANY") + print_children(expr) + " [" +
+             print(*expr.subquery) + "])";
   }
   return "?";
 }

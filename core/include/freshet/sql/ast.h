@@ -39,6 +39,11 @@ enum class AstExprKind : uint8_t {
   kExtract,     //!< EXTRACT(unit FROM children[0]) (DATE_PART(unit, x) too); name is the field's keyword
   //! (children[0] - children[1]) <qualifier>: an interval of type cast_type
   kDatetimeDifference,
+  // Subqueries (the query is `subquery`; bind_subquery.cpp):
+  kSubquery,    //!< a scalar subquery `(SELECT ...)`
+  kExists,      //!< EXISTS (subquery); NOT EXISTS is kUnary kNot over it
+  kInSubquery,  //!< children[0] [NOT] IN (subquery) (negated)
+  kQuantified,  //!< children[0] op ANY|SOME|ALL (subquery): op a comparison, `all` for ALL
 };
 
 enum class AstOperator : uint8_t {
@@ -66,6 +71,7 @@ enum class LiteralKind : uint8_t {
 struct AstExpr;
 using AstExprPtr = std::unique_ptr<AstExpr>;
 struct WindowSpec;
+struct Query;
 
 struct AstExpr {
   AstExprKind kind;
@@ -92,6 +98,10 @@ struct AstExpr {
   std::unique_ptr<WindowSpec> over;
   //! kFunction: an aggregate's `FILTER (WHERE filter)`.
   AstExprPtr filter;
+  //! kSubquery, kExists, kInSubquery, kQuantified: the subquery (shared, so
+  //! the binder can copy the node).
+  std::shared_ptr<const Query> subquery;
+  bool all = false;  //!< kQuantified: ALL (else ANY / SOME)
 };
 
 // -------------------------------------------------------------------- queries

@@ -110,6 +110,10 @@ enum class ScalarFunction : uint8_t {
   kMd5,            //!< MD5(varchar) -> 32 hex digits
   kRlike,          //!< RLIKE(varchar, pattern) -> BOOLEAN: the regex matches somewhere
   kRegexpReplace,  //!< REGEXP_REPLACE(varchar, pattern [, replacement]): every match; $1, ${name}
+  //! TRUE when children[0] (a scalar subquery's row count for the outer row,
+  //! BIGINT) is at most 1; a step error naming the subquery (`literal_text`)
+  //! when it is more (bind_subquery.cpp).
+  kScalarSubquery,
 };
 
 //! EXTRACT's field: any time unit (freshet/types/time_unit.h).
@@ -136,6 +140,9 @@ struct Expr {
   ExtractField field = ExtractField::kYear;
   bool negated = false;
   bool has_else = false;
+  //! kInList: children[1..] are constants, not NULL, distinct and in
+  //! ascending order, so a binary search finds x (sort_in_list).
+  bool sorted = false;
   std::vector<ExprPtr> children;
   //! RLIKE / REGEXP_REPLACE with a constant pattern: compiled once by the binder.
   std::shared_ptr<const Regex> regex;
@@ -149,6 +156,9 @@ ExprPtr column_expr(size_t column, SqlType type);
 ExprPtr literal_expr(const Value& value, SqlType type);
 ExprPtr null_literal(SqlType type);
 ExprPtr make_expr(ExprKind kind, SqlType type, std::vector<ExprPtr> children);
+//! Sorts a long IN list of constants (kInList) so that it is searched in
+//! O(log n) per row (sets Expr::sorted); leaves any other list as it is.
+void sort_in_list(Expr& in);
 
 //! Evaluates bound expressions over rows. Errors (division by zero,
 //! overflow, a bad cast) are sticky: evaluation goes on returning NULLs and
