@@ -101,18 +101,22 @@ class ProgramCompiler {
     return Status::OK();
   }
 
-  QueryBinder binder() {
-    return QueryBinder([this](const std::string& name) -> SchemaPtr {
+  //! A view's logical plan, before pruning. Sharing binds each view again
+  //! (prune_views): every step from the text to the unpruned plan belongs
+  //! here, so that both bindings give the same plan.
+  Result<PlanPtr> bind_view(const CreateView& view) {
+    QueryBinder binder([this](const std::string& name) -> SchemaPtr {
       if (const CompiledTable* table = compiled_->find_table(name)) return table->schema;
       if (const CompiledView* view = compiled_->find_view(name)) return view->schema;
       return nullptr;
     });
+    return binder.bind(view.query);
   }
 
   //! Binds a view (its stream comes when it is planned, after every view is bound).
   Status add(const CreateView& view) {
     FRESHET_RETURN_IF_ERROR(claim_name(view.name, view.name_position));
-    Result<PlanPtr> plan = binder().bind(view.query);
+    Result<PlanPtr> plan = bind_view(view);
     if (!plan.ok()) return plan.status();
     std::vector<Column> columns = (*plan)->schema->columns();
     if (!view.column_names.empty()) {
@@ -142,7 +146,7 @@ class ProgramCompiler {
     ColumnDemand demand;
     if (options_.share_subplans) {
       demand = program_column_demand(bound_.size(), [this](size_t v) -> PlanPtr {
-        Result<PlanPtr> plan = binder().bind(bound_[v].view->query);  // bound before: no error
+        Result<PlanPtr> plan = bind_view(*bound_[v].view);  // bound before: no error
         return plan.ok() ? std::move(*plan) : nullptr;
       });
     }
