@@ -1,6 +1,11 @@
-// compile_program: statements in order; each name (table, view or index) once.
+// compile_program: statements in order; each name (table, view or index)
+// once. Tables are made and views bound in program order; the views are
+// then pruned, planned and indexed in program order once all are bound, so
+// that a sub-plan several views share keeps the columns all of them read
+// (plan_sharing.h).
 #include "freshet/sql/compiler.h"
 
+#include <functional>
 #include <map>
 #include <set>
 
@@ -9,6 +14,7 @@
 #include "freshet/operators/map.h"
 #include "freshet/sql/parser.h"
 #include "plan_join_order.h"
+#include "plan_sharing.h"
 #include "planner.h"
 #include "prune_columns.h"
 
@@ -17,11 +23,16 @@ namespace {
 
 class ProgramCompiler {
  public:
+  explicit ProgramCompiler(const CompileOptions& options) : options_(options) {}
+
   Result<std::unique_ptr<CompiledProgram>> compile(const Program& program) {
     for (const Statement& statement : program.statements) {
       Status status = std::visit([this](const auto& s) { return add(s); }, statement);
       if (!status.ok()) return status;
     }
+    prune_views();
+    for (const std::function<Status()>& build : builds_) FRESHET_RETURN_IF_ERROR(build());
+    compiled_->reused_subplans = shared_.reuses();
     return std::move(compiled_);
   }
 
@@ -91,8 +102,10 @@ class ProgramCompiler {
     return Status::OK();
   }
 
-  Status add(const CreateView& view) {
-    FRESHET_RETURN_IF_ERROR(claim_name(view.name, view.name_position));
+  //! A view's logical plan, before pruning. Sharing binds each view again
+  //! (prune_views): every step from the text to the unpruned plan belongs
+  //! here, so that both bindings give the same plan.
+  Result<PlanPtr> bind_view(const CreateView& view) {
     QueryBinder binder([this](const std::string& name) -> SchemaPtr {
       if (const CompiledTable* table = compiled_->find_table(name)) return table->schema;
       if (const CompiledView* view = compiled_->find_view(name)) return view->schema;
@@ -102,7 +115,14 @@ class ProgramCompiler {
     Result<PlanPtr> plan = binder.bind(view.query);
     if (!plan.ok()) return plan.status();
     plan_join_order(*plan);
-    prune_columns(**plan, std::vector<bool>((*plan)->schema->size(), true));
+    return plan;
+  }
+
+  //! Binds a view (its stream comes when it is planned, after every view is bound).
+  Status add(const CreateView& view) {
+    FRESHET_RETURN_IF_ERROR(claim_name(view.name, view.name_position));
+    Result<PlanPtr> plan = bind_view(view);
+    if (!plan.ok()) return plan.status();
     std::vector<Column> columns = (*plan)->schema->columns();
     if (!view.column_names.empty()) {
       if (view.column_names.size() != columns.size()) {
@@ -118,6 +138,34 @@ class ProgramCompiler {
                                             "'; give one of them an alias");
       }
     }
+    compiled_->views.push_back({view.name, make_schema(std::move(columns)), view.materialized, Stream()});
+    const size_t index = bound_.size();
+    bound_.push_back({&view, std::move(*plan)});
+    builds_.push_back([this, index] { return plan_view(index); });
+    return Status::OK();
+  }
+
+  //! Prunes every bound view; with sharing, each sub-plan to the columns
+  //! all its users need, and counts its users.
+  void prune_views() {
+    ColumnDemand demand;
+    if (options_.share_subplans) {
+      demand = program_column_demand(bound_.size(), [this](size_t v) -> PlanPtr {
+        Result<PlanPtr> plan = bind_view(*bound_[v].view);  // bound before: no error
+        return plan.ok() ? std::move(*plan) : nullptr;
+      });
+    }
+    for (BoundView& view : bound_) {
+      prune_columns(*view.plan, std::vector<bool>(view.plan->schema->size(), true),
+                    options_.share_subplans ? &demand : nullptr);
+      if (options_.share_subplans) shared_.count_users(*view.plan);
+    }
+  }
+
+  //! Plans the bound view `view` (its position in compiled_->views and bound_).
+  Status plan_view(size_t view_index) {
+    LogicalPlan& plan = *bound_[view_index].plan;
+    const CreateView& view = *bound_[view_index].view;
     Planner planner(*compiled_->circuit, [this](const std::string& name) -> std::optional<Stream> {
       if (const CompiledTable* table = compiled_->find_table(name)) return table->stream;
       if (const CompiledView* view = compiled_->find_view(name)) return view->stream;
@@ -139,11 +187,12 @@ class ProgramCompiler {
     // Which of the view's columns follow a watermark, for aggregates over it
     // (read before the planner consumes the plan).
     std::vector<std::optional<GroupEvictionSpec>> times;
-    for (size_t c = 0; c < (*plan)->schema->size(); ++c) times.push_back(column_time(**plan, c, watermarks));
+    for (size_t c = 0; c < plan.schema->size(); ++c) times.push_back(column_time(plan, c, watermarks));
     planner.set_watermarks(watermarks);
-    Result<Stream> stream = planner.plan(**plan);
+    if (options_.share_subplans) planner.set_shared_plans(&shared_);
+    Result<Stream> stream = planner.plan(plan);
     if (!stream.ok()) return stream.status();
-    compiled_->views.push_back({view.name, make_schema(std::move(columns)), view.materialized, *stream});
+    compiled_->views[view_index].stream = *stream;
     view_times_[view.name] = std::move(times);
     return Status::OK();
   }
@@ -168,18 +217,37 @@ class ProgramCompiler {
       key_columns.push_back(view->schema->column(*position));
     }
     compiled.key_schema = make_schema(std::move(key_columns));
-    std::vector<size_t> positions = compiled.columns;
-    compiled.stream = map(view->stream, compiled.key_schema, view->schema,
-                          [positions](const RowReader& row, const RowReader&, RowBuilder& key, RowBuilder& value) {
-                            for (size_t i = 0; i < positions.size(); ++i) key.copy_field(i, row, positions[i]);
-                            for (size_t c = 0; c < row.schema().size(); ++c) value.copy_field(c, row, c);
-                          });
     compiled_->indexes.push_back(std::move(compiled));
+    // The index's stream, once its view is planned.
+    builds_.push_back([this, position = compiled_->indexes.size() - 1] {
+      CompiledIndex& compiled = compiled_->indexes[position];
+      const CompiledView& view = *compiled_->find_view(compiled.view);
+      std::vector<size_t> positions = compiled.columns;
+      compiled.stream = map(view.stream, compiled.key_schema, view.schema,
+                            [positions](const RowReader& row, const RowReader&, RowBuilder& key, RowBuilder& value) {
+                              for (size_t i = 0; i < positions.size(); ++i) key.copy_field(i, row, positions[i]);
+                              for (size_t c = 0; c < row.schema().size(); ++c) value.copy_field(c, row, c);
+                            });
+      return Status::OK();
+    });
     return Status::OK();
   }
 
+  //! A view bound, not yet planned.
+  struct BoundView {
+    const CreateView* view;
+    PlanPtr plan;
+  };
+
+  CompileOptions options_;
   std::unique_ptr<CompiledProgram> compiled_ = std::make_unique<CompiledProgram>();
   std::set<std::string> names_;
+  std::vector<BoundView> bound_;
+  //! What is left once every statement is read: plan each view, build each
+  //! index, in program order.
+  std::vector<std::function<Status()>> builds_;
+  //! Sub-plans planned so far, across views (with options_.share_subplans).
+  SharedPlans shared_;
   //! Per view, per column: its tie to a table's watermark (column_time.h).
   std::map<std::string, std::vector<std::optional<GroupEvictionSpec>>> view_times_;
 };
@@ -199,9 +267,13 @@ const CompiledView* CompiledProgram::find_view(std::string_view name) const { re
 const CompiledIndex* CompiledProgram::find_index(std::string_view name) const { return find_named(indexes, name); }
 
 Result<std::unique_ptr<CompiledProgram>> compile_program(std::string_view sql) {
+  return compile_program(sql, CompileOptions());
+}
+
+Result<std::unique_ptr<CompiledProgram>> compile_program(std::string_view sql, const CompileOptions& options) {
   Result<Program> program = parse_program(sql);
   if (!program.ok()) return program.status();
-  return ProgramCompiler().compile(*program);
+  return ProgramCompiler(options).compile(*program);
 }
 
 }  // namespace freshet::sql

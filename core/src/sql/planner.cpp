@@ -60,7 +60,7 @@ Stream rows_of(Stream indexed) {
 
 }  // namespace
 
-Result<Stream> Planner::plan(LogicalPlan& plan) {
+Result<Stream> Planner::plan_node(LogicalPlan& plan) {
   if (plan.kind == LogicalPlan::Kind::kAggregate) return plan_grouped_aggregate(plan);
   if (plan.kind == LogicalPlan::Kind::kFilter) apply_rank_limit(plan);
   std::vector<Stream> inputs;
@@ -260,6 +260,7 @@ Result<Stream> Planner::plan_grouped_aggregate(LogicalPlan& plan) {
   // The row the aggregate reads: a projection of keys and arguments, which
   // feeds the grouping map directly, or the input as it is.
   LogicalPlan* source = plan.inputs[0].get();
+  const bool shared_source = shared(*source);  // before the projection is taken apart
   SchemaPtr row_schema = source->schema;
   std::vector<ExprPtr> row;
   bool reads_now = false;  // a projection reading NOW() is planned on its own (plan_clock_project)
@@ -283,7 +284,15 @@ Result<Stream> Planner::plan_grouped_aggregate(LogicalPlan& plan) {
     row_for_eviction.push_back(row[i]->kind == ExprKind::kColumn ? column_expr(row[i]->column, row[i]->type)
                                                                  : null_literal(row[i]->type));
   }
+  // A join another node reads too is planned on its own (once), and the
+  // aggregate reads its stream: fused, its traces would be kept twice.
+  const bool shared_join = source->kind == LogicalPlan::Kind::kJoin && (shared_source || shared(*source));
   RowMap grouping = grouping_map(row_schema, std::move(row), plan.group_count);
+  if (shared_join) {
+    Result<Stream> joined = this->plan(*source);
+    if (!joined.ok()) return joined.status();
+    return plan_aggregate(map(*joined, grouping.key_schema, grouping.value_schema, grouping.mapper), plan);
+  }
   if (source->kind == LogicalPlan::Kind::kJoin) {
     Result<Stream> left = this->plan(*source->inputs[0]);
     if (!left.ok()) return left.status();

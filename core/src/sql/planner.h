@@ -16,6 +16,8 @@
 
 namespace freshet::sql {
 
+class SharedPlans;
+
 class Planner {
  public:
   //! Finds the stream of a table or view by name.
@@ -23,8 +25,12 @@ class Planner {
 
   Planner(Circuit& circuit, StreamLookup lookup) : circuit_(circuit), lookup_(std::move(lookup)) {}
 
-  //! The Z-set stream of a plan's rows.
+  //! The Z-set stream of a plan's rows (a sub-plan planned before, when
+  //! sharing: plan_sharing.cpp).
   Result<Stream> plan(LogicalPlan& plan);
+  //! Plans each sub-plan once across the planners that share `shared`
+  //! (plan_sharing.h); without it every node is planned anew.
+  void set_shared_plans(SharedPlans* shared) { shared_ = shared; }
   //! Gives the program's clock (made on first use) to plans that read NOW().
   using ClockSource = std::function<ClockOperator*()>;
   void set_clock_source(ClockSource clock) { clock_ = std::move(clock); }
@@ -33,6 +39,10 @@ class Planner {
   void set_watermarks(WatermarkLookup watermarks) { watermarks_ = std::move(watermarks); }
 
  private:
+  //! Plans one node (its inputs through plan()).
+  Result<Stream> plan_node(LogicalPlan& plan);
+  //! Whether another plan node reads `plan`'s stream too (so it is planned on its own).
+  bool shared(const LogicalPlan& plan) const;
   // NOW() (plan_temporal.cpp): temporal filters, and a join with the
   // clock's one-row stream for every other use.
   //! A filter whose predicate reads NOW().
@@ -96,6 +106,7 @@ class Planner {
   StreamLookup lookup_;
   ClockSource clock_;
   WatermarkLookup watermarks_;
+  SharedPlans* shared_ = nullptr;
 };
 
 }  // namespace freshet::sql

@@ -1,5 +1,7 @@
 #include "prune_columns.h"
 
+#include "plan_sharing.h"
+
 namespace freshet::sql {
 namespace {
 
@@ -23,12 +25,12 @@ std::vector<size_t> identity(size_t width) {
 
 // Every input needs all its columns (set operations, DISTINCT, top-k and
 // aggregates depend on whole rows); the node itself stays as it is.
-std::vector<size_t> keep_all(LogicalPlan& plan) {
-  for (PlanPtr& input : plan.inputs) prune_columns(*input, std::vector<bool>(input->schema->size(), true));
+std::vector<size_t> keep_all(LogicalPlan& plan, ColumnDemand* demand) {
+  for (PlanPtr& input : plan.inputs) prune_columns(*input, std::vector<bool>(input->schema->size(), true), demand);
   return identity(plan.schema->size());
 }
 
-std::vector<size_t> prune_project(LogicalPlan& plan, const std::vector<bool>& needed) {
+std::vector<size_t> prune_project(LogicalPlan& plan, const std::vector<bool>& needed, ColumnDemand* demand) {
   std::vector<bool> input_needed(plan.inputs[0]->schema->size(), false);
   std::vector<ExprPtr> kept;
   std::vector<Column> columns;
@@ -40,22 +42,22 @@ std::vector<size_t> prune_project(LogicalPlan& plan, const std::vector<bool>& ne
     columns.push_back(plan.schema->column(i));
     kept.push_back(std::move(plan.expressions[i]));
   }
-  std::vector<size_t> input_mapping = prune_columns(*plan.inputs[0], input_needed);
+  std::vector<size_t> input_mapping = prune_columns(*plan.inputs[0], input_needed, demand);
   for (ExprPtr& expr : kept) remap_columns(*expr, input_mapping);
   plan.expressions = std::move(kept);
   plan.schema = make_schema(std::move(columns));
   return mapping;
 }
 
-std::vector<size_t> prune_filter(LogicalPlan& plan, std::vector<bool> needed) {
+std::vector<size_t> prune_filter(LogicalPlan& plan, std::vector<bool> needed, ColumnDemand* demand) {
   mark_columns(*plan.predicate, needed);
-  std::vector<size_t> mapping = prune_columns(*plan.inputs[0], needed);
+  std::vector<size_t> mapping = prune_columns(*plan.inputs[0], needed, demand);
   remap_columns(*plan.predicate, mapping);
   plan.schema = plan.inputs[0]->schema;
   return mapping;
 }
 
-std::vector<size_t> prune_join(LogicalPlan& plan, const std::vector<bool>& needed) {
+std::vector<size_t> prune_join(LogicalPlan& plan, const std::vector<bool>& needed, ColumnDemand* demand) {
   size_t left_width = plan.inputs[0]->schema->size(), right_width = plan.inputs[1]->schema->size();
   // Columns kept in the join's rows: those needed above and by the residual.
   std::vector<bool> keep_left(needed.begin(), needed.begin() + left_width);
@@ -74,8 +76,8 @@ std::vector<size_t> prune_join(LogicalPlan& plan, const std::vector<bool>& neede
   std::vector<bool> left_needed = keep_left, right_needed = keep_right;
   for (const ExprPtr& key : plan.left_keys) mark_columns(*key, left_needed);
   for (const ExprPtr& key : plan.right_keys) mark_columns(*key, right_needed);
-  std::vector<size_t> left_mapping = prune_columns(*plan.inputs[0], left_needed);
-  std::vector<size_t> right_mapping = prune_columns(*plan.inputs[1], right_needed);
+  std::vector<size_t> left_mapping = prune_columns(*plan.inputs[0], left_needed, demand);
+  std::vector<size_t> right_mapping = prune_columns(*plan.inputs[1], right_needed, demand);
   for (ExprPtr& key : plan.left_keys) remap_columns(*key, left_mapping);
   for (ExprPtr& key : plan.right_keys) remap_columns(*key, right_mapping);
 
@@ -102,11 +104,11 @@ std::vector<size_t> prune_join(LogicalPlan& plan, const std::vector<bool>& neede
 
 // TUMBLE / HOP: the input keeps the columns needed above and the time
 // column; window_start and window_end stay (after the kept columns).
-std::vector<size_t> prune_window(LogicalPlan& plan, const std::vector<bool>& needed) {
+std::vector<size_t> prune_window(LogicalPlan& plan, const std::vector<bool>& needed, ColumnDemand* demand) {
   const size_t width = plan.inputs[0]->schema->size();
   std::vector<bool> input_needed(needed.begin(), needed.begin() + width);
   input_needed[plan.time_window.time_column] = true;
-  std::vector<size_t> input_mapping = prune_columns(*plan.inputs[0], input_needed);
+  std::vector<size_t> input_mapping = prune_columns(*plan.inputs[0], input_needed, demand);
   plan.time_window.time_column = input_mapping[plan.time_window.time_column];
   // The rows are the (possibly wider than asked) pruned input's, then the
   // window's two columns.
@@ -123,14 +125,16 @@ std::vector<size_t> prune_window(LogicalPlan& plan, const std::vector<bool>& nee
 
 }  // namespace
 
-std::vector<size_t> prune_columns(LogicalPlan& plan, const std::vector<bool>& needed) {
+std::vector<size_t> prune_columns(LogicalPlan& plan, const std::vector<bool>& asked, ColumnDemand* demand) {
+  // A sub-plan other users share keeps what all of them need (plan_sharing.h).
+  const std::vector<bool> needed = demand ? demand->widen(plan, asked) : asked;
   switch (plan.kind) {
-    case LogicalPlan::Kind::kProject: return prune_project(plan, needed);
-    case LogicalPlan::Kind::kFilter: return prune_filter(plan, needed);
-    case LogicalPlan::Kind::kJoin: return prune_join(plan, needed);
-    case LogicalPlan::Kind::kTimeWindow: return prune_window(plan, needed);
+    case LogicalPlan::Kind::kProject: return prune_project(plan, needed, demand);
+    case LogicalPlan::Kind::kFilter: return prune_filter(plan, needed, demand);
+    case LogicalPlan::Kind::kJoin: return prune_join(plan, needed, demand);
+    case LogicalPlan::Kind::kTimeWindow: return prune_window(plan, needed, demand);
     case LogicalPlan::Kind::kScan: return identity(plan.schema->size());
-    default: return keep_all(plan);
+    default: return keep_all(plan, demand);
   }
 }
 

@@ -10,8 +10,12 @@
 
 namespace freshet::sql {
 
+class ColumnDemand;
+
 //! Narrows `plan` to at least the columns marked in `needed` and returns,
 //! for each old column, its new position (SIZE_MAX for a dropped one).
-std::vector<size_t> prune_columns(LogicalPlan& plan, const std::vector<bool>& needed);
+//! With a `demand` (plan_sharing.h), each sub-plan keeps the union of the
+//! columns its users across the program need, and records what it needs.
+std::vector<size_t> prune_columns(LogicalPlan& plan, const std::vector<bool>& needed, ColumnDemand* demand = nullptr);
 
 }  // namespace freshet::sql

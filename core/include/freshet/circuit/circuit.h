@@ -71,6 +71,8 @@ class Circuit {
   //! Bytes of operator state (traces, maps) over the whole circuit.
   size_t state_bytes() const;
   size_t operator_count() const { return operators_.size(); }
+  //! The operator evaluated `index`-th (for tests and diagnostics).
+  const Operator& operator_at(size_t index) const { return *operators_[index]; }
 
   //! Writes the step count and every operator's state (a checkpoint section).
   void save_state(ByteWriter& out) const;

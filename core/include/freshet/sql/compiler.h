@@ -54,13 +54,26 @@ struct CompiledProgram {
   std::vector<CompiledIndex> indexes;
   //! The clock NOW() reads (operators/clock.h); null when no view reads NOW().
   ClockOperator* clock = nullptr;
+  //! How many times a sub-plan planned before was read again instead of
+  //! planned anew (0 without CompileOptions::share_subplans).
+  size_t reused_subplans = 0;
 
   const CompiledTable* find_table(std::string_view name) const;
   const CompiledView* find_view(std::string_view name) const;
   const CompiledIndex* find_index(std::string_view name) const;
 };
 
+//! How compile_program builds the circuit.
+struct CompileOptions {
+  //! Computes and stores once each sub-plan that views, or parts of one
+  //! view, compute alike (the same join, DISTINCT, aggregate...). Off, every
+  //! occurrence is planned on its own: the oracle of the sharing tests and
+  //! the baseline of its benchmark.
+  bool share_subplans = true;
+};
+
 //! Compiles a whole program.
 Result<std::unique_ptr<CompiledProgram>> compile_program(std::string_view sql);
+Result<std::unique_ptr<CompiledProgram>> compile_program(std::string_view sql, const CompileOptions& options);
 
 }  // namespace freshet::sql

@@ -1,0 +1,90 @@
+#include "plan_sharing.h"
+
+#include "plan_key.h"
+#include "planner.h"
+#include "prune_columns.h"
+
+namespace freshet::sql {
+
+std::vector<bool> ColumnDemand::widen(const LogicalPlan& plan, const std::vector<bool>& needed) {
+  auto [entry, inserted] = needed_.try_emplace(plan_key(plan), needed);
+  if (inserted) return needed;
+  std::vector<bool>& all = entry->second;
+  for (size_t c = 0; c < needed.size() && c < all.size(); ++c) {
+    if (needed[c] && !all[c]) {
+      all[c] = true;
+      grown_ = true;
+    }
+  }
+  return all;
+}
+
+bool ColumnDemand::take_grown() {
+  bool grown = grown_;
+  grown_ = false;
+  return grown;
+}
+
+ColumnDemand program_column_demand(size_t view_count, const std::function<PlanPtr(size_t)>& bind) {
+  ColumnDemand demand;
+  // A round in which no union grew left every sub-plan with the columns
+  // the next pruning gives it. Each round that grows one adds a column, so
+  // this ends; the bound only caps the compile time of a pathological
+  // program (its pruning then shares less, never wrongly: streams are
+  // shared by the key of the pruned plan).
+  constexpr int kMaxRounds = 8;
+  for (int round = 0; round < kMaxRounds; ++round) {
+    for (size_t v = 0; v < view_count; ++v) {
+      PlanPtr plan = bind(v);
+      if (plan) prune_columns(*plan, std::vector<bool>(plan->schema->size(), true), &demand);
+    }
+    if (!demand.take_grown()) break;
+  }
+  return demand;
+}
+
+void SharedPlans::count_users(const LogicalPlan& root) {
+  std::string key = plan_key(root);
+  ++users_[key];
+  count_inputs(root, key);
+}
+
+void SharedPlans::count_inputs(const LogicalPlan& node, const std::string& key) {
+  if (!counted_.insert(key).second) return;  // met before: its inputs have their users
+  for (const PlanPtr& input : node.inputs) {
+    std::string input_key = plan_key(*input);
+    ++users_[input_key];
+    count_inputs(*input, input_key);
+  }
+}
+
+bool SharedPlans::shared(const LogicalPlan& plan) const {
+  std::string key = plan_key(plan);
+  if (streams_.count(key)) return true;
+  auto users = users_.find(key);
+  return users != users_.end() && users->second > 1;
+}
+
+std::optional<Stream> SharedPlans::find(const std::string& key) const {
+  auto stream = streams_.find(key);
+  if (stream == streams_.end()) return std::nullopt;
+  ++reuses_;
+  return stream->second;
+}
+
+// Every node goes through here: a sub-plan met before is its stream.
+Result<Stream> Planner::plan(LogicalPlan& plan) {
+  // A table or view is its stream already.
+  if (!shared_ || plan.kind == LogicalPlan::Kind::kScan) return plan_node(plan);
+  // The key is taken now, after the rewrites of the nodes above (a rank
+  // limit) and before planning consumes the node's expressions.
+  std::string key = plan_key(plan);
+  if (std::optional<Stream> stream = shared_->find(key)) return *stream;
+  Result<Stream> stream = plan_node(plan);
+  if (stream.ok()) shared_->add(std::move(key), *stream);
+  return stream;
+}
+
+bool Planner::shared(const LogicalPlan& plan) const { return shared_ && shared_->shared(plan); }
+
+}  // namespace freshet::sql

@@ -1,0 +1,84 @@
+// Sharing: a sub-plan that two views, or two parts of one view, compute
+// alike (the same join of the same inputs on the same keys, the same
+// DISTINCT, aggregate, filter or projection) is planned once, and its
+// stream, with the state of the operators behind it, serves every user.
+//
+//   view a: SUM(amount) GROUP BY region ─┐
+//   view b: WHERE amount > 100 ──────────┼── orders ⋈ customers (one join, one pair of traces)
+//   view c: COUNT(*) ────────────────────┘
+//
+// Two parts make it work:
+// - ColumnDemand: column pruning narrows each view's plan to the columns it
+//   reads, so ten views over one join would each keep other columns and
+//   stop being alike. Before any view is pruned, fresh copies of all of
+//   them are pruned with the demand recording, per sub-plan key (plan_key.h,
+//   taken before pruning), the union of the columns its users need; the
+//   real pruning then gives every occurrence that union, and they are alike
+//   again.
+// - SharedPlans: the planner's cache of streams by the key of the pruned
+//   sub-plan, and how many users each sub-plan has in the whole program
+//   (the planner fuses an aggregate with the join below it only when
+//   nothing else reads that join).
+//
+// Planning is deterministic (keys are canonical, views are planned in
+// program order), so a program builds the same operator list every time and
+// restores its own checkpoints.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "freshet/circuit/circuit.h"
+#include "logical_plan.h"
+
+namespace freshet::sql {
+
+//! Per sub-plan key (before pruning), the union of the columns its users need.
+class ColumnDemand {
+ public:
+  //! Records that a user of `plan` needs `needed` and returns what every
+  //! user recorded so far needs (`needed` or more).
+  std::vector<bool> widen(const LogicalPlan& plan, const std::vector<bool>& needed);
+  //! Whether a recording grew an earlier one since the last call (then a
+  //! sub-plan already pruned asked too little of its inputs: prune again).
+  bool take_grown();
+
+ private:
+  std::map<std::string, std::vector<bool>> needed_;
+  bool grown_ = false;
+};
+
+//! The demand of a whole program: prunes the plans `bind(0..count-1)` gives
+//! (fresh copies of the views, in order) until no sub-plan's union grows.
+ColumnDemand program_column_demand(size_t view_count, const std::function<PlanPtr(size_t)>& bind);
+
+//! The planner's cache of planned sub-plans and their users' counts.
+class SharedPlans {
+ public:
+  //! Counts the users of every sub-plan of a pruned view's plan: a
+  //! sub-plan met again (in this view or an earlier one) is one more user
+  //! of it, and its inputs are not counted again.
+  void count_users(const LogicalPlan& root);
+  //! Whether more than one plan node reads the sub-plan, or it is planned already.
+  bool shared(const LogicalPlan& plan) const;
+
+  //! The stream already planned for `key`, if any.
+  std::optional<Stream> find(const std::string& key) const;
+  void add(std::string key, Stream stream) { streams_.emplace(std::move(key), stream); }
+  //! Sub-plans planned once and used again (for tests and the benchmark).
+  size_t reuses() const { return reuses_; }
+
+ private:
+  void count_inputs(const LogicalPlan& node, const std::string& key);
+
+  std::map<std::string, Stream> streams_;
+  std::map<std::string, size_t> users_;
+  std::set<std::string> counted_;
+  mutable size_t reuses_ = 0;
+};
+
+}  // namespace freshet::sql
