@@ -53,7 +53,7 @@ Result<QueryBinder::Bound> QueryBinder::bind_aggregate_subqueries(const Select& 
     Result<ExprPtr> bound = ExpressionBinder(input_scope).bind(key);
     if (!bound.ok()) return bound.status();
     key_texts.push_back((*bound)->to_string());
-    ScopeColumn column{"", "$g" + std::to_string(k), (*bound)->type, true};
+    ScopeColumn column{"", "$g" + std::to_string(k), (*bound)->type, false, true};
     if (key.kind == AstExprKind::kColumnRef) {
       const ScopeColumn& named = input_scope.columns[*input_scope.resolve(key.names, key.position)];
       column = {named.table, named.name, (*bound)->type, false};
@@ -68,7 +68,7 @@ Result<QueryBinder::Bound> QueryBinder::bind_aggregate_subqueries(const Select& 
   Result<Bound> grouped = bind_aggregate(aggregate, std::move(input));
   if (!grouped.ok()) return grouped.status();
   for (size_t c = 0; c < calls.size(); ++c) {
-    scope.columns.push_back({"", "$a" + std::to_string(c), grouped->scope.columns[key_texts.size() + c].type, true});
+    scope.columns.push_back({"", "$a" + std::to_string(c), grouped->scope.columns[key_texts.size() + c].type, false, true});
   }
   Bound rows{std::move(grouped->plan), scope};
 

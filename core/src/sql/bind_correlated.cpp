@@ -60,7 +60,7 @@ Result<KeyedSubquery> QueryBinder::bind_keyed(const Query& query, const Bound& o
   auto uncorrelated = [&](Result<Bound> bound) -> Result<KeyedSubquery> {
     if (!bound.ok()) return bound.status();
     for (const ScopeColumn& column : bound->scope.columns) {
-      if (!column.hidden) keyed.item_types.push_back(column.type);
+      if (!column.internal) keyed.item_types.push_back(column.type);
     }
     keyed.plan = std::move(bound->plan);
     return std::move(keyed);
@@ -196,7 +196,7 @@ Result<KeyedSubquery> QueryBinder::bind_keyed(const Query& query, const Bound& o
     }
     std::vector<ExprPtr> expressions;
     for (size_t k = 0; k < inner_keys.size(); ++k) {
-      rows.scope.columns.push_back({"", "$k" + std::to_string(k), inner_keys[k]->type, true});
+      rows.scope.columns.push_back({"", "$k" + std::to_string(k), inner_keys[k]->type, false, true});
       keyed.key_types.push_back(inner_keys[k]->type);
       expressions.push_back(std::move(inner_keys[k]));
     }
@@ -217,7 +217,7 @@ Result<KeyedSubquery> QueryBinder::bind_keyed(const Query& query, const Bound& o
     std::vector<ExprPtr> picked;
     for (size_t column : columns) {
       domain.columns.push_back(outer.scope.columns[column]);
-      domain.columns.back().hidden = false;
+      domain.columns.back().internal = false;
       picked.push_back(column_expr(column, outer.scope.columns[column].type));
       keyed.outer_keys.push_back(column_expr(column, outer.scope.columns[column].type));
       keyed.key_types.push_back(outer.scope.columns[column].type);
@@ -256,7 +256,7 @@ Result<KeyedSubquery> QueryBinder::bind_keyed(const Query& query, const Bound& o
     }
     join->residual = conjoin(std::move(residual));
     for (size_t c = 0; c < width; ++c) {
-      rows.scope.columns.push_back({"", "$k" + std::to_string(c), domain.columns[c].type, true});
+      rows.scope.columns.push_back({"", "$k" + std::to_string(c), domain.columns[c].type, false, true});
       join->left_columns.push_back(c);
     }
     for (size_t c = 0; c < inner.scope.columns.size(); ++c) {

@@ -178,13 +178,15 @@ Result<QueryBinder::Bound> QueryBinder::bind_set_operation(const Query& query) {
 Result<QueryBinder::Bound> QueryBinder::bind_select(const Select& select, const std::vector<const AstExpr*>* hidden) {
   const std::vector<OrderItem>* order_by = select_order_by_;  // before FROM's subqueries bind theirs
   select_order_by_ = nullptr;
-  const bool hiding = hidden && !hidden->empty();
   Result<Bound> from = select.from ? bind_from(*select.from) : unit_row();
   if (!from.ok()) return from.status();
-  return bind_select_body(select, std::move(*from));
+  return bind_select_body(select, std::move(*from), hidden, order_by);
 }
 
-Result<QueryBinder::Bound> QueryBinder::bind_select_body(const Select& select, Bound input) {
+Result<QueryBinder::Bound> QueryBinder::bind_select_body(const Select& select, Bound input,
+                                                         const std::vector<const AstExpr*>* hidden,
+                                                         const std::vector<OrderItem>* order_by) {
+  const bool hiding = hidden && !hidden->empty();
   if (select.where && contains_subquery(*select.where)) {
     Result<Bound> filtered = bind_where_subqueries(split_ast_conjuncts(*select.where), std::move(input));
     if (!filtered.ok()) return filtered.status();
@@ -263,7 +265,7 @@ Result<QueryBinder::Bound> QueryBinder::bind_select_body(const Select& select, B
         }
         for (size_t c = 0; c < input.scope.columns.size(); ++c) {
           const ScopeColumn& column = input.scope.columns[c];
-          if (item.star_table.empty() ? column.hidden : column.table != item.star_table) continue;
+          if (column.internal || (item.star_table.empty() ? column.hidden : column.table != item.star_table)) continue;
           scope.columns.push_back({"", column.name, column.type});
           expressions.push_back(column_expr(c, column.type));
         }

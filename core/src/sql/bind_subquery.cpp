@@ -90,7 +90,7 @@ size_t join_facts(PlanPtr& plan, Scope& scope, PlanPtr facts, std::vector<ExprPt
   for (size_t c = 0; c < facts->schema->size(); ++c) {
     SqlType column_type = facts->schema->type(c);
     if (type == JoinType::kLeft) column_type.nullable = true;
-    scope.columns.push_back({"", "$fact" + std::to_string(offset + c), column_type, true});
+    scope.columns.push_back({"", "$fact" + std::to_string(offset + c), column_type, false, true});
     join->right_columns.push_back(c);
   }
   for (size_t c = 0; c < offset; ++c) join->left_columns.push_back(c);

@@ -63,7 +63,9 @@ class QueryBinder {
 
   // Subqueries in expressions (bind_subquery.cpp, bind_correlated.cpp).
   //! A SELECT after its FROM: WHERE, the select list, GROUP BY, HAVING.
-  Result<Bound> bind_select_body(const Select& select, Bound input);
+  Result<Bound> bind_select_body(const Select& select, Bound input,
+                                 const std::vector<const AstExpr*>* hidden = nullptr,
+                                 const std::vector<OrderItem>* order_by = nullptr);
   //! WHERE conjuncts some of which hold subqueries: a top-level EXISTS or IN
   //! is a semi-join, every other subquery joins its facts to the input.
   Result<Bound> bind_where_subqueries(const std::vector<const AstExpr*>& conjuncts, Bound input);

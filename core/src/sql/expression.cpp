@@ -96,6 +96,46 @@ ExprPtr make_expr(ExprKind kind, SqlType type, std::vector<ExprPtr> children) {
   return expr;
 }
 
+// Expr's members, in order: clone_expr copies each by name, so a member added
+// to Expr must be copied there too (the assertion notices most additions).
+struct ExprMembers {
+  ExprKind kind;
+  SqlType type;
+  AstOperator op;
+  size_t column;
+  Datum literal;
+  std::string literal_text;
+  ScalarFunction function;
+  ExtractField field;
+  bool negated;
+  bool has_else;
+  bool sorted;
+  std::vector<ExprPtr> children;
+  std::shared_ptr<const Regex> regex;
+};
+static_assert(sizeof(ExprMembers) == sizeof(Expr), "Expr changed: copy its new members in clone_expr()");
+
+ExprPtr clone_expr(const Expr& expr, const std::vector<ExprPtr>* columns) {
+  if (expr.kind == ExprKind::kColumn && columns) return clone_expr(*(*columns)[expr.column]);
+  auto copy = std::make_unique<Expr>();
+  copy->kind = expr.kind;
+  copy->type = expr.type;
+  copy->op = expr.op;
+  copy->column = expr.column;
+  copy->literal = expr.literal;
+  copy->literal_text = expr.literal_text;
+  // A VARCHAR literal's view points into literal_text: point it at the copy's.
+  if (copy->type.id == TypeId::kVarchar && !copy->literal.null) copy->literal.string = copy->literal_text;
+  copy->function = expr.function;
+  copy->field = expr.field;
+  copy->negated = expr.negated;
+  copy->has_else = expr.has_else;
+  copy->sorted = expr.sorted;
+  for (const ExprPtr& child : expr.children) copy->children.push_back(clone_expr(*child, columns));
+  copy->regex = expr.regex;
+  return copy;
+}
+
 // ---------------------------------------------------------------- rendering
 
 const char* operator_text(AstOperator op) {

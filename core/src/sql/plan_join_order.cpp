@@ -30,40 +30,10 @@ bool in_join_tree(const LogicalPlan& plan) {
   return passes && in_join_tree(*plan.inputs[0]);
 }
 
-// Expr's members, in order: substitute() copies each by name, so a member
-// added to Expr must be added to both (the assertion notices most additions).
-struct ExprMembers {
-  ExprKind kind;
-  SqlType type;
-  AstOperator op;
-  size_t column;
-  Datum literal;
-  std::string literal_text;
-  ScalarFunction function;
-  ExtractField field;
-  bool negated;
-  bool has_else;
-  std::vector<ExprPtr> children;
-};
-static_assert(sizeof(ExprMembers) == sizeof(Expr), "Expr changed: copy its new members in substitute()");
-
 // A copy of `expr` whose column references are replaced by copies of
 // `columns[c]` (columns empty: a plain copy).
 ExprPtr substitute(const Expr& expr, const std::vector<ExprPtr>& columns) {
-  if (expr.kind == ExprKind::kColumn && !columns.empty()) return substitute(*columns[expr.column], {});
-  auto copy = std::make_unique<Expr>();
-  copy->kind = expr.kind;
-  copy->type = expr.type;
-  copy->op = expr.op;
-  copy->column = expr.column;
-  copy->literal = expr.literal;  // a VARCHAR literal's view is re-pointed at literal_text when evaluated
-  copy->literal_text = expr.literal_text;
-  copy->function = expr.function;
-  copy->field = expr.field;
-  copy->negated = expr.negated;
-  copy->has_else = expr.has_else;
-  for (const ExprPtr& child : expr.children) copy->children.push_back(substitute(*child, columns));
-  return copy;
+  return clone_expr(expr, columns.empty() ? nullptr : &columns);
 }
 
 void remap(Expr& expr, const std::vector<size_t>& mapping) {

@@ -38,7 +38,9 @@ class KeyWriter {
 
   void expression(const Expr* expr) {
     if (!expr) return open('-');
-    const auto& [kind, type, op, column, literal, literal_text, function, field, negated, has_else, children] = *expr;
+    const auto& [kind, type, op, column, literal, literal_text, function, field, negated, has_else, sorted, children,
+                 regex] = *expr;
+    (void)regex;  // compiled from the pattern among `children`
     open('e');
     number(static_cast<uint64_t>(kind));
     this->type(type);
@@ -49,6 +51,7 @@ class KeyWriter {
     number(static_cast<uint64_t>(field));
     number(negated);
     number(has_else);
+    number(sorted);
     expressions(children);
     close();
   }
@@ -68,11 +71,13 @@ class KeyWriter {
     close();
   }
   void aggregate(const AggregateSpec& spec) {
-    const auto& [kind, column, name, result_type] = spec;
+    const auto& [kind, column, name, result_type, distinct, compared_column] = spec;
     (void)name;  // the output column's name: not part of what is computed
     number(static_cast<uint64_t>(kind));
     number(column);
     type(result_type);
+    number(distinct);
+    number(compared_column);
   }
   void sort_column(const SortColumn& sort) {
     const auto& [column, descending, nulls_first] = sort;
@@ -88,11 +93,13 @@ class KeyWriter {
     real(floating);
   }
   void window_function(const WindowFunction& function) {
-    const auto& [kind, aggregate, column, default_column, offset, rows_frame, start, end, name, result_type] = function;
+    const auto& [kind, aggregate, column, compared_column, default_column, offset, rows_frame, start, end, name,
+                 result_type] = function;
     (void)name;
     number(static_cast<uint64_t>(kind));
     number(static_cast<uint64_t>(aggregate));
     number(column);
+    number(compared_column);
     number(default_column ? *default_column + 1 : 0);
     signed_number(offset);
     number(rows_frame);
@@ -121,8 +128,8 @@ class KeyWriter {
 
   void plan(const LogicalPlan& node) {
     const auto& [kind, schema, inputs, source, predicate, expressions, join_type, left_keys, right_keys, residual,
-                 left_columns, right_columns, group_count, aggregates, global, order, limit, time_window, partition_by,
-                 window] = node;
+                 left_columns, right_columns, group_count, aggregates, global, order, limit, offset, rows, time_window,
+                 partition_by, window, grouping_sets] = node;
     open('p');
     number(static_cast<uint64_t>(kind));
     schema_types(schema);
@@ -140,9 +147,16 @@ class KeyWriter {
     number(global);
     for (const SortColumn& sort : order) sort_column(sort);
     number(limit);
+    number(offset);
+    open('r');
+    for (const std::vector<ExprPtr>& row : rows) this->expressions(row);
+    close();
     this->time_window(time_window);
     this->expressions(partition_by);
     this->window(window);
+    open('g');
+    for (const std::vector<size_t>& set : grouping_sets) columns(set);
+    close();
     open('<');
     for (const PlanPtr& input : inputs) plan(*input);
     close();

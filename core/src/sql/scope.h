@@ -15,9 +15,11 @@ struct ScopeColumn {
   std::string name;
   SqlType type;
   //! Reachable only by its qualified name (t.a) and t.*, not by a bare name
-  //! or *: each side's copy of a USING / NATURAL join column, and the
-  //! columns the binder adds for a subquery's facts (bind_subquery.cpp).
+  //! or *: each side's copy of a USING / NATURAL join column.
   bool hidden = false;
+  //! A column the binder added ($fact0, $k0...: a subquery's facts and keys,
+  //! bind_subquery.cpp): found by its name, never by `*` or `t.*`.
+  bool internal = false;
 };
 
 struct Scope {

@@ -26,24 +26,6 @@ AstExprPtr clone_ast(const AstExpr& ast) {
   return copy;
 }
 
-ExprPtr clone_expr(const Expr& expr) {
-  auto copy = std::make_unique<Expr>();
-  copy->kind = expr.kind;
-  copy->type = expr.type;
-  copy->op = expr.op;
-  copy->column = expr.column;
-  copy->literal = expr.literal;
-  copy->literal_text = expr.literal_text;
-  if (copy->type.id == TypeId::kVarchar && !copy->literal.null) copy->literal.string = copy->literal_text;
-  copy->function = expr.function;
-  copy->field = expr.field;
-  copy->negated = expr.negated;
-  copy->has_else = expr.has_else;
-  copy->sorted = expr.sorted;
-  for (const ExprPtr& child : expr.children) copy->children.push_back(clone_expr(*child));
-  return copy;
-}
-
 namespace {
 
 std::vector<ExprPtr> clone_all(const std::vector<ExprPtr>& exprs) {

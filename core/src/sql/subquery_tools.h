@@ -17,8 +17,6 @@ namespace freshet::sql {
 //! A copy of a syntax tree. A subquery is shared, not copied. Window calls
 //! (OVER) are not copied: callers reject them first.
 AstExprPtr clone_ast(const AstExpr& ast);
-//! A copy of a bound expression.
-ExprPtr clone_expr(const Expr& expr);
 //! A deep copy of a logical plan (the same rows, planned again).
 PlanPtr clone_plan(const LogicalPlan& plan);
 

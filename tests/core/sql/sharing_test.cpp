@@ -46,10 +46,12 @@ size_t join_states(const CompiledProgram& program) {
 
 TEST(SharingTest, TwoViewsOverOneJoinKeepOneJoin) {
   // Different columns of the join in each view: pruning gives the shared
-  // join the union of them.
+  // join the union of them. (A WHERE that reads one side only is pushed
+  // below the join by join planning, which makes a different join: such a
+  // view does not share it.)
   std::string sql = std::string(kTables) + R"(
 CREATE VIEW by_region AS SELECT c.region, SUM(o.amount) AS total FROM orders o JOIN customers c ON o.customer = c.id GROUP BY c.region;
-CREATE VIEW big AS SELECT o.id, c.tier FROM orders AS o JOIN customers AS c ON o.customer = c.id WHERE o.amount > 50;
+CREATE VIEW big AS SELECT o.id, c.tier FROM orders AS o JOIN customers AS c ON o.customer = c.id;
 CREATE VIEW notes AS SELECT x.note FROM orders x JOIN customers y ON x.customer = y.id;
 )";
   auto unshared = compile(sql, false);
@@ -217,7 +219,7 @@ class SharedAndUnshared {
 constexpr const char* kViews = R"(
 CREATE VIEW v_region AS SELECT c.region, SUM(o.amount) AS total, COUNT(*) AS n FROM orders o JOIN customers c ON o.customer = c.id GROUP BY c.region;
 CREATE VIEW v_tier_max AS SELECT c.tier, MAX(o.amount) AS top FROM orders o JOIN customers c ON o.customer = c.id GROUP BY c.tier;
-CREATE VIEW v_big AS SELECT o.id, c.region FROM orders o JOIN customers c ON o.customer = c.id WHERE o.amount > 50;
+CREATE VIEW v_big AS SELECT o.id, c.region FROM orders o JOIN customers c ON o.customer = c.id WHERE o.amount > 50 OR c.tier = 3;
 CREATE VIEW v_count AS SELECT COUNT(*) AS n FROM orders o JOIN customers c ON o.customer = c.id;
 CREATE VIEW v_notes AS SELECT x.note, y.tier FROM orders AS x JOIN customers AS y ON x.customer = y.id;
 CREATE VIEW v_distinct AS SELECT DISTINCT c.region, o.note FROM orders o JOIN customers c ON o.customer = c.id;

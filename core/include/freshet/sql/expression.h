@@ -156,6 +156,9 @@ ExprPtr column_expr(size_t column, SqlType type);
 ExprPtr literal_expr(const Value& value, SqlType type);
 ExprPtr null_literal(SqlType type);
 ExprPtr make_expr(ExprKind kind, SqlType type, std::vector<ExprPtr> children);
+//! A deep copy of a bound expression; with `columns`, each column reference
+//! $c is replaced by a copy of columns[c] (an expression over another input).
+ExprPtr clone_expr(const Expr& expr, const std::vector<ExprPtr>* columns = nullptr);
 //! Sorts a long IN list of constants (kInList) so that it is searched in
 //! O(log n) per row (sets Expr::sorted); leaves any other list as it is.
 void sort_in_list(Expr& in);
