@@ -11,6 +11,9 @@ echo "== native build and tests (g++ 12)"
 bash scripts/build.sh native
 ./build/native/tests/freshet_tests --gtest_brief=1
 
+echo "== sqllogictest sample (every 25th query of each file of ../shared/slt; all of it: scripts/slt.sh)"
+./build/native/tests/slt/freshet_slt --sample --query-timeout 3 --file-budget 30 --min-compile-rate 95 ../shared/slt
+
 echo "== the core under native clang 14 (the fuzzers' compiler)"
 printf '%s\n' core/src/*/*.cpp wasm-bindings/cpp/engine*.cpp wasm-bindings/cpp/js_*.cpp | xargs -P "$(nproc)" -n 8 \
   clang++-14 -std=c++20 -fsyntax-only -Wall -Wextra -Werror -Wno-unused-parameter -Icore/include

@@ -31,8 +31,9 @@ using namespace freshet::slt;
 namespace {
 
 int usage() {
-  std::fprintf(stderr, "usage: freshet_slt [--sample] [--stride N] [--report FILE] [--views-per-pipeline N] "
-                       "[--query-timeout S] [--file-budget S] [--min-compile-rate P] [--verbose] <folder or files>...\n");
+  std::fprintf(stderr,
+               "usage: freshet_slt [--sample] [--stride N] [--report FILE] [--views-per-pipeline N] "
+               "[--query-timeout S] [--file-budget S] [--min-compile-rate P] [--verbose] <folder or files>...\n");
   return 2;
 }
 
@@ -42,8 +43,10 @@ bool is_failure(const QueryResult& query) {
   switch (query.outcome) {
     case Outcome::kWrong:
     case Outcome::kCrashed:
-    case Outcome::kRuntimeError: return classify(query).kind != CauseKind::kDialect;
-    default: return false;
+    case Outcome::kRuntimeError:
+      return classify(query).kind != CauseKind::kDialect;
+    default:
+      return false;
   }
 }
 
@@ -83,17 +86,21 @@ int main(int argc, char** argv) {
     }
   }
   if (inputs.empty()) return usage();
-  std::vector<std::string> paths;
+  std::vector<std::pair<std::string, std::string>> paths;  // path, name in the report
   for (const std::string& input : inputs) {
     if (fs::is_directory(input)) {
       for (const auto& entry : fs::recursive_directory_iterator(input)) {
-        if (entry.path().extension() == ".test") paths.push_back(entry.path().string());
+        if (entry.path().extension() == ".test") {
+          paths.emplace_back(entry.path().string(), fs::relative(entry.path(), input).string());
+        }
       }
     } else if (fs::exists(input)) {
-      paths.push_back(input);
+      paths.emplace_back(input, fs::path(input).filename().string());
     } else {
-      std::printf("freshet_slt: SKIPPED: no sqllogictest corpus at '%s' (it is ../shared/slt beside the "
-                  "project's folder)\n", input.c_str());
+      std::printf(
+          "freshet_slt: SKIPPED: no sqllogictest corpus at '%s' (it is ../shared/slt beside the "
+          "project's folder)\n",
+          input.c_str());
     }
   }
   std::sort(paths.begin(), paths.end());
@@ -101,17 +108,19 @@ int main(int argc, char** argv) {
   std::vector<FileResult> files;
   Totals totals;
   int64_t failures = 0;
-  for (const std::string& path : paths) {
+  for (const auto& [path, name] : paths) {
     if (options.verbose) std::fprintf(stderr, "%s\n", path.c_str());
     files.push_back(run_file(path, options));
+    files.back().path = name;
     Totals file_totals;
     file_totals.add(files.back());
     totals.add(files.back());
-    std::printf("%s  %.1f s\n", summary_line(path, file_totals).c_str(), files.back().seconds);
+    std::printf("%s  %.1f s\n", summary_line(name, file_totals).c_str(), files.back().seconds);
     std::fflush(stdout);
     for (const QueryResult& query : files.back().queries) {
       if (!is_failure(query)) continue;
-      if (++failures <= 20) std::printf("  FAILED %s:%d: %s\n    %s\n", path.c_str(), query.line, query.reason.c_str(), query.sql.c_str());
+      if (++failures <= 20)
+        std::printf("  FAILED %s:%d: %s\n    %s\n", name.c_str(), query.line, query.reason.c_str(), query.sql.c_str());
     }
   }
   std::printf("%s\n", summary_line("total", totals).c_str());
@@ -123,8 +132,9 @@ int main(int argc, char** argv) {
   double rate = totals.queries ? 100.0 * double(totals.compiled) / double(totals.queries) : 100.0;
   int status = 0;
   if (failures > 0) {
-    std::printf("FAILED: %lld queries that compiled are wrong, crashed or hit a step error no dialect difference explains\n",
-                (long long)failures);
+    std::printf(
+        "FAILED: %lld queries that compiled are wrong, crashed or hit a step error no dialect difference explains\n",
+        (long long)failures);
     status = 1;
   }
   if (rate < min_compile_rate) {

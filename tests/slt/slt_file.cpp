@@ -99,8 +99,8 @@ SltFile parse_slt(std::string_view text) {
       bool hashed = separator + 2 == rest.size() && read_hash_line(rest[separator + 1], record);
       for (size_t k = separator + 1; !hashed && k < rest.size(); ++k) record.values.emplace_back(rest[k]);
     } else {
-      record.kind = header.size() > 1 && header[1] == "error" ? Record::Kind::kStatementError
-                                                              : Record::Kind::kStatementOk;
+      record.kind =
+          header.size() > 1 && header[1] == "error" ? Record::Kind::kStatementError : Record::Kind::kStatementOk;
     }
     file.records.push_back(std::move(record));
   }

@@ -19,9 +19,9 @@ struct Record {
   int line = 0;     //!< line of the record's first line (after its conditions)
   std::string sql;  //!< the statement or query, lines joined with '\n'
   // Queries only:
-  std::string types;  //!< one letter a column: I, R or T
-  std::string sort;   //!< nosort, rowsort or valuesort
-  std::string label;  //!< optional label (results of equal labels are equal)
+  std::string types;                //!< one letter a column: I, R or T
+  std::string sort;                 //!< nosort, rowsort or valuesort
+  std::string label;                //!< optional label (results of equal labels are equal)
   bool hashed = false;              //!< expected result given as "N values hashing to H"
   int64_t hash_values = 0;          //!< N
   std::string hash;                 //!< H

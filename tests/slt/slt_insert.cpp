@@ -77,7 +77,9 @@ Status bad(std::string_view sql, const std::string& why) {
 
 }  // namespace
 
-bool is_insert(std::string_view sql) { return Scanner{sql}.word().size() == 6 && lower(Scanner{sql}.word()) == "insert"; }
+bool is_insert(std::string_view sql) {
+  return Scanner{sql}.word().size() == 6 && lower(Scanner{sql}.word()) == "insert";
+}
 
 std::string insert_table(std::string_view sql) {
   Scanner scan{sql};

@@ -23,32 +23,49 @@ struct DialectRule {
 const DialectRule kDialectRules[] = {
     {Outcome::kRuntimeError, "division by zero", false,
      "division by zero: an error in Feldera (the step fails), NULL in SQLite"},
-    {Outcome::kRuntimeError, "overflow", false,
-     "integer overflow: an error in Feldera, SQLite switches to REAL"},
+    {Outcome::kRuntimeError, "overflow", false, "integer overflow: an error in Feldera, SQLite switches to REAL"},
+    {Outcome::kNotCompiled, "has two columns named", false,
+     "two output columns of one name: a view may not have them in Feldera (an error unless its compiler runs "
+     "--lenient, as Feldera's own sqllogictest runner does), a query may in SQLite"},
+    {Outcome::kNotCompiled, "must appear in GROUP BY or be used in an aggregate", false,
+     "a column neither grouped nor aggregated: an error in Feldera (as in standard SQL and PostgreSQL), SQLite takes "
+     "it from some row of the group"},
     {Outcome::kWrong, R"(\bAVG\s*\()", true,
      "AVG of integers: an integer in Feldera (truncated), a REAL in SQLite (probable: the query takes an AVG)"},
 };
 
 const char* kind_name(CauseKind kind) {
   switch (kind) {
-    case CauseKind::kDialect: return "dialect difference";
-    case CauseKind::kMissing: return "missing feature";
-    case CauseKind::kDefect: return "defect";
-    case CauseKind::kSlow: return "too slow";
+    case CauseKind::kDialect:
+      return "dialect difference";
+    case CauseKind::kMissing:
+      return "missing feature";
+    case CauseKind::kDefect:
+      return "defect";
+    case CauseKind::kSlow:
+      return "too slow";
   }
   return "";
 }
 
 const char* outcome_name(Outcome outcome) {
   switch (outcome) {
-    case Outcome::kCorrect: return "correct";
-    case Outcome::kWrong: return "wrong result";
-    case Outcome::kNotCompiled: return "not compiled";
-    case Outcome::kRuntimeError: return "step error";
-    case Outcome::kTimedOut: return "timed out";
-    case Outcome::kCrashed: return "crashed";
-    case Outcome::kNotRun: return "not run";
-    case Outcome::kStatementFailed: return "statement failed";
+    case Outcome::kCorrect:
+      return "correct";
+    case Outcome::kWrong:
+      return "wrong result";
+    case Outcome::kNotCompiled:
+      return "not compiled";
+    case Outcome::kRuntimeError:
+      return "step error";
+    case Outcome::kTimedOut:
+      return "timed out";
+    case Outcome::kCrashed:
+      return "crashed";
+    case Outcome::kNotRun:
+      return "not run";
+    case Outcome::kStatementFailed:
+      return "statement failed";
   }
   return "";
 }
@@ -90,11 +107,15 @@ Cause classify(const QueryResult& query) {
     }
   }
   switch (query.outcome) {
-    case Outcome::kNotCompiled: return Cause{CauseKind::kMissing, normalise_message(query.reason)};
+    case Outcome::kNotCompiled:
+      return Cause{CauseKind::kMissing, normalise_message(query.reason)};
     case Outcome::kTimedOut:
-    case Outcome::kNotRun: return Cause{CauseKind::kSlow, normalise_message(query.reason)};
-    case Outcome::kWrong: return Cause{CauseKind::kDefect, "wrong result"};
-    default: return Cause{CauseKind::kDefect, normalise_message(query.reason)};
+    case Outcome::kNotRun:
+      return Cause{CauseKind::kSlow, normalise_message(query.reason)};
+    case Outcome::kWrong:
+      return Cause{CauseKind::kDefect, "wrong result"};
+    default:
+      return Cause{CauseKind::kDefect, normalise_message(query.reason)};
   }
 }
 
@@ -104,14 +125,28 @@ void Totals::add(const FileResult& file) {
     ++queries;
     compiled += query.compiled;
     switch (query.outcome) {
-      case Outcome::kCorrect: ++correct; break;
-      case Outcome::kWrong: ++wrong; break;
-      case Outcome::kNotCompiled: ++not_compiled; break;
-      case Outcome::kRuntimeError: ++runtime_errors; break;
-      case Outcome::kTimedOut: ++timed_out; break;
-      case Outcome::kCrashed: ++crashed; break;
+      case Outcome::kCorrect:
+        ++correct;
+        break;
+      case Outcome::kWrong:
+        ++wrong;
+        break;
+      case Outcome::kNotCompiled:
+        ++not_compiled;
+        break;
+      case Outcome::kRuntimeError:
+        ++runtime_errors;
+        break;
+      case Outcome::kTimedOut:
+        ++timed_out;
+        break;
+      case Outcome::kCrashed:
+        ++crashed;
+        break;
       case Outcome::kNotRun:
-      case Outcome::kStatementFailed: ++not_run; break;
+      case Outcome::kStatementFailed:
+        ++not_run;
+        break;
     }
     if (query.outcome != Outcome::kCorrect && classify(query).kind == CauseKind::kDialect) ++dialect;
   }
@@ -130,28 +165,38 @@ std::string summary_line(const std::string& name, const Totals& t) {
 
 std::string markdown_report(const std::vector<FileResult>& files, const std::string& title) {
   std::string out = "# " + title + "\n\n";
-  out += "| file | queries | compiled | correct | wrong | not compiled | step error | timed out | crashed | not run | "
-         "skipped | pipelines | slowest step (ms) | seconds |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
+  out +=
+      "| file | queries | compiled | correct | wrong | not compiled | step error | timed out | crashed | not run | "
+      "skipped | pipelines | largest (views, mean step ms) | slowest step (ms) | seconds |\n"
+      "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n";
   Totals all;
   char buffer[512];
   for (const FileResult& file : files) {
     Totals t;
     t.add(file);
     all.add(file);
-    std::snprintf(buffer, sizeof buffer, "| %s | %lld | %lld | %lld | %lld | %lld | %lld | %lld | %lld | %lld | %lld | %lld | %.1f | %.1f |\n",
-                  file.path.c_str(), (long long)t.queries, (long long)t.compiled, (long long)t.correct, (long long)t.wrong,
-                  (long long)t.not_compiled, (long long)t.runtime_errors, (long long)t.timed_out, (long long)t.crashed,
-                  (long long)t.not_run, (long long)t.skipped, (long long)file.pipelines, file.slowest_step_ms, file.seconds);
+    std::snprintf(buffer, sizeof buffer,
+                  "| %s | %lld | %lld | %lld | %lld | %lld | %lld | %lld | %lld | %lld | %lld | %lld | %lld, %.2f | "
+                  "%.1f | %.1f |\n",
+                  file.path.c_str(), (long long)t.queries, (long long)t.compiled, (long long)t.correct,
+                  (long long)t.wrong, (long long)t.not_compiled, (long long)t.runtime_errors, (long long)t.timed_out,
+                  (long long)t.crashed, (long long)t.not_run, (long long)t.skipped, (long long)file.pipelines,
+                  (long long)file.largest_pipeline_views, file.largest_pipeline_mean_step_ms, file.slowest_step_ms,
+                  file.seconds);
     out += buffer;
   }
-  std::snprintf(buffer, sizeof buffer, "| **total** | %lld | %lld | %lld | %lld | %lld | %lld | %lld | %lld | %lld | %lld | | | |\n\n",
+  std::snprintf(buffer, sizeof buffer,
+                "| **total** | %lld | %lld | %lld | %lld | %lld | %lld | %lld | %lld | %lld | %lld | | | | |\n\n",
                 (long long)all.queries, (long long)all.compiled, (long long)all.correct, (long long)all.wrong,
-                (long long)all.not_compiled, (long long)all.runtime_errors, (long long)all.timed_out, (long long)all.crashed,
-                (long long)all.not_run, (long long)all.skipped);
+                (long long)all.not_compiled, (long long)all.runtime_errors, (long long)all.timed_out,
+                (long long)all.crashed, (long long)all.not_run, (long long)all.skipped);
   out += buffer;
-  out += "Compiled: " + percent(all.compiled, all.queries) + " of the queries; correct: " + percent(all.correct, all.queries) +
-         " of the queries, " + percent(all.correct, all.compiled) + " of those compiled; failures explained by a dialect "
-         "difference: " + std::to_string(all.dialect) + ".\n\n";
+  out += "Compiled: " + percent(all.compiled, all.queries) +
+         " of the queries; correct: " + percent(all.correct, all.queries) + " of the queries, " +
+         percent(all.correct, all.compiled) +
+         " of those compiled; failures explained by a dialect "
+         "difference: " +
+         std::to_string(all.dialect) + ".\n\n";
   // Causes, most frequent first, each with an example.
   struct Group {
     CauseKind kind;
@@ -173,11 +218,12 @@ std::string markdown_report(const std::vector<FileResult>& files, const std::str
     }
   }
   std::vector<std::pair<std::pair<std::string, int>, Group>> sorted(groups.begin(), groups.end());
-  std::stable_sort(sorted.begin(), sorted.end(), [](const auto& a, const auto& b) { return a.second.count > b.second.count; });
+  std::stable_sort(sorted.begin(), sorted.end(),
+                   [](const auto& a, const auto& b) { return a.second.count > b.second.count; });
   out += "## Failures by cause\n\n| count | outcome | kind | cause | first example |\n|---|---|---|---|---|\n";
   for (const auto& [key, group] : sorted) {
-    out += "| " + std::to_string(group.count) + " | " + outcome_name(group.outcome) + " | " + kind_name(group.kind) + " | " +
-           short_sql(key.first, 200) + " | " + group.example + " |\n";
+    out += "| " + std::to_string(group.count) + " | " + outcome_name(group.outcome) + " | " + kind_name(group.kind) +
+           " | " + short_sql(key.first, 200) + " | " + group.example + " |\n";
   }
   bool any_statement = false;
   for (const FileResult& file : files) {

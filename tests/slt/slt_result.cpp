@@ -55,8 +55,8 @@ std::string format_real(double value) {
   if (magnitude < 1e15L) {
     int64_t thousandths = static_cast<int64_t>(magnitude * 1000.0L);
     bool negative = value < 0;
-    std::snprintf(buffer, sizeof buffer, "%s%lld.%03lld", negative ? "-" : "", static_cast<long long>(thousandths / 1000),
-                  static_cast<long long>(thousandths % 1000));
+    std::snprintf(buffer, sizeof buffer, "%s%lld.%03lld", negative ? "-" : "",
+                  static_cast<long long>(thousandths / 1000), static_cast<long long>(thousandths % 1000));
   } else {
     std::snprintf(buffer, sizeof buffer, "%.3f", value);
   }
@@ -83,16 +83,28 @@ Cell format_cell(const Schema& schema, RowReader row, size_t column, char type) 
   double real = 0;
   std::string text;
   switch (sql_type.id) {
-    case TypeId::kBoolean: kind = kInteger, integer = row.get_bool(column) ? 1 : 0; break;
+    case TypeId::kBoolean:
+      kind = kInteger, integer = row.get_bool(column) ? 1 : 0;
+      break;
     case TypeId::kTinyInt:
     case TypeId::kSmallInt:
     case TypeId::kInt:
-    case TypeId::kBigInt: kind = kInteger, integer = row.get_int(column); break;
+    case TypeId::kBigInt:
+      kind = kInteger, integer = row.get_int(column);
+      break;
     case TypeId::kReal:
-    case TypeId::kDouble: kind = kReal, real = row.get_double(column); break;
-    case TypeId::kDecimal: kind = kReal, real = decimal_to_double(row.get_decimal(column), sql_type.scale); break;
-    case TypeId::kVarchar: kind = kText, text = std::string(row.get_string(column)); break;
-    default: kind = kText, text = row.get_value(column).to_string(); break;
+    case TypeId::kDouble:
+      kind = kReal, real = row.get_double(column);
+      break;
+    case TypeId::kDecimal:
+      kind = kReal, real = decimal_to_double(row.get_decimal(column), sql_type.scale);
+      break;
+    case TypeId::kVarchar:
+      kind = kText, text = std::string(row.get_string(column));
+      break;
+    default:
+      kind = kText, text = row.get_value(column).to_string();
+      break;
   }
   long double number = kind == kInteger ? integer : kind == kReal ? real : 0;
   switch (type) {

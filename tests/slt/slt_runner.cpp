@@ -38,7 +38,7 @@ struct Event {
 struct FilePlan {
   std::string tables_ddl;  //!< every CREATE TABLE that compiled
   std::vector<Event> events;
-  std::vector<const Record*> records;  //!< by query index
+  std::vector<const Record*> records;    //!< by query index
   std::vector<std::string> compile_ddl;  //!< by query index: the tables created before it
 };
 
@@ -104,7 +104,8 @@ void plan_statement(const Record& record, FilePlan& plan, std::unique_ptr<sql::C
       return;
     }
     auto insert = translate_insert(sql, *target->schema);
-    if (insert.ok() == expect_error) problem(insert.ok() ? "translated, but the record expects an error" : insert.status().message());
+    if (insert.ok() == expect_error)
+      problem(insert.ok() ? "translated, but the record expects an error" : insert.status().message());
     if (insert.ok()) plan.events.push_back(Event{true, table, insert.value().json, 0});
     return;
   }
@@ -146,7 +147,8 @@ void compile_queries(const FilePlan& plan, const RunOptions& options, FileResult
         [&](int fd) {
           for (size_t q = from; q < count; ++q) {
             auto program = sql::compile_program(plan.compile_ddl[q] + view_sql(plan, q));
-            write_line(fd, std::to_string(q) + (program.ok() ? "\tOK" : "\tERR\t" + one_line(program.status().message())));
+            write_line(fd,
+                       std::to_string(q) + (program.ok() ? "\tOK" : "\tERR\t" + one_line(program.status().message())));
           }
         },
         options.query_timeout + 0.05 * double(count - from));
@@ -179,13 +181,16 @@ void run_views(const FilePlan& plan, const std::vector<size_t>& queries, int fd)
   std::vector<bool> member(plan.records.size(), false);
   for (size_t q : queries) program += view_sql(plan, q), member[q] = true;
   auto created = Pipeline::create(program);
-  if (!created.ok()) return write_line(fd, "FAIL\tthe pipeline does not compile: " + one_line(created.status().message()));
+  if (!created.ok())
+    return write_line(fd, "FAIL\tthe pipeline does not compile: " + one_line(created.status().message()));
   Pipeline& pipeline = *created.value();
-  double slowest = 0;
+  double slowest = 0, total = 0;
+  int64_t steps = 0;
   auto step = [&]() {
     auto start = Clock::now();
     auto stepped = pipeline.step();
-    slowest = std::max(slowest, std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+    double ms = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+    slowest = std::max(slowest, ms), total += ms, ++steps;
     if (!stepped.ok()) write_line(fd, "FAIL\t" + one_line(stepped.status().message()));
     return stepped.ok();
   };
@@ -217,7 +222,8 @@ void run_views(const FilePlan& plan, const std::vector<size_t>& queries, int fd)
     }
     write_line(fd, std::to_string(event.query) + (wrong.empty() ? "\tOK" : "\tWRONG\t" + one_line(wrong)));
   }
-  write_line(fd, "DONE\t" + std::to_string(slowest));
+  write_line(fd, "DONE\t" + std::to_string(slowest) + "\t" + std::to_string(total) + "\t" + std::to_string(steps) +
+                     "\t" + std::to_string(queries.size()));
 }
 
 //! Runs `queries` in one pipeline; what fails runs again in halves.
@@ -244,7 +250,15 @@ void run_group(const FilePlan& plan, const std::vector<size_t>& queries, const R
     std::string rest = tab == std::string::npos ? "" : line.substr(tab + 1);
     if (head == "DONE") {
       done = true;
-      result.slowest_step_ms = std::max(result.slowest_step_ms, std::stod(rest));
+      std::istringstream numbers(rest);
+      double slowest = 0, total = 0;
+      int64_t steps = 0, views = 0;
+      numbers >> slowest >> total >> steps >> views;
+      result.slowest_step_ms = std::max(result.slowest_step_ms, slowest);
+      if (views > result.largest_pipeline_views) {
+        result.largest_pipeline_views = views;
+        result.largest_pipeline_mean_step_ms = steps ? total / double(steps) : 0;
+      }
     } else if (head == "FAIL") {
       failure = rest;
     } else {
@@ -280,8 +294,10 @@ void run_group(const FilePlan& plan, const std::vector<size_t>& queries, const R
   // many at a time (a file's joins of many tables), found sooner in eighths.
   size_t parts = std::min<size_t>(outcome == Outcome::kRuntimeError ? 2 : 8, rest.size());
   for (size_t part = 0; part < parts; ++part) {
-    run_group(plan, std::vector<size_t>(rest.begin() + rest.size() * part / parts, rest.begin() + rest.size() * (part + 1) / parts),
-              options, deadline, result);
+    run_group(
+        plan,
+        std::vector<size_t>(rest.begin() + rest.size() * part / parts, rest.begin() + rest.size() * (part + 1) / parts),
+        options, deadline, result);
   }
 }
 
@@ -299,7 +315,8 @@ FileResult run_file(const std::string& path, const RunOptions& options) {
   FilePlan plan = plan_file(file, options, result);
   std::vector<bool> compiled;
   compile_queries(plan, options, result, compiled);
-  auto deadline = start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options.file_budget));
+  auto deadline =
+      start + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(options.file_budget));
   std::vector<size_t> group;
   for (size_t q = 0; q < compiled.size(); ++q) {
     if (compiled[q]) group.push_back(q);

@@ -26,13 +26,13 @@ struct RunOptions {
 
 enum class Outcome : uint8_t {
   kCorrect,
-  kWrong,          //!< compiled and ran; the result differs from the record's
-  kNotCompiled,    //!< the query alone does not compile: `reason` is the first error
-  kRuntimeError,   //!< a step failed (division by zero, overflow, ...)
-  kTimedOut,       //!< its pipeline did not finish within the query timeout
-  kCrashed,        //!< its pipeline crashed the process
-  kNotRun,         //!< the file's time budget ran out first
-  kStatementFailed //!< a statement it depends on failed (e.g. its table's CREATE)
+  kWrong,           //!< compiled and ran; the result differs from the record's
+  kNotCompiled,     //!< the query alone does not compile: `reason` is the first error
+  kRuntimeError,    //!< a step failed (division by zero, overflow, ...)
+  kTimedOut,        //!< its pipeline did not finish within the query timeout
+  kCrashed,         //!< its pipeline crashed the process
+  kNotRun,          //!< the file's time budget ran out first
+  kStatementFailed  //!< a statement it depends on failed (e.g. its table's CREATE)
 };
 
 struct QueryResult {
@@ -55,9 +55,12 @@ struct FileResult {
   int64_t skipped_queries = 0;  //!< by skipif/onlyif, or left out of a sample
   int64_t statements = 0;
   std::vector<StatementProblem> statement_problems;  //!< failed, or ignored with a reason
-  int64_t pipelines = 0;  //!< pipelines built to run the views (more after failures)
+  int64_t pipelines = 0;                             //!< pipelines built to run the views (more after failures)
   double seconds = 0;
   double slowest_step_ms = 0;  //!< the slowest step of a pipeline that finished
+  //! The pipeline of most views that finished, and its mean step.
+  int64_t largest_pipeline_views = 0;
+  double largest_pipeline_mean_step_ms = 0;
 };
 
 //! Runs the file at `path`.

@@ -49,8 +49,8 @@ TEST(SltValues, PrintedAsSqlitePrintsThem) {
 }
 
 TEST(SltValues, CellsByTypeLetter) {
-  Schema schema({Column{"i", SqlType::integer()}, Column{"d", SqlType::double_precision()},
-                 Column{"s", SqlType::varchar()}});
+  Schema schema(
+      {Column{"i", SqlType::integer()}, Column{"d", SqlType::double_precision()}, Column{"s", SqlType::varchar()}});
   RowBuilder builder(schema);
   builder.set_int(0, 7);
   builder.set_double(1, -3.75);
@@ -90,8 +90,7 @@ TEST(SltFile, RecordsConditionsAndHashes) {
 }
 
 TEST(SltInsert, LiteralsBecomeJson) {
-  Schema schema({Column{"a", SqlType::integer()}, Column{"b", SqlType::integer()},
-                 Column{"x", SqlType::varchar()}});
+  Schema schema({Column{"a", SqlType::integer()}, Column{"b", SqlType::integer()}, Column{"x", SqlType::varchar()}});
   auto all = translate_insert("INSERT INTO t1 VALUES(1,-2,'it''s \"q\"')", schema);
   ASSERT_TRUE(all.ok()) << all.status().message();
   EXPECT_EQ(all.value().json, R"([{"insert":{"a":1,"b":-2,"x":"it's \"q\""}}])");
@@ -104,9 +103,11 @@ TEST(SltInsert, LiteralsBecomeJson) {
 }
 
 TEST(SltResult, SortModesOrderByAndHashes) {
-  auto cell = [](std::string text, int order_class, long double number) { return Cell{std::move(text), order_class, number}; };
-  std::vector<CellRow> rows = {{cell("10", 1, 10), cell("b", 2, 0)}, {cell("9", 1, 9), cell("a", 2, 0)},
-                               {cell("NULL", 0, 0), cell("c", 2, 0)}};
+  auto cell = [](std::string text, int order_class, long double number) {
+    return Cell{std::move(text), order_class, number};
+  };
+  std::vector<CellRow> rows = {
+      {cell("10", 1, 10), cell("b", 2, 0)}, {cell("9", 1, 9), cell("a", 2, 0)}, {cell("NULL", 0, 0), cell("c", 2, 0)}};
   EXPECT_EQ(arrange(rows, "rowsort"), (std::vector<std::string>{"10", "b", "9", "a", "NULL", "c"}));
   EXPECT_EQ(arrange(rows, "valuesort"), (std::vector<std::string>{"10", "9", "NULL", "a", "b", "c"}));
   auto order = order_by_ordinals("SELECT a, b FROM t\n ORDER BY 1");
