@@ -9,12 +9,18 @@
 //     every table and those views), which replays the file: one step per
 //     INSERT, and each view checked where its query stands. A pipeline that
 //     fails (a step error, a crash, a timeout) had its views checked up to
-//     then; the rest run again in two halves, down to the one view at fault.
+//     then; the rest run again each alone, one after another.
 #include "slt_runner.h"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <chrono>
+#include <csignal>
+#include <cstring>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 #include "freshet/pipeline/pipeline.h"
@@ -226,30 +232,20 @@ void run_views(const FilePlan& plan, const std::vector<size_t>& queries, int fd)
                      "\t" + std::to_string(queries.size()));
 }
 
-//! Runs `queries` in one pipeline; what fails runs again in halves.
-void run_group(const FilePlan& plan, const std::vector<size_t>& queries, const RunOptions& options,
-               Clock::time_point deadline, FileResult& result) {
-  if (queries.empty()) return;
-  if (Clock::now() >= deadline) {
-    for (size_t q : queries) {
-      result.queries[q].outcome = Outcome::kNotRun;
-      result.queries[q].reason = "the file's time budget ran out";
-    }
-    return;
-  }
-  ++result.pipelines;
-  double timeout = options.query_timeout + 0.02 * double(queries.size());
-  ChildOutcome child = run_in_child([&](int fd) { run_views(plan, queries, fd); }, timeout);
-  std::vector<bool> reported(plan.records.size(), false);
+//! Reads a child's lines into `result`: view verdicts, "DONE" (step
+//! statistics) and, for views run alone, "ALONE\t<view>" before each view's
+//! run and "FAIL\t<error>" for the view named last. Returns the last FAIL's
+//! error (a pipeline of several views) and sets `current` to the view run
+//! alone last.
+std::string read_child(const std::string& output, FileResult& result, std::vector<bool>& reported,
+                       std::optional<size_t>& current) {
   std::string failure;
-  bool done = false;
-  std::istringstream lines(child.output);
+  std::istringstream lines(output);
   for (std::string line; std::getline(lines, line);) {
     size_t tab = line.find('\t');
     std::string head = line.substr(0, tab);
     std::string rest = tab == std::string::npos ? "" : line.substr(tab + 1);
     if (head == "DONE") {
-      done = true;
       std::istringstream numbers(rest);
       double slowest = 0, total = 0;
       int64_t steps = 0, views = 0;
@@ -259,8 +255,16 @@ void run_group(const FilePlan& plan, const std::vector<size_t>& queries, const R
         result.largest_pipeline_views = views;
         result.largest_pipeline_mean_step_ms = steps ? total / double(steps) : 0;
       }
+    } else if (head == "ALONE") {
+      current = std::stoul(rest);
     } else if (head == "FAIL") {
       failure = rest;
+      // A view alone that failed after its check keeps its verdict.
+      if (current && !reported[*current]) {
+        reported[*current] = true;
+        result.queries[*current].outcome = Outcome::kRuntimeError;
+        result.queries[*current].reason = rest;
+      }
     } else {
       size_t q = std::stoul(head);
       reported[q] = true;
@@ -269,36 +273,77 @@ void run_group(const FilePlan& plan, const std::vector<size_t>& queries, const R
       result.queries[q].reason = ok ? "" : rest.substr(6);
     }
   }
-  if (done && child.status == ChildOutcome::Status::kExited) return;
-  Outcome outcome = Outcome::kRuntimeError;
-  if (child.status == ChildOutcome::Status::kTimedOut) {
-    outcome = Outcome::kTimedOut;
-    failure = "a step took too long (killed after " + std::to_string(int(timeout)) + " s)";
-  } else if (child.status == ChildOutcome::Status::kCrashed) {
-    outcome = Outcome::kCrashed;
-    failure = "the pipeline crashed: " + child.detail;
+  return failure;
+}
+
+void mark_not_run(const std::vector<size_t>& queries, size_t from, FileResult& result) {
+  for (size_t k = from; k < queries.size(); ++k) {
+    result.queries[queries[k]].outcome = Outcome::kNotRun;
+    result.queries[queries[k]].reason = "the file's time budget ran out";
   }
+}
+
+//! Runs each of `queries` in a pipeline of its own, one after another, in
+//! children: alarm() bounds each view (SIGALRM ends the child), and after a
+//! crash or a timeout the next child starts at the view after it.
+void run_each(const FilePlan& plan, const std::vector<size_t>& queries, const RunOptions& options,
+              Clock::time_point deadline, FileResult& result) {
+  std::vector<bool> reported(plan.records.size(), false);
+  size_t next = 0;
+  while (next < queries.size()) {
+    double left = std::chrono::duration<double>(deadline - Clock::now()).count();
+    if (left <= 0) return mark_not_run(queries, next, result);
+    size_t from = next;
+    ++result.pipelines;
+    ChildOutcome child = run_in_child(
+        [&](int fd) {
+          for (size_t k = from; k < queries.size(); ++k) {
+            write_line(fd, "ALONE\t" + std::to_string(queries[k]));
+            ::alarm(unsigned(std::max(1.0, options.query_timeout)));
+            run_views(plan, {queries[k]}, fd);
+            ::alarm(0);
+          }
+        },
+        left);
+    std::optional<size_t> current;
+    read_child(child.output, result, reported, current);
+    if (child.status == ChildOutcome::Status::kExited) return;
+    if (!current) return mark_not_run(queries, next, result);  // killed at the deadline before any view
+    next = size_t(std::find(queries.begin(), queries.end(), *current) - queries.begin()) + 1;
+    if (reported[*current]) continue;  // checked, then slow or crashed later: its verdict stands
+    bool alarm =
+        child.status == ChildOutcome::Status::kCrashed && child.detail == std::string("signal ") + ::strsignal(SIGALRM);
+    if (child.status == ChildOutcome::Status::kTimedOut) return mark_not_run(queries, next - 1, result);
+    result.queries[*current].outcome = alarm ? Outcome::kTimedOut : Outcome::kCrashed;
+    result.queries[*current].reason =
+        alarm ? "a step took too long (over the query timeout)" : "the pipeline crashed: " + child.detail;
+  }
+}
+
+//! Runs `queries` in one pipeline. A pipeline that fails (a step error, a
+//! crash, a timeout) has its views checked up to then; the others run alone.
+void run_group(const FilePlan& plan, const std::vector<size_t>& queries, const RunOptions& options,
+               Clock::time_point deadline, FileResult& result) {
+  if (queries.empty()) return;
+  if (Clock::now() >= deadline) return mark_not_run(queries, 0, result);
+  ++result.pipelines;
+  double timeout = options.query_timeout + 0.02 * double(queries.size());
+  ChildOutcome child = run_in_child([&](int fd) { run_views(plan, queries, fd); }, timeout);
+  std::vector<bool> reported(plan.records.size(), false);
+  std::optional<size_t> current;
+  std::string failure = read_child(child.output, result, reported, current);
+  if (failure.empty() && child.status == ChildOutcome::Status::kExited) return;
   std::vector<size_t> rest;
   for (size_t q : queries) {
     if (!reported[q]) rest.push_back(q);
   }
-  if (rest.size() == 1 && (queries.size() == 1 || outcome != Outcome::kTimedOut)) {
-    result.queries[rest[0]].outcome = outcome;
-    result.queries[rest[0]].reason = failure;
-    return;
-  }
   if (options.verbose) {
-    fprintf(stderr, "  %zu views: %s; %zu left, in parts\n", queries.size(), failure.c_str(), rest.size());
+    fprintf(stderr, "  %zu views: %s; %zu not checked, each alone\n", queries.size(),
+            failure.empty() ? (child.status == ChildOutcome::Status::kTimedOut ? "timed out" : child.detail.c_str())
+                            : failure.c_str(),
+            rest.size());
   }
-  // A step error has one view at fault, found by halving; slow views come
-  // many at a time (a file's joins of many tables), found sooner in eighths.
-  size_t parts = std::min<size_t>(outcome == Outcome::kRuntimeError ? 2 : 8, rest.size());
-  for (size_t part = 0; part < parts; ++part) {
-    run_group(
-        plan,
-        std::vector<size_t>(rest.begin() + rest.size() * part / parts, rest.begin() + rest.size() * (part + 1) / parts),
-        options, deadline, result);
-  }
+  run_each(plan, rest, options, deadline, result);
 }
 
 }  // namespace
