@@ -228,7 +228,23 @@ Result<QueryBinder::Bound> QueryBinder::bind_aggregate(const Select& select, Bou
   std::vector<ExprPtr> projections;
   for (size_t i = 0; i < select.items.size(); ++i) {
     const SelectItem& item = select.items[i];
-    if (item.star) return sql_error(item.position, "* cannot be used with GROUP BY or aggregates");
+    if (item.star) {
+      // `*` (or `t.*`) when every column it stands for is a group key.
+      for (size_t c = 0; c < input.scope.columns.size(); ++c) {
+        const ScopeColumn& column = input.scope.columns[c];
+        if (column.internal || (item.star_table.empty() ? column.hidden : column.table != item.star_table)) continue;
+        const std::string text = column_expr(c, column.type)->to_string();
+        size_t k = 0;
+        while (k < key_count && grouping.key_texts[k] != text) ++k;
+        if (k == key_count) {
+          return sql_error(item.position, "* stands for column '" + column.name +
+                                              "', which must appear in GROUP BY or be used in an aggregate");
+        }
+        scope.columns.push_back({"", column.name, key_types[k]});
+        projections.push_back(column_expr(k, key_types[k]));
+      }
+      continue;
+    }
     Result<ExprPtr> expr = binder.bind(*item.expr);
     if (!expr.ok()) return expr.status();
     std::string name = !item.alias.empty() ? item.alias

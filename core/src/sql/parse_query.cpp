@@ -269,6 +269,16 @@ Result<TableRefPtr> Parser::table_primary() {
     FRESHET_PARSE_ASSIGN(table, window_table_function(table->position));
   } else if (at_keyword("unnest") && peek(1).kind == TokenKind::kLeftParen) {
     return sql_error_at(table->position, "UNNEST is not supported: Freshet has no ARRAY type");
+  } else if (at(TokenKind::kLeftParen) && is_name(peek(1)) && !starts_subquery(1) && !is_keyword(peek(1), "values")) {
+    // `( a CROSS JOIN b )`: a parenthesised join (or table), as the standard
+    // and Calcite allow; the parentheses only group.
+    advance();
+    FRESHET_PARSE_ASSIGN(TableRefPtr grouped, from_item());
+    FRESHET_RETURN_IF_ERROR(expect(TokenKind::kRightParen, "')'"));
+    if (at_keyword("as") || (is_name(current()) && !at_join() && !at_keyword("qualify"))) {
+      return sql_error_at(current().position, "an alias for a parenthesised join is not supported");
+    }
+    return grouped;
   } else if (at(TokenKind::kLeftParen) || (at_keyword("lateral") && peek(1).kind == TokenKind::kLeftParen)) {
     table->lateral = accept_keyword("lateral");
     advance();  // (
