@@ -26,6 +26,14 @@ TableRefPtr make_join(JoinType type, TableRefPtr left, TableRefPtr right, AstExp
 Result<Query> Parser::query() {
   Nesting nesting(*this);
   FRESHET_RETURN_IF_ERROR(nesting.check());
+  struct Leave {
+    int& depth;
+    ~Leave() { --depth; }
+  } leave{++query_depth_};
+  if (query_depth_ > kMaxQueryNesting) {
+    return sql_error_at(current().position,
+                        "queries nested too deeply (more than " + std::to_string(kMaxQueryNesting) + " levels)");
+  }
   if (at_keyword("with")) return with_query();
   FRESHET_PARSE_ASSIGN(Query result, set_expression());
   FRESHET_RETURN_IF_ERROR(order_by_and_limit(result));

@@ -198,6 +198,7 @@ class Parser {
   std::vector<Token> tokens_;
   size_t index_ = 0;
   int depth_ = 0;
+  int query_depth_ = 0;  //!< queries open around the current token (kMaxQueryNesting)
 };
 
 //! Shorthand for a new expression node.

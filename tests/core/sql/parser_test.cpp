@@ -1,6 +1,7 @@
 // The SQL parser: statements, types, queries and expressions to ast.h trees
 // (printed as S-expressions, see ast_printer.h), precedence and
 // associativity, and exact error messages with line and column.
+#include "freshet/sql/compiler.h"
 #include "freshet/sql/parser.h"
 
 #include <gtest/gtest.h>
@@ -448,6 +449,20 @@ TEST(ParserTest, NestingIsCapped) {
   std::string subqueries = "CREATE VIEW v AS ";
   for (int i = 0; i < 20000; ++i) subqueries += "SELECT * FROM (";
   EXPECT_FALSE(parse_program(subqueries).ok());
+  // Queries nest at most kMaxQueryNesting deep; that many compile, under
+  // wasm's stack too.
+  auto nested_queries = [](int depth) {
+    std::string sql = "CREATE VIEW v AS ";
+    for (int i = 1; i < depth; ++i) sql += "SELECT * FROM (";
+    sql += "SELECT 1 AS x";
+    for (int i = 1; i < depth; ++i) sql += ")";
+    return sql;
+  };
+  auto deepest = compile_program(nested_queries(kMaxQueryNesting));
+  EXPECT_TRUE(deepest.ok()) << deepest.status().to_string();
+  Result<Program> too_deep = parse_program(nested_queries(kMaxQueryNesting + 1));
+  ASSERT_FALSE(too_deep.ok());
+  EXPECT_EQ(too_deep.status().message(), "line 1, column 978: queries nested too deeply (more than 64 levels)");
 }
 
 TEST(ParserTest, LongOperatorChainsParseIteratively) {

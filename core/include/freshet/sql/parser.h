@@ -15,6 +15,10 @@ namespace freshet::sql {
 
 //! How deeply expressions and queries may nest before the parser gives up.
 inline constexpr int kMaxParserNesting = 200;
+//! How deeply queries may nest in each other (FROM, expression subqueries,
+//! WITH items): each level costs the binder and the planner far more stack
+//! than an expression does, and wasm's stack is small.
+inline constexpr int kMaxQueryNesting = 64;
 
 //! A whole program: statements separated by ';' (a trailing ';' is optional;
 //! an empty program has zero statements).
