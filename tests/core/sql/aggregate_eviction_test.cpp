@@ -42,7 +42,10 @@ TEST(AggregateEvictionTest, AccumulatedAggregatesAreEvictedBehindTheWatermark) {
       "SOME(amount > 5) AS so, COUNTIF(amount < 0) AS neg, BIT_XOR(amount) AS bx, "
       "COUNT(*) FILTER (WHERE amount > 2) AS big FROM ev GROUP BY ts;",
       8000, 1000);
-  EXPECT_LT(late, early * 3 / 2) << early << " -> " << late;
+  // Without eviction the groups grow with the steps (8x from step 1000 to
+  // 8000); with it the state stays within the spine's merge phases (the
+  // trace may hold unmerged batches at either probe: up to 2x, seen in wasm).
+  EXPECT_LT(late, early * 3) << early << " -> " << late;
 }
 
 TEST(AggregateEvictionTest, BitAndKeepsItsGroups) {
