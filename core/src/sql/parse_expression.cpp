@@ -105,6 +105,7 @@ Result<AstExprPtr> Parser::binary(int min_precedence) {
   } else {
     FRESHET_PARSE_ASSIGN(left, unary());
   }
+  int chained = 0;  // operators this call has applied: `left` is as deep
   while (true) {
     if (starts_postfix_predicate(current(), peek(1))) {
       if (kComparisonPrecedence < min_precedence) return left;
@@ -114,12 +115,20 @@ Result<AstExprPtr> Parser::binary(int min_precedence) {
     BinaryOperator op = binary_operator(current());
     if (op.precedence == 0 || op.precedence < min_precedence) return left;
     SourcePosition operator_position = current().position;
+    if (chain_depth_ + ++chained > kMaxOperatorChain) {
+      return sql_error_at(operator_position, "more than " + std::to_string(kMaxOperatorChain) +
+                                                 " operators in one expression (for a long list of values, use IN (...))");
+    }
     advance();
     if (op.precedence == kComparisonPrecedence && at_quantifier()) {
       FRESHET_PARSE_ASSIGN(left, quantified_comparison(std::move(left), op.op, operator_position));
       continue;
     }
-    FRESHET_PARSE_ASSIGN(AstExprPtr right, binary(op.precedence + 1));
+    chain_depth_ += chained;
+    Result<AstExprPtr> parsed_right = binary(op.precedence + 1);
+    chain_depth_ -= chained;
+    if (!parsed_right.ok()) return parsed_right.status();
+    AstExprPtr right = std::move(*parsed_right);
     AstExprPtr node = make_expr(AstExprKind::kBinary, left->position);
     node->op = op.op;
     node->operator_position = operator_position;

@@ -198,7 +198,8 @@ class Parser {
   std::vector<Token> tokens_;
   size_t index_ = 0;
   int depth_ = 0;
-  int query_depth_ = 0;  //!< queries open around the current token (kMaxQueryNesting)
+  int query_depth_ = 0;
+  int chain_depth_ = 0;  //!< binary operators chained by the expressions around the current one (kMaxOperatorChain)  //!< queries open around the current token (kMaxQueryNesting)
 };
 
 //! Shorthand for a new expression node.

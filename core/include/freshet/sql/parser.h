@@ -15,6 +15,10 @@ namespace freshet::sql {
 
 //! How deeply expressions and queries may nest before the parser gives up.
 inline constexpr int kMaxParserNesting = 200;
+//! How many binary operators one expression may chain (`a OR b OR ...`),
+//! counted with those of the expressions around it: a chain is a tree as
+//! deep as it is long, which the binder walks recursively.
+inline constexpr int kMaxOperatorChain = 500;
 //! How deeply queries may nest in each other (FROM, expression subqueries,
 //! WITH items): each level costs the binder and the planner far more stack
 //! than an expression does, and wasm's stack is small.
