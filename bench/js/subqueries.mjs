@@ -87,6 +87,7 @@ async function runFreshet(query) {
     p.step();
     nanos.push(Number(process.hrtime.bigint() - begin));
   }
+  await new Promise((resolve) => setImmediate(resolve)); // the sink's last deliveries
   const result = { ...percentiles(nanos), rows: p.snapshot('v'), deltaRows: rows };
   p.close();
   return result;
