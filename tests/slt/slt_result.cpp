@@ -12,8 +12,8 @@
 #include <cstdlib>
 #include <regex>
 
+#include "freshet/common/md5.h"
 #include "freshet/types/decimal.h"
-#include "md5.h"
 
 namespace freshet::slt {
 namespace {
@@ -202,12 +202,9 @@ std::vector<std::string> arrange(std::vector<CellRow> rows, const std::string& s
 
 std::string compare_result(const Record& record, const std::vector<std::string>& values) {
   if (record.hashed) {
-    Md5 md5;
-    for (const std::string& value : values) {
-      md5.update(value);
-      md5.update("\n");
-    }
-    std::string hash = md5.hex();
+    std::string printed;  // each value followed by a newline, as the format hashes them
+    for (const std::string& value : values) printed += value + "\n";
+    const std::string hash = md5_hex(printed);
     if (int64_t(values.size()) == record.hash_values && hash == record.hash) return "";
     return "expected " + std::to_string(record.hash_values) + " values hashing to " + record.hash + ", got " +
            std::to_string(values.size()) + " values hashing to " + hash;
