@@ -230,9 +230,10 @@ Result<QueryBinder::Bound> QueryBinder::bind_aggregate(const Select& select, Bou
     const SelectItem& item = select.items[i];
     if (item.star) {
       // `*` (or `t.*`) when every column it stands for is a group key.
-      for (size_t c = 0; c < input.scope.columns.size(); ++c) {
+      Result<std::vector<size_t>> columns = star_columns(input.scope, item);
+      if (!columns.ok()) return columns.status();
+      for (size_t c : *columns) {
         const ScopeColumn& column = input.scope.columns[c];
-        if (column.internal || (item.star_table.empty() ? column.hidden : column.table != item.star_table)) continue;
         const std::string text = column_expr(c, column.type)->to_string();
         size_t k = 0;
         while (k < key_count && grouping.key_texts[k] != text) ++k;
@@ -247,10 +248,7 @@ Result<QueryBinder::Bound> QueryBinder::bind_aggregate(const Select& select, Bou
     }
     Result<ExprPtr> expr = binder.bind(*item.expr);
     if (!expr.ok()) return expr.status();
-    std::string name = !item.alias.empty() ? item.alias
-                       : item.expr->kind == AstExprKind::kColumnRef ? item.expr->names.back()
-                                                                    : "EXPR$" + std::to_string(i);
-    scope.columns.push_back({"", name, (*expr)->type});
+    scope.columns.push_back({"", output_name(item, i), (*expr)->type});
     projections.push_back(std::move(*expr));
   }
   ExprPtr having;

@@ -26,12 +26,6 @@ void collect_calls(const AstExpr& ast, std::vector<const AstExpr*>& calls) {
   if (ast.else_result) collect_calls(*ast.else_result, calls);
 }
 
-std::string output_name(const SelectItem& item, size_t index) {
-  if (!item.alias.empty()) return item.alias;
-  if (item.expr && item.expr->kind == AstExprKind::kColumnRef) return item.expr->names.back();
-  return "EXPR$" + std::to_string(index);
-}
-
 }  // namespace
 
 Result<QueryBinder::Bound> QueryBinder::bind_aggregate_subqueries(const Select& select, Bound input) {

@@ -36,12 +36,6 @@ Result<const AstExpr*> order_expression(const AstExpr& expr, const Select& selec
   return &expr;
 }
 
-std::string output_name(const SelectItem& item, size_t index) {
-  if (!item.alias.empty()) return item.alias;
-  if (item.expr->kind == AstExprKind::kColumnRef) return item.expr->names.back();
-  return "EXPR$" + std::to_string(index);
-}
-
 }  // namespace
 
 Result<QueryBinder::Bound> QueryBinder::bind_distinct_on(const Select& select, const std::vector<OrderItem>& order_by,
@@ -125,13 +119,10 @@ Result<QueryBinder::Bound> QueryBinder::bind_distinct_on(const Select& select, c
   for (size_t i = 0; i < select.items.size(); ++i) {
     const SelectItem& item = select.items[i];
     if (item.star) {
-      if (!item.star_table.empty() && !input.scope.has_table(item.star_table)) {
-        return sql_error(item.position,
-                         "unknown table or alias '" + item.star_table + "' in " + item.star_table + ".*");
-      }
-      for (size_t c = 0; c < width; ++c) {
+      Result<std::vector<size_t>> columns = star_columns(input.scope, item);
+      if (!columns.ok()) return columns.status();
+      for (size_t c : *columns) {
         const ScopeColumn& column = input.scope.columns[c];
-        if (!item.star_table.empty() && column.table != item.star_table) continue;
         scope.columns.push_back({"", column.name, column.type});
         projections.push_back(column_expr(c, column.type));
       }

@@ -59,13 +59,6 @@ LogicalPlan::Kind set_operation_kind(SetOperator op) {
   return LogicalPlan::Kind::kUnionAll;
 }
 
-// The name SQL gives an output column: its alias, the column it names, or EXPR$i.
-std::string output_name(const SelectItem& item, size_t index) {
-  if (!item.alias.empty()) return item.alias;
-  if (item.expr && item.expr->kind == AstExprKind::kColumnRef) return item.expr->names.back();
-  return "EXPR$" + std::to_string(index);
-}
-
 // A LATERAL subquery binds as any subquery; one that names columns of the
 // FROM items before it (a correlated one) is not supported.
 Status lateral_error(const TableRef& from, const Status& status) {
@@ -260,12 +253,10 @@ Result<QueryBinder::Bound> QueryBinder::bind_select_body(const Select& select, B
     for (size_t i = 0; i < select.items.size(); ++i) {
       const SelectItem& item = select.items[i];
       if (item.star) {
-        if (!item.star_table.empty() && !input.scope.has_table(item.star_table)) {
-          return sql_error(item.position, "unknown table or alias '" + item.star_table + "' in " + item.star_table + ".*");
-        }
-        for (size_t c = 0; c < input.scope.columns.size(); ++c) {
+        Result<std::vector<size_t>> columns = star_columns(input.scope, item);
+        if (!columns.ok()) return columns.status();
+        for (size_t c : *columns) {
           const ScopeColumn& column = input.scope.columns[c];
-          if (column.internal || (item.star_table.empty() ? column.hidden : column.table != item.star_table)) continue;
           scope.columns.push_back({"", column.name, column.type});
           expressions.push_back(column_expr(c, column.type));
         }

@@ -477,13 +477,10 @@ Result<QueryBinder::Bound> QueryBinder::bind_window(const Select& select, Bound 
   for (size_t i = 0; i < select.items.size(); ++i) {
     const SelectItem& item = select.items[i];
     if (item.star) {
-      if (!item.star_table.empty() && !input.scope.has_table(item.star_table)) {
-        return sql_error(item.position,
-                         "unknown table or alias '" + item.star_table + "' in " + item.star_table + ".*");
-      }
-      for (size_t c = 0; c < input.scope.columns.size(); ++c) {
+      Result<std::vector<size_t>> columns = star_columns(input.scope, item);
+      if (!columns.ok()) return columns.status();
+      for (size_t c : *columns) {
         const ScopeColumn& column = input.scope.columns[c];
-        if (!item.star_table.empty() && column.table != item.star_table) continue;
         scope.columns.push_back({"", column.name, column.type});
         projections.push_back(column_expr(c, column.type));
       }
@@ -492,10 +489,7 @@ Result<QueryBinder::Bound> QueryBinder::bind_window(const Select& select, Bound 
     Result<ExprPtr> expr = binder.bind(*item.expr);
     if (!expr.ok()) return expr.status();
     if (is_null_literal(**expr)) *expr = null_literal(SqlType::integer());
-    std::string name = !item.alias.empty()                          ? item.alias
-                       : item.expr->kind == AstExprKind::kColumnRef ? item.expr->names.back()
-                                                                    : "EXPR$" + std::to_string(i);
-    scope.columns.push_back({"", name, (*expr)->type});
+    scope.columns.push_back({"", output_name(item, i), (*expr)->type});
     projections.push_back(std::move(*expr));
   }
   PlanPtr project = make_plan(LogicalPlan::Kind::kProject, schema_of(scope), std::move(plan));

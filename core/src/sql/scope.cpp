@@ -34,4 +34,24 @@ bool Scope::has_table(const std::string& table) const {
   return false;
 }
 
+Result<std::vector<size_t>> star_columns(const Scope& scope, const SelectItem& item) {
+  const std::string& table = item.star_table;
+  if (!table.empty() && !scope.has_table(table)) {
+    return sql_error(item.position, "unknown table or alias '" + table + "' in " + table + ".*");
+  }
+  std::vector<size_t> found;
+  for (size_t c = 0; c < scope.columns.size(); ++c) {
+    const ScopeColumn& column = scope.columns[c];
+    if (column.internal || (table.empty() ? column.hidden : column.table != table)) continue;
+    found.push_back(c);
+  }
+  return found;
+}
+
+std::string output_name(const SelectItem& item, size_t index) {
+  if (!item.alias.empty()) return item.alias;
+  if (item.expr && item.expr->kind == AstExprKind::kColumnRef) return item.expr->names.back();
+  return "EXPR$" + std::to_string(index);
+}
+
 }  // namespace freshet::sql

@@ -31,6 +31,16 @@ struct Scope {
   bool has_table(const std::string& table) const;
 };
 
+//! The columns `*` or `t.*` (a select item) stands for, in order: every
+//! column of `t` (all for `*`) but the binder's internal ones, and for `*`
+//! not the hidden copies of USING/NATURAL columns either. An error for a `t`
+//! the scope does not hold.
+Result<std::vector<size_t>> star_columns(const Scope& scope, const SelectItem& item);
+
+//! The name SQL gives the output column of select item `index`: its alias,
+//! the column it names, or EXPR$index (Calcite's).
+std::string output_name(const SelectItem& item, size_t index);
+
 //! "line 3, column 14: <message>" as an SQL_ERROR.
 Status sql_error(SourcePosition position, const std::string& message);
 
