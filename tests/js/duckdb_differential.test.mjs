@@ -531,6 +531,56 @@ const QUERIES = [
     sql: `SELECT id, customer, COUNT(*) OVER (PARTITION BY customer) AS orders_of_customer,
                  SUM(price) OVER (PARTITION BY customer ORDER BY id) AS running_default FROM orders`,
   },
+  // ---------------------------------------------------------------- LATERAL subqueries reading the left
+  {
+    name: 'q55_lateral_aggregate',
+    covers: 'comma LATERAL over an aggregate without GROUP BY: a row for every customer, COUNT 0 when none match',
+    sql: `SELECT c.id, s.n, s.total FROM customers c,
+          LATERAL (SELECT COUNT(*) AS n, SUM(amount) AS total FROM orders o WHERE o.customer = c.id) AS s`,
+  },
+  {
+    name: 'q56_cross_join_lateral_rows',
+    covers: 'CROSS JOIN LATERAL of rows, correlated on an equality plus a filter',
+    sql: `SELECT c.id, s.oid, s.amount FROM customers c CROSS JOIN LATERAL
+          (SELECT o.id AS oid, o.amount FROM orders o WHERE o.customer = c.id AND o.amount > 50) AS s`,
+  },
+  {
+    name: 'q57_left_join_lateral_residual',
+    covers: 'LEFT JOIN LATERAL ... ON TRUE, correlated on an equality and a non-equality',
+    sql: `SELECT c.id, s.oid FROM customers c LEFT JOIN LATERAL
+          (SELECT o.id AS oid FROM orders o WHERE o.customer = c.id AND o.region <> c.region) AS s ON TRUE`,
+  },
+  {
+    name: 'q58_lateral_having',
+    covers: 'LATERAL over an aggregate with HAVING: the refused empty group gives no row',
+    sql: `SELECT c.id, s.n FROM customers c,
+          LATERAL (SELECT COUNT(*) AS n FROM orders o WHERE o.customer = c.id HAVING COUNT(*) > 1) AS s`,
+  },
+  {
+    name: 'q59_left_join_lateral_on',
+    covers: 'LEFT JOIN LATERAL with an ON condition over both sides',
+    sql: `SELECT c.id, s.oid FROM customers c LEFT JOIN LATERAL
+          (SELECT o.id AS oid, o.amount FROM orders o WHERE o.customer = c.id) AS s ON s.amount > c.tier * 40`,
+  },
+  {
+    name: 'q60_lateral_group_by',
+    covers: 'LATERAL with GROUP BY, and column aliases on the LATERAL',
+    sql: `SELECT c.id, s.r, s.t FROM customers c, LATERAL
+          (SELECT region, SUM(amount) FROM orders o WHERE o.customer = c.id GROUP BY region) AS s (r, t)`,
+  },
+  {
+    name: 'q61_left_lateral_having_nulls',
+    covers: 'LEFT JOIN LATERAL over an aggregate with HAVING: NULLs for the refused empty group',
+    sql: `SELECT c.id, s.top FROM customers c LEFT JOIN LATERAL
+          (SELECT MAX(amount) AS top FROM orders o WHERE o.customer = c.id AND o.region = c.region
+           HAVING COUNT(*) > 0) AS s ON TRUE`,
+  },
+  {
+    name: 'q62_lateral_non_equi_only',
+    covers: 'LATERAL correlated on a non-equality only (joined on the distinct left values it reads)',
+    sql: `SELECT c.id, s.n FROM customers c,
+          LATERAL (SELECT COUNT(*) AS n FROM orders o WHERE o.amount > c.tier * 30) AS s`,
+  },
 ];
 
 

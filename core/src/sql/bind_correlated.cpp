@@ -60,7 +60,9 @@ Result<KeyedSubquery> QueryBinder::bind_keyed(const Query& query, const Bound& o
   auto uncorrelated = [&](Result<Bound> bound) -> Result<KeyedSubquery> {
     if (!bound.ok()) return bound.status();
     for (const ScopeColumn& column : bound->scope.columns) {
-      if (!column.internal) keyed.item_types.push_back(column.type);
+      if (column.internal) continue;
+      keyed.item_types.push_back(column.type);
+      keyed.item_names.push_back(column.name);
     }
     keyed.plan = std::move(bound->plan);
     return std::move(keyed);
@@ -298,7 +300,10 @@ Result<KeyedSubquery> QueryBinder::bind_keyed_select(const Select& select, Bound
   }
   Result<Bound> body = bind_select_body(synthetic, std::move(rows));
   if (!body.ok()) return body.status();
-  for (size_t c = keys; c < body->scope.columns.size(); ++c) keyed.item_types.push_back(body->scope.columns[c].type);
+  for (size_t c = keys; c < body->scope.columns.size(); ++c) {
+    keyed.item_types.push_back(body->scope.columns[c].type);
+    keyed.item_names.push_back(body->scope.columns[c].name);
+  }
   keyed.one_row_per_key = aggregating && select.group_by.empty();
   if (keyed.one_row_per_key) {
     // The select list's values for a key without rows: Project [Filter HAVING] Aggregate.

@@ -59,19 +59,6 @@ LogicalPlan::Kind set_operation_kind(SetOperator op) {
   return LogicalPlan::Kind::kUnionAll;
 }
 
-// A LATERAL subquery binds as any subquery; one that names columns of the
-// FROM items before it (a correlated one) is not supported.
-Status lateral_error(const TableRef& from, const Status& status) {
-  if (status.message().find("unknown column") == std::string::npos &&
-      status.message().find("unknown table or alias") == std::string::npos) {
-    return status;
-  }
-  const std::string& message = status.message();
-  const size_t prefix = message.find(": ");  // the inner error's "line L, column C: "
-  return sql_error(from.position, "LATERAL subqueries that refer to earlier FROM items are not supported (" +
-                                      message.substr(prefix == std::string::npos ? 0 : prefix + 2) + ")");
-}
-
 }  // namespace
 
 SchemaPtr schema_of(const Scope& scope) {
@@ -304,7 +291,7 @@ Result<QueryBinder::Bound> QueryBinder::bind_from(const TableRef& from) {
     }
     case TableRef::Kind::kSubquery: {
       Result<Bound> bound = bind_query(*from.subquery);
-      if (!bound.ok()) return from.lateral ? lateral_error(from, bound.status()) : bound.status();
+      if (!bound.ok()) return from.lateral ? lateral_reference_error(from, bound.status()) : bound.status();
       for (ScopeColumn& column : bound->scope.columns) column.table = from.alias;
       FRESHET_RETURN_IF_ERROR(rename_columns(*bound, from.column_aliases, from.position, "'" + from.alias + "'"));
       return bound;
@@ -316,6 +303,9 @@ Result<QueryBinder::Bound> QueryBinder::bind_from(const TableRef& from) {
 }
 
 Result<QueryBinder::Bound> QueryBinder::bind_join(const TableRef& join) {
+  if (join.right->kind == TableRef::Kind::kSubquery && join.right->lateral) {
+    if (std::optional<Result<Bound>> lateral = bind_lateral_join(join)) return std::move(*lateral);
+  }
   if (join.condition && contains_subquery(*join.condition)) return bind_join_subqueries(join);
   Result<Bound> left = bind_from(*join.left);
   if (!left.ok()) return left.status();

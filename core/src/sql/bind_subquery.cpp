@@ -27,22 +27,6 @@ namespace {
 
 std::string describe(const SqlType& type) { return type.with_nullable(true).to_string(); }
 
-PlanPtr project(PlanPtr input, std::vector<ExprPtr> expressions) {
-  std::vector<Column> columns;
-  for (size_t i = 0; i < expressions.size(); ++i) columns.push_back({"c" + std::to_string(i), expressions[i]->type});
-  PlanPtr plan = make_plan(LogicalPlan::Kind::kProject, make_schema(std::move(columns)), std::move(input));
-  plan->expressions = std::move(expressions);
-  return plan;
-}
-
-// The first `count` columns of `plan`, then `extra`.
-PlanPtr keys_and(PlanPtr plan, size_t count, std::vector<ExprPtr> extra) {
-  std::vector<ExprPtr> expressions;
-  for (size_t i = 0; i < count; ++i) expressions.push_back(column_expr(i, plan->schema->type(i)));
-  for (ExprPtr& expr : extra) expressions.push_back(std::move(expr));
-  return project(std::move(plan), std::move(expressions));
-}
-
 // `input` ([keys..., v]) grouped by its keys, with aggregates of v.
 PlanPtr aggregate_by_keys(PlanPtr input, size_t key_count, const std::vector<AggregateKind>& kinds) {
   std::vector<Column> columns(input->schema->columns().begin(), input->schema->columns().begin() + key_count);
@@ -59,6 +43,26 @@ PlanPtr aggregate_by_keys(PlanPtr input, size_t key_count, const std::vector<Agg
   return plan;
 }
 
+PlanPtr project(PlanPtr input, std::vector<ExprPtr> expressions) {
+  std::vector<Column> columns;
+  for (size_t i = 0; i < expressions.size(); ++i) columns.push_back({"c" + std::to_string(i), expressions[i]->type});
+  PlanPtr plan = make_plan(LogicalPlan::Kind::kProject, make_schema(std::move(columns)), std::move(input));
+  plan->expressions = std::move(expressions);
+  return plan;
+}
+
+}  // namespace
+
+// The first `count` columns of `plan`, then `extra`.
+PlanPtr keys_and(PlanPtr plan, size_t count, std::vector<ExprPtr> extra) {
+  std::vector<ExprPtr> expressions;
+  for (size_t i = 0; i < count; ++i) expressions.push_back(column_expr(i, plan->schema->type(i)));
+  for (ExprPtr& expr : extra) expressions.push_back(std::move(expr));
+  return project(std::move(plan), std::move(expressions));
+}
+
+namespace {
+
 // NULL-safe key parts: (k IS NULL, COALESCE(k, zero)) never hold a NULL.
 void push_key(std::vector<ExprPtr>& keys, ExprPtr key, bool null_safe) {
   if (!null_safe) {
@@ -72,6 +76,8 @@ void push_key(std::vector<ExprPtr>& keys, ExprPtr key, bool null_safe) {
   parts.push_back(zero_of(type));
   keys.push_back(make_expr(ExprKind::kCoalesce, type.with_nullable(false), std::move(parts)));
 }
+
+}  // namespace
 
 // Joins `facts` (its first keys.size() columns the key) to the rows of
 // `plan`/`scope`, on `keys` over them (the first `null_safe_count` matching
@@ -100,6 +106,8 @@ size_t join_facts(PlanPtr& plan, Scope& scope, PlanPtr facts, std::vector<ExprPt
   plan = std::move(join);
   return offset;
 }
+
+namespace {
 
 std::vector<ExprPtr> clone_keys(const std::vector<ExprPtr>& keys) {
   std::vector<ExprPtr> copies;

@@ -85,6 +85,9 @@ class QueryBinder {
   Result<Bound> bind_aggregate_subqueries(const Select& select, Bound input);
   //! An INNER or CROSS join whose ON holds subqueries (bind_join_subquery.cpp).
   Result<Bound> bind_join_subqueries(const TableRef& join);
+  //! A join whose right side is a LATERAL subquery that reads the FROM items
+  //! on its left (bind_lateral.cpp); none when it reads none of them (a plain join).
+  std::optional<Result<Bound>> bind_lateral_join(const TableRef& join);
   //! The scopes of the queries enclosing the one being bound, innermost last.
   std::vector<Scope> outer_scopes_;
   std::string view_name_;
@@ -106,5 +109,8 @@ SchemaPtr schema_of(const Scope& scope);
 PlanPtr make_plan(LogicalPlan::Kind kind, SchemaPtr schema, PlanPtr input);
 //! A plan node with the same schema as its input (filter, distinct, top-k).
 PlanPtr wrap_plan(LogicalPlan::Kind kind, PlanPtr input);
+//! A LATERAL subquery's unknown name, said with where such a subquery may
+//! read the FROM items on its left (bind_lateral.cpp); other errors as they are.
+Status lateral_reference_error(const TableRef& from, const Status& status);
 
 }  // namespace freshet::sql
