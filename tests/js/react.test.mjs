@@ -98,11 +98,15 @@ test('a row that did not change keeps its identity from one render to the next',
 test('StrictMode double mount leaves one egress stream; unmount closes it', async () => {
   const p = await Pipeline.create({ sql: ORDERS_SQL });
   assert.equal(openStreams(p), 0);
+  let opened = 0;
+  const live = p.live.bind(p);
+  p.live = (...args) => (++opened, live(...args));
   const seen = [];
   const tree = h(StrictMode, null, h(RowList, { pipeline: p, view: 'by_region', seen }),
     h(RowList, { pipeline: p, view: 'by_region', options: { index: 'by_region_idx' } }));
   const { root } = await mount(tree);
   await settle(() => seen.at(-1).isReady);
+  assert.equal(opened, 4, 'StrictMode mounted each query twice');
   assert.equal(openStreams(p), 2, 'one stream per mounted query, not two');
   // Re-rendering with new (equal) options objects does not reopen anything.
   await act(async () => root.render(tree));
