@@ -30,6 +30,21 @@ export function valuesText(values) {
 
 const rowText = (row) => valuesText(Object.values(row));
 
+/**
+ * The rows of `entries` ({ row, count? }) in order, a row of count c c times,
+ * into an array allocated at its final `size` (pushing into a growing array
+ * costs twice as much at 100k rows).
+ */
+function listRows(entries, size) {
+  const rows = new Array(size);
+  let i = 0;
+  for (const { row, count = 1 } of entries.values()) {
+    rows[i++] = row;
+    for (let n = count; n > 1; --n) rows[i++] = row;
+  }
+  return rows;
+}
+
 function brokenMirror(view, what) {
   return new FreshetError('INTERNAL', `live view of '${view}': the stream deleted ${what} the view did not hold`);
 }
@@ -38,6 +53,7 @@ function brokenMirror(view, what) {
 export class RowsByValue {
   #view;
   #entries = new Map();  // row text → { row, count }
+  #size = 0;             // the sum of the counts
 
   constructor(view) {
     this.#view = view;
@@ -52,6 +68,7 @@ export class RowsByValue {
 
   #add(row, previous) {
     const text = rowText(row);
+    ++this.#size;
     const entry = this.#entries.get(text);
     if (entry) {
       ++entry.count;
@@ -66,6 +83,7 @@ export class RowsByValue {
     const text = rowText(row);
     const entry = this.#entries.get(text);
     if (!entry) throw brokenMirror(this.#view, `the row ${text}`);
+    --this.#size;
     if (--entry.count === 0) this.#entries.delete(text);
     return entry.row;
   }
@@ -83,12 +101,7 @@ export class RowsByValue {
   }
 
   rows() {
-    const rows = [];
-    for (const { row, count } of this.#entries.values()) {
-      rows.push(row);
-      for (let n = count; n > 1; --n) rows.push(row);
-    }
-    return rows;
+    return listRows(this.#entries, this.#size);
   }
 }
 
@@ -146,7 +159,7 @@ export class RowsByKey {
   }
 
   rows() {
-    return Array.from(this.#entries.values(), (entry) => entry.row);
+    return listRows(this.#entries, this.#entries.size);
   }
 }
 
@@ -191,7 +204,7 @@ export class RowsByIndex {
   }
 
   rows() {
-    return Array.from(this.#entries.values(), (entry) => entry.row);
+    return listRows(this.#entries, this.#entries.size);
   }
 }
 
