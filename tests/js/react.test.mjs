@@ -11,6 +11,7 @@ import { Pipeline } from 'freshet';
 import { FreshetProvider, useLiveQuery, usePipeline } from 'freshet/react';
 import { StrictMode, act, createElement as h } from 'react';
 import { createRoot } from 'react-dom/client';
+import { renderToString } from 'react-dom/server';
 
 import { ORDERS_SQL, bag, random, seed, until } from './support.mjs';
 
@@ -113,6 +114,14 @@ test('StrictMode double mount leaves one egress stream; unmount closes it', asyn
   assert.equal(openStreams(p), 2);
   await act(async () => root.unmount());
   assert.equal(openStreams(p), 0, 'unmount closes the streams');
+  p.close();
+});
+
+test('rendering opens nothing: a render that is never committed (server rendering) shows loading, no stream', async () => {
+  const p = await Pipeline.create({ sql: ORDERS_SQL });
+  const html = renderToString(h(RowList, { pipeline: p, view: 'by_region' }));
+  assert.equal(html, '<ul data-status="loading"></ul>');
+  assert.equal(openStreams(p), 0);
   p.close();
 });
 

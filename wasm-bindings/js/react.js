@@ -54,8 +54,8 @@ export function useLiveQuery(pipeline, view, options) {
     const store = openStore(source, view, options);
     setOpened({ source, identity, store });
     return () => store.close();
-    // `identity` stands for view and options (a new options object each render must not reopen).
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // `identity` stands for view and options: a new options object with the
+    // same values, as each render makes, must not reopen the live view.
   }, [source, identity]);
 
   // An opened store of an earlier pipeline or query is not this render's: until
