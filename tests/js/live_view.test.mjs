@@ -158,6 +158,10 @@ test('a failed step: status error with the step\'s error, the last rows stay', a
   assert.equal(live.version, version + 1);
   assert.equal(live.changes, null);
   assert.deepEqual(live.current, [{ y: 5 }]);
+  const late = p.live('v');   // on a pipeline that failed already
+  await tick();
+  assert.deepEqual([late.status, late.error?.code, late.current], ['error', thrown.code, []]);
+  assert.deepEqual(p.stats().egress, {});
   p.close();
 });
 
