@@ -15,7 +15,7 @@ ExprPtr unary(ExprKind kind, SqlType type, ExprPtr child) {
   return make_expr(kind, type, std::move(children));
 }
 
-// A catalog entry whose binder does not know the name: a bug (function_catalog_test.cpp finds it).
+// A catalog entry whose binder does not know the name: a bug (sql_reference_test.cpp finds it).
 Status catalog_mismatch(const std::string& name) {
   return Status(ErrorCode::kInternal, "the function catalog names a binder that does not know " + name + "()");
 }

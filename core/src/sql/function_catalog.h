@@ -2,9 +2,10 @@
 // that the binders dispatch through (bind_node.cpp for calls in expressions,
 // bind_window.cpp for calls with OVER). A name that is not here (nor an
 // aggregate of aggregate_functions.h) is an unknown function; a name here is
-// bound by the binder its entry names, which must know it (a native test
-// compiles a call of every entry). sql_functions() (freshet/sql/functions.h)
-// lists this table and the aggregates' for the SQL reference's test.
+// bound by the binder its entry names, which must know it
+// (tests/core/sql/sql_reference_test.cpp compiles a call of every entry).
+// sql_functions() (freshet/sql/functions.h) lists this table and the
+// aggregates' for that test, which checks docs/sql.md against them.
 #pragma once
 
 #include <cstdint>

@@ -1,10 +1,10 @@
-// The function catalog (freshet/sql/functions.h) against the compiler and
-// against the SQL reference, docs/sql.md:
-// - every name the catalog lists binds (its binder knows it) and every
-//   unsupported one fails with an error that says so;
-// - the function tables of the page (those whose first column is headed
+// The SQL reference, docs/sql.md, against the compiler:
+// - every name of the function catalog (freshet/sql/functions.h) binds (its
+//   binder knows it) and every unsupported one fails with an error naming it;
+// - the page's function tables (those whose first column is headed
 //   "Function", "Aggregate" or "Window function") list exactly the supported
-//   names, and the page names every unsupported one outside those tables.
+//   names, and the page names every unsupported one;
+// - the page's reserved words are exactly the lexer's.
 // So the test fails when the compiler accepts a function the page does not
 // list, or the page lists one the compiler rejects.
 #include <gtest/gtest.h>
@@ -18,6 +18,7 @@
 
 #include "freshet/sql/compiler.h"
 #include "freshet/sql/functions.h"
+#include "freshet/sql/lexer.h"
 
 namespace freshet::sql {
 namespace {
@@ -77,7 +78,7 @@ std::string call_program(const SqlFunctionName& function) {
          ";";
 }
 
-TEST(FunctionCatalogTest, EverySupportedNameBindsAndEveryUnsupportedOneSaysSo) {
+TEST(SqlReferenceTest, EverySupportedNameBindsAndEveryUnsupportedOneSaysSo) {
   std::vector<SqlFunctionName> functions = sql_functions();
   ASSERT_GT(functions.size(), 100u);
   for (const SqlFunctionName& function : functions) {
@@ -106,7 +107,7 @@ TEST(FunctionCatalogTest, EverySupportedNameBindsAndEveryUnsupportedOneSaysSo) {
   }
 }
 
-TEST(FunctionCatalogTest, TheSqlReferenceListsExactlyTheSupportedFunctions) {
+TEST(SqlReferenceTest, TheSqlReferenceListsExactlyTheSupportedFunctions) {
   std::string page = read_reference();
   ASSERT_FALSE(page.empty()) << "docs/sql.md not found";
   std::set<std::string> documented = documented_functions(page);
@@ -124,6 +125,21 @@ TEST(FunctionCatalogTest, TheSqlReferenceListsExactlyTheSupportedFunctions) {
     EXPECT_NE(page.find("`" + name + "`"), std::string::npos)
         << name << "() is rejected by name but docs/sql.md does not name it (as `" << name << "`)";
   }
+}
+
+TEST(SqlReferenceTest, TheSqlReferenceListsExactlyTheReservedWords) {
+  // The page writes them in one code span after "**Reserved words**", wrapped over lines.
+  std::string page = read_reference();
+  size_t start = page.find("**Reserved words**");
+  ASSERT_NE(start, std::string::npos);
+  size_t open = page.find('`', start), close = page.find('`', open + 1);
+  ASSERT_NE(close, std::string::npos);
+  std::istringstream words(page.substr(open + 1, close - open - 1));
+  std::set<std::string> documented;
+  for (std::string word; words >> word;) documented.insert(lower(word));
+  std::set<std::string> reserved;
+  for (std::string_view word : reserved_words()) reserved.insert(std::string(word));
+  EXPECT_EQ(documented, reserved);
 }
 
 }  // namespace
