@@ -4,7 +4,8 @@
 // - the page's function tables (those whose first column is headed
 //   "Function", "Aggregate" or "Window function") list exactly the supported
 //   names, and the page names every unsupported one;
-// - the page's reserved words are exactly the lexer's.
+// - the page's reserved words are exactly the lexer's, and its time units
+//   exactly those the time functions read.
 // So the test fails when the compiler accepts a function the page does not
 // list, or the page lists one the compiler rejects.
 #include <gtest/gtest.h>
@@ -19,6 +20,7 @@
 #include "freshet/sql/compiler.h"
 #include "freshet/sql/functions.h"
 #include "freshet/sql/lexer.h"
+#include "freshet/types/time_unit.h"
 
 namespace freshet::sql {
 namespace {
@@ -140,6 +142,39 @@ TEST(SqlReferenceTest, TheSqlReferenceListsExactlyTheReservedWords) {
   std::set<std::string> reserved;
   for (std::string_view word : reserved_words()) reserved.insert(std::string(word));
   EXPECT_EQ(documented, reserved);
+}
+
+TEST(SqlReferenceTest, TheSqlReferenceListsExactlyTheTimeUnits) {
+  // The units table (first column headed "Unit") lists the units; the
+  // SQL_TSI_* synonyms are named in the text above it.
+  std::string page = read_reference();
+  static const std::regex kWord(R"(`([A-Z][A-Z0-9_]*)`)");
+  std::set<std::string> documented;
+  std::istringstream lines(page);
+  bool in_table = false;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("| Unit |", 0) == 0) {
+      in_table = true;
+      continue;
+    }
+    if (line.empty() || line[0] != '|') in_table = false;
+    if (!in_table) continue;
+    std::string cell = line.substr(1, line.find('|', 1) - 1);
+    for (std::sregex_iterator it(cell.begin(), cell.end(), kWord), last; it != last; ++it) {
+      documented.insert(lower((*it)[1]));
+    }
+  }
+  std::set<std::string> units;
+  for (std::string_view name : time_unit_names()) {
+    if (name.rfind("sql_tsi_", 0) == 0) {
+      std::string synonym = "`" + std::string(name) + "`";
+      for (char& c : synonym) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      EXPECT_NE(page.find(synonym), std::string::npos) << synonym << " is a unit the page does not name";
+    } else {
+      units.insert(std::string(name));
+    }
+  }
+  EXPECT_EQ(documented, units);
 }
 
 }  // namespace
