@@ -10,6 +10,7 @@
 // list, or the page lists one the compiler rejects.
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <regex>
