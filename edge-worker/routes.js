@@ -5,8 +5,9 @@
 
 import { HttpError } from './http_errors.js';
 
-// [path pattern, { METHOD: handler name }]; `:name` matches one segment.
-const ROUTES = [
+// [path pattern split on '/', { METHOD: handler name }]; `:name` matches one
+// segment. Exported for the test of docs/http-api.md.
+export const ROUTES = [
   ['', { PUT: 'replace', GET: 'describe', DELETE: 'remove' }],
   ['ingress/:table', { POST: 'ingress' }],
   ['egress/:view', { POST: 'egress' }],
