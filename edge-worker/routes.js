@@ -1,4 +1,4 @@
-// The routes of one pipeline (API.md §3), after /v0/pipelines/{p}: which
+// The routes of one pipeline (docs/http-api.md), after /v0/pipelines/{p}: which
 // handler of the Durable Object answers a method and path, and with which
 // path parameters. Unknown paths are NOT_FOUND; a known path with another
 // method is METHOD_NOT_ALLOWED.
