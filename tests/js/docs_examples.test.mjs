@@ -7,8 +7,10 @@
 //   js worker  a Worker module: runs on real workerd (Miniflare); the next
 //            ```sh block's curl commands go to it and the ```json block
 //            after them is their answer ("…" matches any value).
-//   js browser, jsx, svelte (its <script>)  must parse (the React guide's
-//            app is run in Chromium by e2e/).
+//   js browser, jsx, svelte (its <script>)  must parse. A js or jsx block
+//            whose first line is `// examples/...` (or another folder's
+//            file) is an excerpt: it must be that file's code, which its
+//            own tests run (the React guide's app runs in Chromium, e2e/).
 //   sql      compiles (Pipeline.create).
 //   sh       every `npm run <script>` names a script of package.json, every
 //            repository path it names exists.
@@ -63,6 +65,34 @@ function syntaxErrors(source, fileName) {
 }
 
 const importsFreshet = (source) => /from 'freshet(\/\w+)?'/.test(source);
+
+const EXCERPT = /^\/\/ ((?:examples|web-demo|edge-worker|e2e|wasm-bindings)\/\S+)$/;
+
+/**
+ * An excerpt: a block whose first line is `// <repository path>` shows that
+ * file's code (which its own tests run): every piece between `// …` lines
+ * must appear in the file, in order. Returns the problems.
+ */
+function excerptProblems(text) {
+  const [first, ...rest] = text.split('\n');
+  const path = EXCERPT.exec(first)?.[1];
+  if (!path) return [];
+  if (!existsSync(join(ROOT, path))) return [`${path} does not exist`];
+  const file = readFileSync(join(ROOT, path), 'utf8');
+  const pieces = rest.join('\n').split(/^\s*\/\/ …\n/m).map((piece) => piece.trimEnd()).filter(Boolean);
+  let from = 0;
+  for (const piece of pieces) {
+    const at = file.indexOf(piece, from);
+    if (at < 0) return [`not an excerpt of ${path}:\n${piece}`];
+    from = at + piece.length;
+  }
+  return [];
+}
+
+/** An excerpt is checked against its file (it need not parse alone); other code must parse. */
+function codeProblems(text, fileName) {
+  return EXCERPT.test(text.split('\n')[0]) ? excerptProblems(text) : syntaxErrors(text, fileName);
+}
 
 /** Runs a whole program under node inside the package (so 'freshet' resolves to it); returns its stdout. */
 function runNode(source, name) {
@@ -122,10 +152,14 @@ async function runWorker(source, name, commands) {
 
 /** Problems of an sh block: unknown npm scripts, missing repository paths. */
 function shellProblems(text) {
-  const scripts = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).scripts;
   const problems = [];
-  for (const [, script] of text.matchAll(/\bnpm run (\w[\w:-]*)/g)) {
-    if (!scripts[script]) problems.push(`npm run ${script}: package.json has no such script`);
+  let folder = '';  // a `cd <folder>` line moves the npm scripts' package.json
+  for (const line of text.split('\n')) {
+    folder = /^cd (\S+)/.exec(line)?.[1] ?? folder;
+    const script = /\bnpm run (\w[\w:-]*)/.exec(line)?.[1];
+    const manifest = join(ROOT, folder, 'package.json');
+    const scripts = existsSync(manifest) ? JSON.parse(readFileSync(manifest, 'utf8')).scripts ?? {} : {};
+    if (script && !scripts[script]) problems.push(`npm run ${script}: ${join(folder, 'package.json')} has no such script`);
   }
   // Repository paths: words with a '/' that start with one of its top folders.
   const tops = readdirSync(ROOT).filter((name) => !name.startsWith('.'));
@@ -156,7 +190,7 @@ for (const page of pages()) {
       try {
         if (block.kind === 'js' && block.variant === '') {
           if (!importsFreshet(block.text)) {
-            problems.push(...syntaxErrors(block.text, `${name}.js`).map((e) => `${where}: ${e}`));
+            problems.push(...codeProblems(block.text, `${name}.js`).map((e) => `${where}: ${e}`));
             continue;
           }
           const stdout = runNode(block.text, name);
@@ -172,7 +206,7 @@ for (const page of pages()) {
           const got = await runWorker(block.text, name, commands.text);
           if (!matches(got, parseJsonLines(answer.text))) problems.push(`${where}: the worker answers ${JSON.stringify(got)}`);
         } else if ((block.kind === 'js' && block.variant === 'browser') || block.kind === 'jsx') {
-          problems.push(...syntaxErrors(block.text, `${name}.${block.kind}`).map((e) => `${where}: ${e}`));
+          problems.push(...codeProblems(block.text, `${name}.${block.kind}`).map((e) => `${where}: ${e}`));
         } else if (block.kind === 'svelte') {
           const script = /<script>([\s\S]*?)<\/script>/.exec(block.text);
           if (!script) problems.push(`${where}: a svelte block has a <script>`);
