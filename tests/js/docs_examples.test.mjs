@@ -14,7 +14,8 @@
 //   sql      compiles (Pipeline.create).
 //   sh       every `npm run <script>` names a script of package.json, every
 //            repository path it names exists.
-//   json     parses; toml: `key = value` lines and [tables]; python: parses.
+//   json     parses; toml: `key = value` lines and [tables], or an excerpt
+//            (`# edge-worker/wrangler.toml`); python: parses.
 // A block of any other kind fails the test, so nothing goes unchecked.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -66,7 +67,7 @@ function syntaxErrors(source, fileName) {
 
 const importsFreshet = (source) => /from 'freshet(\/\w+)?'/.test(source);
 
-const EXCERPT = /^\/\/ ((?:examples|web-demo|edge-worker|e2e|wasm-bindings)\/\S+)$/;
+const EXCERPT = /^(?:\/\/|#) ((?:examples|web-demo|edge-worker|e2e|wasm-bindings)\/\S+)$/;
 
 /**
  * An excerpt: a block whose first line is `// <repository path>` shows that
@@ -79,7 +80,7 @@ function excerptProblems(text) {
   if (!path) return [];
   if (!existsSync(join(ROOT, path))) return [`${path} does not exist`];
   const file = readFileSync(join(ROOT, path), 'utf8');
-  const pieces = rest.join('\n').split(/^\s*\/\/ …\n/m).map((piece) => piece.trimEnd()).filter(Boolean);
+  const pieces = rest.join('\n').split(/^\s*(?:\/\/|#) …\n/m).map((piece) => piece.trimEnd()).filter(Boolean);
   let from = 0;
   for (const piece of pieces) {
     const at = file.indexOf(piece, from);
@@ -219,7 +220,8 @@ for (const page of pages()) {
         } else if (block.kind === 'json') {
           parseJsonLines(block.text);
         } else if (block.kind === 'toml') {
-          problems.push(...tomlProblems(block.text).map((e) => `${where}: ${e}`));
+          const excerpt = EXCERPT.test(block.text.split('\n')[0]);
+          problems.push(...(excerpt ? excerptProblems(block.text) : tomlProblems(block.text)).map((e) => `${where}: ${e}`));
         } else if (block.kind === 'python') {
           execFileSync('python3', ['-c', 'import ast, sys; ast.parse(sys.stdin.read())'], { input: block.text });
         } else if (block.kind === 'text') {
