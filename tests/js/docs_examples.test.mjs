@@ -236,3 +236,45 @@ for (const page of pages()) {
     assert.deepEqual(problems, []);
   });
 }
+
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces to '-'. */
+function anchorOf(heading) {
+  return heading.trim().toLowerCase().replace(/[^\p{L}\p{N} _-]/gu, '').replace(/ /g, '-');
+}
+
+function anchorsOf(path) {
+  const text = readFileSync(join(ROOT, path), 'utf8').replace(/^```[\s\S]*?^```$/gm, '');
+  return new Set([...text.matchAll(/^#{1,6} (.+)$/gm)].map((m) => anchorOf(m[1])));
+}
+
+test('every relative link of README.md and docs/ resolves, anchors included', () => {
+  const problems = [];
+  for (const page of [...pages(), ...CHECKED_ELSEWHERE]) {
+    const text = readFileSync(join(ROOT, page), 'utf8').replace(/^```[\s\S]*?^```$/gm, '');
+    for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+      if (/^[a-z]+:/.test(target)) continue;
+      const [file, anchor] = target.split('#');
+      const path = file ? join(page, '..', file) : page;
+      if (!existsSync(join(ROOT, path))) problems.push(`${page}: ${target}: no such file`);
+      else if (anchor && path.endsWith('.md') && !anchorsOf(path).has(anchor)) problems.push(`${page}: ${target}: no such heading`);
+    }
+  }
+  assert.deepEqual(problems, []);
+});
+
+test('no tracked file points at design notes outside the repository', () => {
+  // The sqllogictest corpus is read from beside the checkout by its runner
+  // and scripts, which say so; nothing else may point outside.
+  const allowed = /^(scripts\/(slt|test)\.sh|tests\/README\.md|tests\/slt\/.*)$/;
+  const outside = new RegExp(['\\b(API|DESIGN|TOOLCHAIN|STYLE)', '\\.md\\b|\\.\\./shared\\b'].join(''));
+  const files = execFileSync('git', ['ls-files'], { cwd: ROOT, encoding: 'utf8' }).split('\n').filter(Boolean);
+  const problems = [];
+  for (const file of files) {
+    if (allowed.test(file) || !existsSync(join(ROOT, file)) || /\.(wasm|png|ico|lock)$/.test(file)) continue;
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    text.split('\n').forEach((line, i) => {
+      if (outside.test(line)) problems.push(`${file}:${i + 1}: ${line.trim()}`);
+    });
+  }
+  assert.deepEqual(problems, []);
+});
