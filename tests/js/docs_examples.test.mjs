@@ -7,7 +7,8 @@
 //   js worker  a Worker module: runs on real workerd (Miniflare); the next
 //            ```sh block's curl commands go to it and the ```json block
 //            after them is their answer ("…" matches any value).
-//   js browser, jsx, svelte (its <script>)  must parse. A js or jsx block
+//   js browser, jsx, svelte (its <script>)  must parse (getting-started's
+//            browser block also runs in Chromium: e2e/docs_browser.spec.mjs). A js or jsx block
 //            whose first line is `// examples/...` (or another folder's
 //            file) is an excerpt: it must be that file's code, which its
 //            own tests run (the React guide's app runs in Chromium, e2e/).
