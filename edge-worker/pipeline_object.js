@@ -29,7 +29,7 @@
 
 import { FreshetError, KVStorage, Pipeline, callbackSink } from '../wasm-bindings/js/workerd.js';
 import { AutoCheckpoint } from './auto_checkpoint.js';
-import { checkpointPrefix, indexesOf, outputsOf, parseDefinition, sinkOf } from './definition.js';
+import { checkpointPrefix, outputsOf, parseDefinition, sinkOf } from './definition.js';
 import { egressResponse } from './egress_response.js';
 import { HttpError, errorResponse } from './http_errors.js';
 import { jsonResponse, stringify } from './json.js';
@@ -229,7 +229,8 @@ export class PipelineObject {
     if (!this.#pipeline) return { ...description, state: 'failed', error: this.#loadError?.message ?? null };
     const stats = this.#pipeline.stats();
     return { ...description, state: stats.failure ? 'failed' : stats.state, step: stats.step,
-             checkpoint: snakeCaseKeys(stats.checkpoint), error: stats.failure?.message ?? null };
+             checkpoint: snakeCaseKeys(stats.checkpoint), error: stats.failure?.message ?? null,
+             program_description: this.#pipeline.program };
   }
 
   async remove({ name }) {
@@ -360,7 +361,9 @@ export class PipelineObject {
     const pipeline = this.#running();
     const name = parseQuery(url.searchParams.get('sql'));
     const format = oneOf(url, 'format', ['json_array', 'json'], 'json_array');
-    const view = indexesOf(this.#definition.program_code).get(name) ?? name;
+    // An index answers its view's rows (the program's description knows which).
+    const index = pipeline.program.views.flatMap((candidate) => candidate.indexes).find((found) => found.name === name);
+    const view = index?.view ?? name;
     let rows;
     try {
       rows = pipeline.snapshot(view);
