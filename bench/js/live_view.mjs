@@ -9,12 +9,16 @@
 //   live+current  the same, the listener reads `current` (a new array of the
 //                 view's row references: O(view))
 //   key+current   p.live(view, { key: 'id' }), reading `current`
-// Each configuration has a pipeline of its own, and their changes are
-// interleaved (one change for each in turn) so that drift hits all alike.
+// Each configuration has a pipeline of its own, and they take turns in
+// blocks of 100 changes so that drift hits all alike; a full GC (untimed)
+// before each block leaves every block its own garbage to collect: the
+// 100k-row arrays `current` allocates would otherwise trigger collections
+// in the block that follows.
 //
 //   FRESHET_MODULE=wasm-bindings/js/node.js node bench/js/live_view.mjs [--sizes 1000,10000,100000] [--changes 2000]
 
 import { parseArgs } from 'node:util';
+import { runInNewContext } from 'node:vm';
 import { loadFreshet } from './freshet_module.mjs';
 import { percentiles } from './stats.mjs';
 
@@ -27,6 +31,8 @@ const { values: args } = parseArgs({
 const sizes = args.sizes.split(',').map(Number);
 const changes = Number(args.changes);
 const { Pipeline } = await loadFreshet();
+const gc = runInNewContext('gc');   // stats.mjs set --expose-gc
+const BLOCK = 100;
 
 const SQL = `CREATE TABLE items (id BIGINT NOT NULL PRIMARY KEY, v BIGINT);
 CREATE MATERIALIZED VIEW all_items AS SELECT id, v FROM items;`;
@@ -67,13 +73,16 @@ async function measure(size) {
     p.step();
     runs.push({ name, p, run: await make(p), nanos: [] });
   }
-  for (let i = 0; i < changes; ++i) {
+  for (let block = 0; block < changes; block += BLOCK) {
     for (const run of runs) {
-      const begin = process.hrtime.bigint();
-      run.p.insert('items', [{ id: (i * 7919) % size, v: i + 1 }]);   // an upsert: one row changes
-      run.p.step();
-      await run.run.change();
-      run.nanos.push(Number(process.hrtime.bigint() - begin));
+      gc();
+      for (let i = block; i < Math.min(block + BLOCK, changes); ++i) {
+        const begin = process.hrtime.bigint();
+        run.p.insert('items', [{ id: (i * 7919) % size, v: i + 1 }]);   // an upsert: one row changes
+        run.p.step();
+        await run.run.change();
+        run.nanos.push(Number(process.hrtime.bigint() - begin));
+      }
     }
   }
   for (const run of runs) {

@@ -158,6 +158,10 @@ test('a failed step: status error with the step\'s error, the last rows stay', a
   assert.equal(live.version, version + 1);
   assert.equal(live.changes, null);
   assert.deepEqual(live.current, [{ y: 5 }]);
+  const late = p.live('v');   // on a pipeline that failed already
+  await tick();
+  assert.deepEqual([late.status, late.error?.code, late.current], ['error', thrown.code, []]);
+  assert.deepEqual(p.stats().egress, {});
   p.close();
 });
 
@@ -266,6 +270,65 @@ test('a program change: when the stream ends (as the edge worker\'s does when it
   assert.deepEqual(bag(live.current), bag(p.snapshot('big_orders')));
   assert.deepEqual(live.changes.deletes, [kept, { id: 2, customer: 1, amount: 70 }]);
   assert.deepEqual(live.changes.inserts, [{ id: 3, customer: 1, amount: 80 }]);
+  live.close();
+  p.close();
+});
+
+test('a stream that ends before its snapshot is complete fails the view instead of reconnecting forever', async () => {
+  const p = await Pipeline.create({ sql: SQL });
+  let opened = 0;
+  const open = () => {
+    ++opened;
+    const stream = p.egress('big_orders', { sendSnapshot: true });
+    stream.close();
+    return stream;
+  };
+  const live = new LiveView('big_orders', open, () => new RowsByValue('big_orders'));
+  await tick(5);
+  assert.deepEqual([live.status, live.error?.code, opened], ['error', 'INTERNAL', 1]);
+  assert.match(live.error.message, /big_orders.*ended before its snapshot was complete/);
+  p.close();
+});
+
+test('a fresh snapshot inside the stream (as a reset sends): loading, then the new state, unchanged rows keep their objects', async () => {
+  const p = await Pipeline.create({ sql: SQL });
+  p.pause();
+  p.insert('orders', [{ id: 1, customer: 1, amount: 60 }, { id: 2, customer: 1, amount: 70 }]);
+  // One stream whose consumer is sent a fresh snapshot: the chunks of a first egress, then those of a
+  // second one opened later with its own snapshot, numbered on (the core's reset of an endpoint does so).
+  let first = p.egress('big_orders', { sendSnapshot: true });
+  let second = null;
+  let sequence = 0;
+  const stream = {
+    async next() {
+      for (;;) {
+        const source = second ?? first;
+        const result = await source.next();
+        if (result.done && source === first && second) continue;   // the first egress ended: go on with the second
+        return result.done ? result : { done: false, value: { ...result.value, sequenceNumber: sequence++ } };
+      }
+    },
+    close: () => (second ?? first).close(),
+  };
+  const live = new LiveView('big_orders', () => stream, () => new RowsByValue('big_orders'));
+  await tick();
+  const kept = live.current.find((row) => row.id === 1);
+  const statuses = [];
+  live.listen(() => statuses.push(live.status));
+  first.close();
+  second = p.egress('big_orders', { sendSnapshot: true });
+  p.insert('orders', [{ id: 2, customer: 1, amount: 75 }, { id: 3, customer: 1, amount: 80 }]);
+  await tick(5);
+  assert.deepEqual(statuses, ['loading', 'ready']);
+  assert.deepEqual(bag(live.current), bag(p.snapshot('big_orders')));
+  assert.equal(live.current.find((row) => row.id === 1), kept);
+  assert.deepEqual(live.changes.deletes, [{ id: 2, customer: 1, amount: 70 }]);
+  assert.deepEqual(bag(live.changes.inserts), bag([{ id: 2, customer: 1, amount: 75 }, { id: 3, customer: 1, amount: 80 }]));
+  p.insert('orders', [{ id: 4, customer: 1, amount: 90 }]);
+  p.step();
+  await tick();
+  assert.deepEqual(live.changes.inserts, [{ id: 4, customer: 1, amount: 90 }]);
+  assert.deepEqual(bag(live.current), bag(p.snapshot('big_orders')));
   live.close();
   p.close();
 });

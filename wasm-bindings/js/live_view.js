@@ -3,9 +3,12 @@
 //
 // ## Lifecycle
 //   loading ──(snapshot complete, also of an empty view)──► ready
-//   ready ──(a new snapshot starts: the stream ended, skipped chunks, or sent
-//            a fresh snapshot)──► loading ──► ready
-//   loading | ready ──(the stream fails: a failed step, p.close())──► error
+//   ready ──(a new snapshot starts: the stream ended or lost chunks, and a
+//            fresh one opens; or it sent a fresh snapshot)──► loading ──► ready
+//   loading | ready ──(the stream fails: a failed step, p.close(); rows that
+//            contradict the key; a stream that ends before its snapshot is
+//            complete)──► error                      (final: no reconnect)
+// close() ends the stream and drops the listeners; status and rows stay.
 // Every arrow, and every step that changed the view (one chunk per step),
 // is one notification: `version` + 1, then every listener, once.
 //
@@ -122,11 +125,17 @@ export class LiveView {
     let snapshot = null;   // the mirror a snapshot in progress fills
     let step = 0;
     let sequence = 0;      // the sequenceNumber expected next
+    let completed = false; // this stream delivered a whole snapshot
     try {
       for (;;) {
         const { done, value: chunk } = await stream.next();
         if (stream !== this.#stream) return;   // closed meanwhile
-        if (done || chunk.sequenceNumber !== sequence++) return this.#reconnect(stream);  // ended, or chunks lost
+        if (done || chunk.sequenceNumber !== sequence++) {
+          // Ended, or lost chunks: a fresh stream, unless this one never completed its snapshot
+          // (a source that keeps ending would have the view reconnect forever).
+          if (!completed) throw new FreshetError('INTERNAL', `live view of '${this.#view}': the egress stream ${done ? 'ended' : 'lost chunks'} before its snapshot was complete`);
+          return this.#reconnect(stream);
+        }
         if (chunk.snapshot) {
           if (!snapshot) {
             snapshot = this.#makeRows();
@@ -138,6 +147,7 @@ export class LiveView {
           const changes = snapshot.diff(this.#rows);
           this.#rows = snapshot;
           snapshot = null;
+          completed = true;
           this.#status = 'ready';
           this.#changed({ step, ...changes });
         } else if (snapshot) {
