@@ -1,5 +1,5 @@
 // PipelineObject: the Durable Object that hosts one pipeline (the npm
-// package's Pipeline) and answers its routes of API.md §3.
+// package's Pipeline) and answers its routes (docs/http-api.md).
 //
 // ## What it keeps where
 //   Durable Object storage   'definition' (the PUT body, checked: definition.js),

@@ -1,12 +1,13 @@
-// The routes of one pipeline (API.md §3), after /v0/pipelines/{p}: which
+// The routes of one pipeline (docs/http-api.md), after /v0/pipelines/{p}: which
 // handler of the Durable Object answers a method and path, and with which
 // path parameters. Unknown paths are NOT_FOUND; a known path with another
 // method is METHOD_NOT_ALLOWED.
 
 import { HttpError } from './http_errors.js';
 
-// [path pattern, { METHOD: handler name }]; `:name` matches one segment.
-const ROUTES = [
+// [path pattern split on '/', { METHOD: handler name }]; `:name` matches one
+// segment. Exported for the test of docs/http-api.md.
+export const ROUTES = [
   ['', { PUT: 'replace', GET: 'describe', DELETE: 'remove' }],
   ['ingress/:table', { POST: 'ingress' }],
   ['egress/:view', { POST: 'egress' }],

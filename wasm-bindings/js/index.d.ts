@@ -1,4 +1,4 @@
-// Types of the npm package `freshet` (API.md §2). The same declarations
+// Types of the npm package `freshet` (docs/js-api.md). The same declarations
 // serve every entry point (node, browser, workerd).
 
 /**

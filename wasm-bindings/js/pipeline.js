@@ -1,4 +1,4 @@
-// Pipeline: the package's main class (API.md §2) — one compiled program
+// Pipeline: the package's main class (docs/js-api.md) — one compiled program
 // running in one wasm Engine (../cpp/engine.h), driven from JS's event loop.
 //
 // ## Design

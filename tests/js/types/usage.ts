@@ -1,4 +1,4 @@
-// Type-checked, never run: the public API used the way API.md shows it.
+// Type-checked, never run: the public API used the way docs/js-api.md shows it.
 import { FreshetError, MapSink, Pipeline, callbackSink, type Chunk, type Row, type Storage } from 'freshet';
 import type { LiveStatus, LiveView } from 'freshet';
 import type { ColumnDescription, IndexDescription, ProgramDescription, TableDescription, ViewDescription } from 'freshet';
