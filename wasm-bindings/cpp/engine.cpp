@@ -4,6 +4,7 @@
 
 #include "freshet/format/json_output.h"
 #include "js_chunk.h"
+#include "program_properties_json.h"
 
 namespace freshet::wasm {
 namespace {
@@ -53,7 +54,18 @@ bool is_materialized(const sql::CompiledProgram& program, const sql::CompiledVie
   return false;
 }
 
+//! A materialized view's or materialized table's schema (snapshots read both).
+const Schema& relation_schema(const sql::CompiledProgram& program, const std::string& name) {
+  if (const sql::CompiledView* view = program.find_view(name)) return *view->schema;
+  for (const sql::CompiledView& table : program.table_views) {
+    if (table.name == name) return *table.schema;
+  }
+  return *program.find_table(name)->schema;
+}
+
 }  // namespace
+
+std::string schema_columns_json(const Schema& schema) { return columns_json(schema); }
 
 Status Engine::closed_status() { return Status(ErrorCode::kClosed, "the pipeline is not open"); }
 Reply Engine::closed_reply() const { return Reply::error(closed_status()); }
@@ -81,7 +93,8 @@ Reply Engine::describe_program() const {
       if (i) json += ',';
       json += json_string(table.schema->column(table.primary_key[i]).name);
     }
-    json += "]}";
+    json += std::string("],\"materialized\":") + (table.materialized ? "true" : "false") +
+            properties_fields_json(table.properties, table.connectors) + "}";
   }
   json += "],\"views\":[";
   for (size_t v = 0; v < program.views.size(); ++v) {
@@ -89,7 +102,7 @@ Reply Engine::describe_program() const {
     if (v) json += ',';
     json += "{\"name\":" + json_string(view.name) +
             ",\"materialized\":" + (is_materialized(program, view) ? "true" : "false") +
-            ",\"columns\":" + columns_json(*view.schema) + "}";
+            ",\"columns\":" + columns_json(*view.schema) + properties_fields_json(view.properties, view.connectors) + "}";
   }
   json += "],\"indexes\":[";
   for (size_t i = 0; i < program.indexes.size(); ++i) {
@@ -98,7 +111,7 @@ Reply Engine::describe_program() const {
     json += "{\"name\":" + json_string(index.name) + ",\"view\":" + json_string(index.view) +
             ",\"key\":" + columns_json(*index.key_schema) + "}";
   }
-  return Reply::ok(json + "]}");
+  return Reply::ok(json + "],\"warnings\":" + warnings_json(program.warnings) + "}");
 }
 
 double Engine::ingest(const std::string& table, const std::string& data, const std::string& format,
@@ -203,7 +216,7 @@ Reply Engine::snapshot(const std::string& view) const {
   if (!pipeline_) return closed_reply();
   Result<BatchPtr> rows = pipeline_->snapshot(view);
   if (!rows.ok()) return Reply::error(rows.status());
-  std::string json = rows_json(**rows, *pipeline_->program().find_view(view)->schema);
+  std::string json = rows_json(**rows, relation_schema(pipeline_->program(), view));
   return Reply::ok(std::move(mark_inexact_for_js(json)));
 }
 

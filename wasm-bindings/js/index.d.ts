@@ -218,7 +218,16 @@ export class Pipeline {
   removeOutput(name: string): void;
   resetOutput(name: string): Promise<void>;
 
+  /** The current rows of a materialized view or materialized table (WITH ('materialized' = 'true')). */
   snapshot(view: string): Row[];
+  /**
+   * Runs one SELECT (filters, joins, aggregates, ORDER BY, LIMIT, ...) once
+   * over the current contents, as of the last step, of the materialized views
+   * and tables. Rows come in ORDER BY order. Reading a relation that is not
+   * materialized fails with code NOT_MATERIALIZED; bad SQL with SQL_ERROR,
+   * naming line and column.
+   */
+  query(sql: string): Promise<Row[]>;
   lookup(index: string, key: Row | SqlValue[] | SqlValue): Row[];
 
   /** Writes one checkpoint (state, buffered input, connectors) to the storage given to create(). */

@@ -24,6 +24,7 @@ import { EngineFastPath, inputFormat } from './engine_fast_path.js';
 import { loadEngineModule } from './engine_loader.js';
 import { FreshetError, errorOf, invalidArgument, requireString, unwrap } from './errors.js';
 import { Program } from './program.js';
+import { parseQueryRows } from './query.js';
 import { REFUSED } from './row_block.js';
 import { toStats } from './stats.js';
 import { TokenBook } from './tokens.js';
@@ -396,6 +397,20 @@ export class Pipeline {
   snapshot(view) {
     const reply = unwrap(this.#open().snapshot(requireString(view, 'the view')));
     return parseRows(reply.text, this.#program.view(view).columns);
+  }
+
+  /**
+   * Runs one SELECT once over the current contents (as of the last step) of
+   * the materialized views and tables, compiled by the same SQL front end as
+   * the program; rows come in ORDER BY order. A relation that is not
+   * materialized fails with NOT_MATERIALIZED, bad SQL with SQL_ERROR naming
+   * line and column.
+   * @param {string} sql
+   * @returns {Promise<Record<string, any>[]>}
+   */
+  async query(sql) {
+    const reply = unwrap(this.#open().query(requireString(sql, 'the query')));
+    return parseQueryRows(reply.text);
   }
 
   /**

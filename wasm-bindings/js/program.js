@@ -12,6 +12,10 @@ export class Program {
     this.tableNumbers = new Map(tables.map((table, number) => [table.name, number]));  // the engine's order
     this.columnNamesByNumber = tables.map((table) => table.columns.map((column) => column.name));
     this.views = new Map(views.map((view) => [view.name, view]));
+    // A materialized table (WITH ('materialized' = 'true')) is read as a
+    // materialized view of its name: snapshots and egress take it too.
+    this.materializedTables = new Map(
+      tables.filter((table) => table.materialized).map((table) => [table.name, { ...table, materialized: true }]));
     this.indexes = new Map(indexes.map((index) => [index.name, index]));
   }
 
@@ -26,7 +30,7 @@ export class Program {
   }
 
   view(name) {
-    const view = this.views.get(name);
+    const view = this.views.get(name) ?? this.materializedTables.get(name);
     if (!view) throw new FreshetError('UNKNOWN_VIEW', `unknown view '${name}'`);
     return view;
   }
