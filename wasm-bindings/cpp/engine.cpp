@@ -102,7 +102,8 @@ Reply Engine::describe_program() const {
     if (v) json += ',';
     json += "{\"name\":" + json_string(view.name) +
             ",\"materialized\":" + (is_materialized(program, view) ? "true" : "false") +
-            ",\"columns\":" + columns_json(*view.schema) + properties_fields_json(view.properties, view.connectors) + "}";
+            ",\"columns\":" + columns_json(*view.schema) + properties_fields_json(view.properties, view.connectors) +
+            "}";
   }
   json += "],\"indexes\":[";
   for (size_t i = 0; i < program.indexes.size(); ++i) {

@@ -31,15 +31,16 @@ Result<QueryResult> Pipeline::query(std::string_view sql) const {
   sql::AdhocQuery& query = **compiled;
   for (const sql::AdhocQuery::Source& source : query.sources) {
     BatchPtr rows = find_view(source.name)->snapshot();
-    for (size_t k = 0; k < rows->key_count(); ++k) source.input->push_row(rows->key(k), rows->weight(rows->values_begin(k)));
+    for (size_t k = 0; k < rows->key_count(); ++k)
+      source.input->push_row(rows->key(k), rows->weight(rows->values_begin(k)));
   }
   if (query.clock) {
     // NOW() is the last step's time, as the views saw it; before any step, the system clock.
     std::optional<int64_t> now = clock();
-    query.clock->set_time(now ? *now
-                              : std::chrono::duration_cast<std::chrono::microseconds>(
-                                    std::chrono::system_clock::now().time_since_epoch())
-                                    .count());
+    query.clock->set_time(
+        now ? *now
+            : std::chrono::duration_cast<std::chrono::microseconds>(std::chrono::system_clock::now().time_since_epoch())
+                  .count());
   }
   Status stepped = query.circuit->step();
   if (!stepped.ok()) return Status(stepped.code(), "query: " + stepped.message());

@@ -27,8 +27,8 @@ Result<bool> boolean_value(const Property& property, const std::string& owner) {
   std::string value = lower(property.value);
   if (value == "true") return true;
   if (value == "false") return false;
-  return sql_error(property.value_position,
-                   "property '" + property.key + "' of " + owner + " must be 'true' or 'false', not '" + property.value + "'");
+  return sql_error(property.value_position, "property '" + property.key + "' of " + owner +
+                                                " must be 'true' or 'false', not '" + property.value + "'");
 }
 
 //! The transports of `allowed`, for a message: "http_input".
@@ -62,9 +62,9 @@ Result<std::string> connectors_value(const Property& property, const std::string
       return sql_error(property.value_position, prefix + which + " has no \"transport\": {\"name\": ...}");
     }
     if (std::find(std::begin(allowed), std::end(allowed), transport) == std::end(allowed)) {
-      return sql_error(property.value_position, prefix + which + " uses transport '" + std::string(transport) +
-                                                    "', which Freshet does not have; Freshet's transports here: " +
-                                                    transport_list(allowed));
+      return sql_error(property.value_position,
+                       prefix + which + " uses transport '" + std::string(transport) +
+                           "', which Freshet does not have; Freshet's transports here: " + transport_list(allowed));
     }
   }
   return property.value;
@@ -93,11 +93,13 @@ Status apply_table_properties(const CreateTable& statement, CompiledTable& table
       Result<bool> append_only = boolean_value(property, owner);
       if (!append_only.ok()) return append_only.status();
       if (*append_only) {
-        warn(warnings, property, "property 'append_only' of " + owner + " is accepted but not enforced: deletes are applied");
+        warn(warnings, property,
+             "property 'append_only' of " + owner + " is accepted but not enforced: deletes are applied");
       }
     } else if (key == "skip_unused_columns") {
-      warn(warnings, property, "property 'skip_unused_columns' of " + owner +
-                                   " has no effect: Freshet's inputs read every declared column");
+      warn(
+          warnings, property,
+          "property 'skip_unused_columns' of " + owner + " has no effect: Freshet's inputs read every declared column");
     } else if (key != "expected_size") {  // a size hint: nothing to do with it
       warn(warnings, property, "unknown property '" + key + "' of " + owner + " is ignored");
     }

@@ -59,8 +59,9 @@ TEST(PipelineQueryTest, OrderByLimitAndDuplicates) {
 
 TEST(PipelineQueryTest, JoinsAggregatesAndViews) {
   auto p = loaded_pipeline();
-  EXPECT_EQ(run(*p, "SELECT c.name, SUM(o.amount) AS total FROM orders o LEFT JOIN customers c ON o.customer = c.id "
-                    "GROUP BY c.name ORDER BY total"),
+  EXPECT_EQ(run(*p,
+                "SELECT c.name, SUM(o.amount) AS total FROM orders o LEFT JOIN customers c ON o.customer = c.id "
+                "GROUP BY c.name ORDER BY total"),
             "{\"name\":\"bob\",\"total\":1}\n{\"name\":\"ann\",\"total\":25}\n{\"name\":null,\"total\":60}\n");
   EXPECT_EQ(run(*p, "SELECT COUNT(*) AS n FROM by_customer WHERE n > 1"), "{\"n\":2}\n");
   EXPECT_EQ(run(*p, "SELECT * FROM by_customer ORDER BY customer"),
@@ -88,7 +89,8 @@ TEST(PipelineQueryTest, Errors) {
             "and tables: declare it WITH ('materialized' = 'true')");
   EXPECT_EQ(run(*p, "SELECT nope FROM orders"), "error: line 1, column 8: unknown column 'nope'");
   EXPECT_EQ(run(*p, "SELECT * FROM nowhere"), "error: line 1, column 15: unknown table or view 'nowhere'");
-  EXPECT_EQ(run(*p, "SELECT id FROM orders WHERE"), "error: line 1, column 28: expected an expression, found end of input");
+  EXPECT_EQ(run(*p, "SELECT id FROM orders WHERE"),
+            "error: line 1, column 28: expected an expression, found end of input");
   EXPECT_EQ(p->query("SELECT id FROM plain").status().code(), ErrorCode::kNotMaterialized);
   EXPECT_EQ(run(*p, "SELECT 1 / (id - id) FROM orders").substr(0, 14), "error: query: ");
 }

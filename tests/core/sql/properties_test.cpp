@@ -60,9 +60,10 @@ TEST(PropertiesTest, Connectors) {
   ASSERT_TRUE(program);
   EXPECT_EQ(program->tables[0].connectors, "[{\"transport\": {\"name\": \"http_input\"}}]");
   EXPECT_NE(program->views[0].connectors.find("http_output"), std::string::npos);
-  EXPECT_EQ(error_of("CREATE TABLE t (x INT) WITH (\n  'connectors' = '[{\"transport\": {\"name\": \"kafka_input\"}}]');"),
-            "line 2, column 18: property 'connectors' of table 't': connector 0 uses transport 'kafka_input', which "
-            "Freshet does not have; Freshet's transports here: http_input");
+  EXPECT_EQ(
+      error_of("CREATE TABLE t (x INT) WITH (\n  'connectors' = '[{\"transport\": {\"name\": \"kafka_input\"}}]');"),
+      "line 2, column 18: property 'connectors' of table 't': connector 0 uses transport 'kafka_input', which "
+      "Freshet does not have; Freshet's transports here: http_input");
   EXPECT_EQ(error_of("CREATE TABLE t (x INT);\nCREATE VIEW v WITH ('connectors' = '[{\"transport\": {\"name\": "
                      "\"http_input\"}}]') AS SELECT * FROM t;"),
             "line 2, column 36: property 'connectors' of view 'v': connector 0 uses transport 'http_input', which "
@@ -85,7 +86,8 @@ TEST(PropertiesTest, SyntaxAndValueErrors) {
             "line 1, column 45: expected '=', found 'true'");
   EXPECT_EQ(error_of("CREATE TABLE t (x INT) WITH ('a' = 'b', 'a' = 'c');"),
             "line 1, column 41: property 'a' is given twice");
-  EXPECT_EQ(error_of("CREATE TABLE t (x INT) WITH ('a' = 'b'"), "line 1, column 39: expected ',' or ')', found end of input");
+  EXPECT_EQ(error_of("CREATE TABLE t (x INT) WITH ('a' = 'b'"),
+            "line 1, column 39: expected ',' or ')', found end of input");
 }
 
 }  // namespace

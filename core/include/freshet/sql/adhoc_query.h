@@ -43,7 +43,7 @@ struct AdhocQuery {
   //! columns after these, dropped by sorted_rows.
   SchemaPtr schema;
   Stream stream;
-  std::vector<SortColumn> order;  //!< over the stream's rows; empty: any order
+  std::vector<SortColumn> order;   //!< over the stream's rows; empty: any order
   ClockOperator* clock = nullptr;  //!< set its time before the step when the query reads NOW()
 
   //! The answer after the step: rows of `schema` in ORDER BY order, each
