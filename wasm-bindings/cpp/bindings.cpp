@@ -71,6 +71,7 @@ EMSCRIPTEN_BINDINGS(freshet) {
       .function("nextClockChange", &Engine::next_clock_change)
       .function("snapshot", &Engine::snapshot)
       .function("lookup", &Engine::lookup)
+      .function("query", &Engine::query)
       .function("addOutput", &Engine::add_output)
       .function("removeOutput", &Engine::remove_output)
       .function("acknowledge", &Engine::acknowledge)

@@ -24,6 +24,15 @@ std::string rows_json(const Batch& batch, const Schema& schema) {
   return json + "]";
 }
 
+//! A materialized view's or materialized table's schema (snapshots read both).
+const Schema& relation_schema(const sql::CompiledProgram& program, const std::string& name) {
+  if (const sql::CompiledView* view = program.find_view(name)) return *view->schema;
+  for (const sql::CompiledView& table : program.table_views) {
+    if (table.name == name) return *table.schema;
+  }
+  return *program.find_table(name)->schema;
+}
+
 }  // namespace
 
 Status Engine::closed_status() { return Status(ErrorCode::kClosed, "the pipeline is not open"); }
@@ -146,7 +155,7 @@ Reply Engine::snapshot(const std::string& view) const {
   if (!pipeline_) return closed_reply();
   Result<BatchPtr> rows = pipeline_->snapshot(view);
   if (!rows.ok()) return Reply::error(rows.status());
-  std::string json = rows_json(**rows, *pipeline_->program().find_view(view)->schema);
+  std::string json = rows_json(**rows, relation_schema(pipeline_->program(), view));
   return Reply::ok(std::move(mark_inexact_for_js(json)));
 }
 

@@ -72,6 +72,9 @@ class Engine {
   Reply snapshot(const std::string& view) const;
   //! `key_json` is one JSON object with the index's key columns; text = the rows.
   Reply lookup(const std::string& index, const std::string& key_json) const;
+  //! An ad-hoc SELECT over the materialized views and tables (engine_query.cpp);
+  //! text = `{"columns":[...],"rows":[...]}`, rows in ORDER BY order.
+  Reply query(const std::string& sql) const;
 
   //! number = 1 when a checkpointed connector of this name had another
   //! configuration: it starts afresh and JS must wipe its destination first.

@@ -259,8 +259,12 @@ export interface TableDescription {
   columns: ColumnDescription[];
   /** The PRIMARY KEY columns (empty without one): updates by key, deletes by key. */
   primaryKey: string[];
-  /** Always false: only views keep their rows for snapshots. */
+  /** WITH ('materialized' = 'true'): its rows are kept (snapshot, egress with sendSnapshot, query). */
   materialized: boolean;
+  /** Its WITH (...) properties as written, key to value. */
+  properties: Record<string, string>;
+  /** The 'connectors' property's JSON array ([] without one). */
+  connectors: unknown[];
   /** The LATENESS column (at most one), its bound as a SQL literal: "INTERVAL '1' HOUR", "60". */
   lateness: { column: string; lateness: string }[];
 }
@@ -270,7 +274,18 @@ export interface ViewDescription {
   columns: ColumnDescription[];
   /** Its rows are kept (snapshot, sendSnapshot, lookup): declared MATERIALIZED, or indexed. */
   materialized: boolean;
+  /** Its WITH (...) properties as written, key to value. */
+  properties: Record<string, string>;
+  /** The 'connectors' property's JSON array ([] without one). */
+  connectors: unknown[];
   indexes: IndexDescription[];
+}
+
+/** A compile warning: a property accepted but not honoured, or an unknown one. */
+export interface CompileWarning {
+  message: string;
+  line: number;
+  column: number;
 }
 
 /** What the compiler knows of a program: `p.program`. Tables and views in program order. */
@@ -279,6 +294,7 @@ export interface ProgramDescription {
   views: ViewDescription[];
   /** Some view reads NOW(): the pipeline steps by itself as time passes. */
   readsNow: boolean;
+  warnings: CompileWarning[];
 }
 
 export class Pipeline {
@@ -311,7 +327,16 @@ export class Pipeline {
   removeOutput(name: string): void;
   resetOutput(name: string): Promise<void>;
 
+  /** The current rows of a materialized view or materialized table (WITH ('materialized' = 'true')). */
   snapshot(view: string): Row[];
+  /**
+   * Runs one SELECT (filters, joins, aggregates, ORDER BY, LIMIT, ...) once
+   * over the current contents, as of the last step, of the materialized views
+   * and tables. Rows come in ORDER BY order. Reading a relation that is not
+   * materialized fails with code NOT_MATERIALIZED; bad SQL with SQL_ERROR,
+   * naming line and column.
+   */
+  query(sql: string): Promise<Row[]>;
   lookup(index: string, key: Row | SqlValue[] | SqlValue): Row[];
 
   /** Writes one checkpoint (state, buffered input, connectors) to the storage given to create(). */

@@ -26,6 +26,7 @@ import { LiveView } from './live_view.js';
 import { rowsMaker } from './live_rows.js';
 import { FreshetError, errorOf, invalidArgument, requireString, unwrap } from './errors.js';
 import { Program } from './program.js';
+import { parseQueryRows } from './query.js';
 import { REFUSED } from './row_block.js';
 import { toStats } from './stats.js';
 import { TokenBook } from './tokens.js';
@@ -427,6 +428,20 @@ export class Pipeline {
   snapshot(view) {
     const reply = unwrap(this.#open().snapshot(requireString(view, 'the view')));
     return parseRows(reply.text, this.#program.view(view).columns);
+  }
+
+  /**
+   * Runs one SELECT once over the current contents (as of the last step) of
+   * the materialized views and tables, compiled by the same SQL front end as
+   * the program; rows come in ORDER BY order. A relation that is not
+   * materialized fails with NOT_MATERIALIZED, bad SQL with SQL_ERROR naming
+   * line and column.
+   * @param {string} sql
+   * @returns {Promise<Record<string, any>[]>}
+   */
+  async query(sql) {
+    const reply = unwrap(this.#open().query(requireString(sql, 'the query')));
+    return parseQueryRows(reply.text);
   }
 
   /**

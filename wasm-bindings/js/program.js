@@ -21,6 +21,10 @@ export class Program {
       const columns = this.views.get(index.view).columns;
       return [index.name, index.key.map((name) => columns.find((column) => column.name === name))];
     }));
+    // A materialized table (WITH ('materialized' = 'true')) is read as a
+    // materialized view of its name: snapshots and egress take it too.
+    this.materializedTables = new Map(
+      tables.filter((table) => table.materialized).map((table) => [table.name, { ...table, materialized: true }]));
   }
 
   /** The table's number for the engine (ingestInput), or -1 when the name is not one as spelt. */
@@ -34,7 +38,7 @@ export class Program {
   }
 
   view(name) {
-    const view = this.views.get(name);
+    const view = this.views.get(name) ?? this.materializedTables.get(name);
     if (!view) throw new FreshetError('UNKNOWN_VIEW', `unknown view '${name}'`);
     return view;
   }

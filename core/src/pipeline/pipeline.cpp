@@ -15,6 +15,10 @@ Result<std::unique_ptr<Pipeline>> Pipeline::create(std::string_view sql) {
   for (const sql::CompiledView& view : pipeline->program_->views) {
     pipeline->views_.push_back(std::make_unique<MaterializedView>(*pipeline->program_, view));
   }
+  // A materialized table keeps its rows as a materialized view does.
+  for (const sql::CompiledView& table : pipeline->program_->table_views) {
+    pipeline->views_.push_back(std::make_unique<MaterializedView>(table, std::vector<const sql::CompiledIndex*>()));
+  }
   for (const sql::CompiledTable& table : pipeline->program_->tables) pipeline->input_stats_[table.name] = {};
   pipeline->program_hash_ = program_hash_of(sql);
   return pipeline;
@@ -165,6 +169,10 @@ const MaterializedView* Pipeline::find_view(std::string_view name) const {
 
 Result<BatchPtr> Pipeline::snapshot(std::string_view view_name) const {
   const MaterializedView* view = find_view(view_name);
+  if (!view && program_->find_table(view_name)) {
+    return Status(ErrorCode::kNotMaterialized, "table '" + std::string(view_name) +
+                                                   "' is not materialized: declare it WITH ('materialized' = 'true')");
+  }
   if (!view) return Status(ErrorCode::kUnknownView, "unknown view '" + std::string(view_name) + "'");
   if (!view->materialized()) {
     return Status(ErrorCode::kNotMaterialized, "view '" + std::string(view_name) +

@@ -16,6 +16,7 @@
 #include "plan_join_order.h"
 #include "plan_sharing.h"
 #include "planner.h"
+#include "properties.h"
 #include "prune_columns.h"
 
 namespace freshet::sql {
@@ -58,7 +59,7 @@ class ProgramCompiler {
       columns.push_back({column.name, column.type});
     }
     SchemaPtr schema = make_schema(std::move(columns));
-    CompiledTable compiled{table.name, schema, {}, nullptr, nullptr, Stream(), nullptr};
+    CompiledTable compiled{table.name, schema, {}, nullptr, nullptr, Stream(), nullptr, false, {}, {}};
     for (const std::string& key : table.primary_key) {
       std::optional<size_t> position = schema->find(key);
       if (!position) return sql_error(table.position, "PRIMARY KEY column '" + key + "' is not a column of " + table.name);
@@ -73,6 +74,8 @@ class ProgramCompiler {
       compiled.stream = compiled.upsert_input->stream();
     }
     FRESHET_RETURN_IF_ERROR(add_lateness(table, compiled));
+    FRESHET_RETURN_IF_ERROR(apply_table_properties(table, compiled, compiled_->warnings));
+    if (compiled.materialized) compiled_->table_views.push_back({table.name, schema, true, compiled.stream, {}, {}});
     compiled_->tables.push_back(std::move(compiled));
     return Status::OK();
   }
@@ -138,7 +141,8 @@ class ProgramCompiler {
                                             "'; give one of them an alias");
       }
     }
-    compiled_->views.push_back({view.name, make_schema(std::move(columns)), view.materialized, Stream()});
+    compiled_->views.push_back({view.name, make_schema(std::move(columns)), view.materialized, Stream(), {}, {}});
+    FRESHET_RETURN_IF_ERROR(apply_view_properties(view, compiled_->views.back(), compiled_->warnings));
     const size_t index = bound_.size();
     bound_.push_back({&view, std::move(*plan)});
     builds_.push_back([this, index] { return plan_view(index); });

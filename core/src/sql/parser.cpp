@@ -215,7 +215,7 @@ Result<CreateTable> Parser::create_table(SourcePosition position) {
     table.columns.push_back(std::move(column));
   } while (accept(TokenKind::kComma));
   FRESHET_RETURN_IF_ERROR(expect(TokenKind::kRightParen, "',' or ')'"));
-  if (at_keyword("with")) return sql_error_at(current().position, "table properties (WITH (...)) are not supported");
+  FRESHET_PARSE_ASSIGN(table.properties, properties());
   return table;
 }
 
@@ -228,7 +228,7 @@ Result<CreateView> Parser::create_view(SourcePosition position, bool materialize
   if (at(TokenKind::kLeftParen)) {
     FRESHET_PARSE_ASSIGN(view.column_names, name_list("a column name"));
   }
-  if (at_keyword("with")) return sql_error_at(current().position, "view properties (WITH (...)) are not supported");
+  FRESHET_PARSE_ASSIGN(view.properties, properties());
   FRESHET_RETURN_IF_ERROR(expect_keyword("as"));
   FRESHET_PARSE_ASSIGN(view.query, query());
   return view;

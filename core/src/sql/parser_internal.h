@@ -45,6 +45,9 @@ class Parser {
   Result<CreateIndex> create_index(SourcePosition position);
   //! `( name, ... )`, each an identifier described as `what`.
   Result<std::vector<std::string>> name_list(std::string_view what);
+  //! `WITH ('key' = 'value', ...)` after CREATE TABLE's columns or before a
+  //! view's AS (parse_properties.cpp); none when the next token is not WITH.
+  Result<std::vector<Property>> properties();
 
   // ------------------------------------------------- types (parse_type.cpp)
   Result<SqlType> type();

@@ -28,6 +28,8 @@ void append_column(const Column& column, std::string* out) {
   *out += '}';
 }
 
+}  // namespace
+
 void append_columns(const Schema& schema, std::string* out) {
   *out += '[';
   for (size_t c = 0; c < schema.size(); ++c) {
@@ -36,6 +38,8 @@ void append_columns(const Schema& schema, std::string* out) {
   }
   *out += ']';
 }
+
+namespace {
 
 void append_table(const CompiledTable& table, std::string* out) {
   *out += "{\"name\":";
@@ -47,7 +51,10 @@ void append_table(const CompiledTable& table, std::string* out) {
     if (i) *out += ',';
     append_name(table.schema->column(table.primary_key[i]).name, out);
   }
-  *out += "],\"materialized\":false,\"lateness\":[";
+  *out += "],\"materialized\":";
+  *out += table.materialized ? "true" : "false";
+  append_properties(table.properties, table.connectors, out);
+  *out += ",\"lateness\":[";
   if (const Watermark* watermark = table.watermark) {
     const Column& column = table.schema->column(watermark->column());
     *out += "{\"column\":";
@@ -57,6 +64,33 @@ void append_table(const CompiledTable& table, std::string* out) {
     *out += '}';
   }
   *out += "]}";
+}
+
+//! ,"properties":{"key":"value",...},"connectors":[...] of a table or view.
+void append_properties(const std::vector<Property>& properties, const std::string& connectors, std::string* out) {
+  *out += ",\"properties\":{";
+  for (size_t i = 0; i < properties.size(); ++i) {
+    if (i) *out += ',';
+    append_name(properties[i].key, out);
+    *out += ':';
+    append_name(properties[i].value, out);
+  }
+  // The compiler checked the connectors' JSON: it is embedded as written.
+  *out += "},\"connectors\":";
+  *out += connectors.empty() ? "[]" : connectors;
+}
+
+//! [{"message":...,"line":n,"column":n},...]: properties accepted but not honoured, unknown ones.
+void append_warnings(const std::vector<CompileWarning>& warnings, std::string* out) {
+  *out += '[';
+  for (size_t i = 0; i < warnings.size(); ++i) {
+    if (i) *out += ',';
+    *out += "{\"message\":";
+    append_name(warnings[i].message, out);
+    *out += ",\"line\":" + std::to_string(warnings[i].position.line) +
+            ",\"column\":" + std::to_string(warnings[i].position.column) + "}";
+  }
+  *out += ']';
 }
 
 void append_index(const CompiledIndex& index, const Schema& view_schema, std::string* out) {
@@ -79,6 +113,7 @@ void append_view(const CompiledProgram& program, const CompiledView& view, std::
   append_columns(*view.schema, out);
   *out += ",\"materialized\":";
   *out += program.is_materialized(view) ? "true" : "false";
+  append_properties(view.properties, view.connectors, out);
   *out += ",\"indexes\":[";
   bool first = true;
   for (const CompiledIndex* index : program.indexes_of(view.name)) {
@@ -129,6 +164,8 @@ std::string describe_program(const CompiledProgram& program) {
   }
   out += "],\"readsNow\":";
   out += program.clock ? "true" : "false";
+  out += ",\"warnings\":";
+  append_warnings(program.warnings, &out);
   return out + '}';
 }
 

@@ -173,6 +173,9 @@ class ScenarioRunner {
           ASSERT_TRUE(status.ok()) << status.to_string();
         }
         for (const CompiledView& view : program_->views) testing::add_batch(integrated_[view.name], *view.stream.current());
+        for (const CompiledView& table : program_->table_views) {
+          testing::add_batch(integrated_[table.name], *table.stream.current());
+        }
       } else if (command == "clock") {
         // The time of the following steps: NOW() in views.
         ASSERT_NE(program_->clock, nullptr) << "no view reads NOW()";
@@ -198,6 +201,9 @@ class ScenarioRunner {
         EXPECT_EQ(table->watermark->late_records(), expected);
       } else if (command == "view" || command == "delta") {
         const CompiledView* view = program_->find_view(argument);
+        for (const CompiledView& table : program_->table_views) {
+          if (table.name == argument) view = &table;  // a materialized table
+        }
         ASSERT_NE(view, nullptr) << "no view " << argument;
         std::vector<std::string> expected, actual;
         for (; i < lines.size() && !lines[i].empty(); ++i) expected.push_back(lines[i]);
@@ -216,6 +222,15 @@ class ScenarioRunner {
         }
         std::sort(expected.begin(), expected.end());
         std::sort(actual.begin(), actual.end());
+        EXPECT_EQ(actual, expected);
+      } else if (command == "warnings") {
+        // The program's warnings (WITH properties not honoured), in order.
+        std::vector<std::string> expected, actual;
+        for (; i < lines.size() && !lines[i].empty(); ++i) expected.push_back(lines[i]);
+        for (const CompileWarning& warning : program_->warnings) {
+          actual.push_back("line " + std::to_string(warning.position.line) + ", column " +
+                           std::to_string(warning.position.column) + ": " + warning.message);
+        }
         EXPECT_EQ(actual, expected);
       } else {
         FAIL() << "unknown command '" << command << "'";

@@ -77,6 +77,13 @@ struct CheckpointStatus {
   std::string last_error;
 };
 
+//! An ad-hoc query's answer: its columns, and its rows in ORDER BY order
+//! (each row as many times as it occurs).
+struct QueryResult {
+  SchemaPtr schema;
+  std::vector<std::string> rows;
+};
+
 class Pipeline {
  public:
   static Result<std::unique_ptr<Pipeline>> create(std::string_view sql);
@@ -127,6 +134,10 @@ class Pipeline {
   Result<std::vector<std::string>> lookup(std::string_view index, RowRef key) const;
   //! The schema of an index's key.
   Result<SchemaPtr> index_key_schema(std::string_view index) const;
+  //! Runs one SELECT once over the current contents of the materialized
+  //! views and tables (sql/adhoc_query.h; pipeline_query.cpp). Reading a
+  //! relation that is not materialized is NOT_MATERIALIZED.
+  Result<QueryResult> query(std::string_view sql) const;
 
   // ---------------------------------------------------- output endpoints
   Status add_connector(const std::string& name, EndpointConfig config, std::shared_ptr<Sink> sink);

@@ -272,6 +272,13 @@ struct ColumnDefinition {
   SourcePosition lateness_position;
 };
 
+//! One `'key' = 'value'` of a statement's WITH (...) list (Feldera's
+//! keyValueList): both sides are string literals.
+struct Property {
+  std::string key, value;
+  SourcePosition key_position, value_position;
+};
+
 struct CreateTable {
   SourcePosition position;
   SourcePosition name_position;
@@ -279,6 +286,7 @@ struct CreateTable {
   std::vector<ColumnDefinition> columns;
   //! The key columns: from a PRIMARY KEY (...) clause or inline markers, in order.
   std::vector<std::string> primary_key;
+  std::vector<Property> properties;  //!< WITH (...) after the columns; empty when none
 };
 
 struct CreateView {
@@ -287,6 +295,7 @@ struct CreateView {
   std::string name;
   bool materialized = false;
   std::vector<std::string> column_names;  //!< CREATE VIEW v (a, b) AS ...; empty when none
+  std::vector<Property> properties;       //!< WITH (...) before AS; empty when none
   Query query;
 };
 

@@ -14,6 +14,7 @@
 #include "freshet/operators/input.h"
 #include "freshet/operators/lateness_filter.h"
 #include "freshet/operators/upsert_input.h"
+#include "freshet/sql/ast.h"
 
 namespace freshet::sql {
 
@@ -30,6 +31,13 @@ struct CompiledTable {
   Stream stream;
   //! With a LATENESS column: its watermark and count of late updates.
   const Watermark* watermark = nullptr;
+  //! WITH ('materialized' = 'true'): its contents are kept, as a
+  //! materialized view's (CompiledProgram::table_views).
+  bool materialized = false;
+  //! Its WITH (...) properties, as written (properties.cpp reads them).
+  std::vector<Property> properties;
+  //! The 'connectors' property's JSON array, checked; empty when none.
+  std::string connectors;
 };
 
 struct CompiledView {
@@ -37,6 +45,8 @@ struct CompiledView {
   SchemaPtr schema;
   bool materialized = false;
   Stream stream;  //!< a Z-set of the view's rows
+  std::vector<Property> properties;  //!< its WITH (...) properties, as written
+  std::string connectors;            //!< the 'connectors' JSON array, checked; empty when none
 };
 
 struct CompiledIndex {
@@ -47,11 +57,24 @@ struct CompiledIndex {
   Stream stream;  //!< indexed: key = the key columns, value = the view's row
 };
 
+//! Something the compiler accepted without honouring it (a WITH property
+//! Freshet does not know or does not implement): the program runs, and
+//! hosts show these beside it (the program description's `warnings`).
+struct CompileWarning {
+  SourcePosition position;
+  std::string message;
+};
+
 struct CompiledProgram {
   std::unique_ptr<Circuit> circuit = std::make_unique<Circuit>();
   std::vector<CompiledTable> tables;
   std::vector<CompiledView> views;
   std::vector<CompiledIndex> indexes;
+  //! Each materialized table seen as a materialized view of the same name,
+  //! schema and stream: snapshots, egress and ad-hoc queries read it as
+  //! they read a view. Not among `views` (a table is no view of the program).
+  std::vector<CompiledView> table_views;
+  std::vector<CompileWarning> warnings;  //!< in program order
   //! The clock NOW() reads (operators/clock.h); null when no view reads NOW().
   ClockOperator* clock = nullptr;
   //! How many times a sub-plan planned before was read again instead of

@@ -7,11 +7,12 @@
 //               "columns":[{"name":"id","type":"BIGINT","nullable":false},
 //                          {"name":"amount","type":"DECIMAL(10, 2)","nullable":true,"precision":10,"scale":2},
 //                          {"name":"ts","type":"TIMESTAMP","nullable":false}],
-//               "primaryKey":["id"],"materialized":false,
+//               "primaryKey":["id"],"materialized":false,"properties":{},"connectors":[],
 //               "lateness":[{"column":"ts","lateness":"INTERVAL '1' HOUR"}]}],
-//    "views":[{"name":"totals","columns":[...],"materialized":true,
+//    "views":[{"name":"totals","columns":[...],"materialized":true,"properties":{},"connectors":[],
 //              "indexes":[{"name":"totals_by_region","view":"totals","key":["region"]}]}],
-//    "readsNow":false}
+//    "readsNow":false,
+//    "warnings":[{"message":"...","line":3,"column":20}]}
 //
 // Tables and views are in program order (a table's position is its number
 // for the engine's ingest calls); a view's indexes in program order.
@@ -19,9 +20,13 @@
 //   (`nullable` says that): "BIGINT", "DECIMAL(10, 2)", "VARCHAR(20)",
 //   "INTERVAL HOUR TO MINUTE". DECIMAL columns also give `precision` and
 //   `scale`, bounded VARCHAR columns `length`.
-// - A table is never `materialized` (tables take no WITH properties; only
-//   views answer snapshots). A view is materialized when declared
-//   MATERIALIZED or when it has an index (its index's trace holds the rows).
+// - A table is `materialized` with WITH ('materialized' = 'true') (its rows
+//   are kept and answer snapshots, as a materialized view's). A view is
+//   materialized when declared MATERIALIZED or when it has an index (its
+//   index's trace holds the rows).
+// - `properties`: the WITH (...) properties as written, key to value;
+//   `connectors`: the 'connectors' property's JSON array ([] without one).
+// - `warnings`: properties accepted but not honoured, and unknown ones.
 // - `lateness` lists the table's LATENESS column (at most one) with its
 //   bound as a SQL literal in the column's unit: an interval for TIMESTAMP
 //   ("INTERVAL '90' MINUTE") and DATE ("INTERVAL '2' DAY"), a number for
@@ -39,6 +44,9 @@ namespace freshet::sql {
 
 //! The description of `program` as JSON text (the shape above).
 std::string describe_program(const CompiledProgram& program);
+
+//! A schema's columns as the description writes them: [{"name":..,"type":..,"nullable":..},...].
+void append_columns(const Schema& schema, std::string* out);
 
 //! LATENESS `lateness` (in `column_type`'s unit, as Watermark holds it) as
 //! a SQL literal that binds back to the same value on such a column.
