@@ -21,13 +21,13 @@ TEST(WasmEngineQuery, DescriptionCarriesPropertiesConnectorsAndWarnings) {
   ASSERT_EQ(engine.open(kSql).code, "");
   EXPECT_EQ(engine.describe_program().text,
             R"({"tables":[{"name":"t","columns":[{"name":"id","type":"BIGINT","nullable":false},)"
-            R"({"name":"name","type":"VARCHAR","nullable":true}],"primary_key":[],"materialized":true,)"
-            R"("properties":{"materialized":"true","colour":"blue"},"connectors":[]},)"
-            R"({"name":"u","columns":[{"name":"x","type":"INTEGER","nullable":true}],"primary_key":[],)"
-            R"("materialized":false,"properties":{},"connectors":[]}],)"
-            R"("views":[{"name":"v","materialized":true,"columns":[{"name":"id","type":"BIGINT","nullable":false}],)"
+            R"({"name":"name","type":"VARCHAR","nullable":true}],"primaryKey":[],"materialized":true,)"
+            R"("properties":{"materialized":"true","colour":"blue"},"connectors":[],"lateness":[]},)"
+            R"({"name":"u","columns":[{"name":"x","type":"INTEGER","nullable":true}],"primaryKey":[],)"
+            R"("materialized":false,"properties":{},"connectors":[],"lateness":[]}],)"
+            R"("views":[{"name":"v","columns":[{"name":"id","type":"BIGINT","nullable":false}],"materialized":true,)"
             R"("properties":{"connectors":"[{\"transport\": {\"name\": \"http_output\"}}]"},)"
-            R"("connectors":[{"transport": {"name": "http_output"}}]}],"indexes":[],)"
+            R"("connectors":[{"transport": {"name": "http_output"}}],"indexes":[]}],"readsNow":false,)"
             R"("warnings":[{"message":"unknown property 'colour' of table 't' is ignored","line":2,"column":82}]})");
 }
 

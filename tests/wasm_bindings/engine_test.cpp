@@ -49,8 +49,8 @@ TEST(WasmEngine, IngestStepSnapshotLookup) {
   Reply described = engine.describe_program();
   // The core's description (tests/core/sql/program_description_test.cpp), unchanged.
   EXPECT_TRUE(contains(described.text, R"("primaryKey":["id"])")) << described.text;
-  EXPECT_TRUE(contains(described.text, R"("materialized":true,"indexes":[{"name":"totals_idx")")) << described.text;
-  EXPECT_TRUE(contains(described.text, R"("materialized":false,"indexes":[]}])")) << described.text;
+  EXPECT_TRUE(contains(described.text, R"("materialized":true,"properties":{},"connectors":[],"indexes":[{"name":"totals_idx")")) << described.text;
+  EXPECT_TRUE(contains(described.text, R"("materialized":false,"properties":{},"connectors":[],"indexes":[]}])")) << described.text;
 
   double token = engine.ingest("orders", R"([{"id":1,"customer":7,"amount":2.5},{"id":2,"customer":7,"amount":1}])",
                                "json", "raw", true);

@@ -17,7 +17,7 @@ Result<std::unique_ptr<Pipeline>> Pipeline::create(std::string_view sql) {
   }
   // A materialized table keeps its rows as a materialized view does.
   for (const sql::CompiledView& table : pipeline->program_->table_views) {
-    pipeline->views_.push_back(std::make_unique<MaterializedView>(table, std::vector<const sql::CompiledIndex*>()));
+    pipeline->views_.push_back(std::make_unique<MaterializedView>(*pipeline->program_, table));
   }
   for (const sql::CompiledTable& table : pipeline->program_->tables) pipeline->input_stats_[table.name] = {};
   pipeline->program_hash_ = program_hash_of(sql);

@@ -11,6 +11,33 @@ namespace {
 
 void append_name(std::string_view name, std::string* out) { format::append_json_string(name, out); }
 
+//! ,"properties":{"key":"value",...},"connectors":[...] of a table or view.
+void append_properties(const std::vector<Property>& properties, const std::string& connectors, std::string* out) {
+  *out += ",\"properties\":{";
+  for (size_t i = 0; i < properties.size(); ++i) {
+    if (i) *out += ',';
+    append_name(properties[i].key, out);
+    *out += ':';
+    append_name(properties[i].value, out);
+  }
+  // The compiler checked the connectors' JSON: it is embedded as written.
+  *out += "},\"connectors\":";
+  *out += connectors.empty() ? "[]" : connectors;
+}
+
+//! [{"message":...,"line":n,"column":n},...]: properties accepted but not honoured, unknown ones.
+void append_warnings(const std::vector<CompileWarning>& warnings, std::string* out) {
+  *out += '[';
+  for (size_t i = 0; i < warnings.size(); ++i) {
+    if (i) *out += ',';
+    *out += "{\"message\":";
+    append_name(warnings[i].message, out);
+    *out += ",\"line\":" + std::to_string(warnings[i].position.line) +
+            ",\"column\":" + std::to_string(warnings[i].position.column) + "}";
+  }
+  *out += ']';
+}
+
 //! {"name":"amount","type":"DECIMAL(10, 2)","nullable":true,"precision":10,"scale":2}
 void append_column(const Column& column, std::string* out) {
   const SqlType& type = column.type;
@@ -64,33 +91,6 @@ void append_table(const CompiledTable& table, std::string* out) {
     *out += '}';
   }
   *out += "]}";
-}
-
-//! ,"properties":{"key":"value",...},"connectors":[...] of a table or view.
-void append_properties(const std::vector<Property>& properties, const std::string& connectors, std::string* out) {
-  *out += ",\"properties\":{";
-  for (size_t i = 0; i < properties.size(); ++i) {
-    if (i) *out += ',';
-    append_name(properties[i].key, out);
-    *out += ':';
-    append_name(properties[i].value, out);
-  }
-  // The compiler checked the connectors' JSON: it is embedded as written.
-  *out += "},\"connectors\":";
-  *out += connectors.empty() ? "[]" : connectors;
-}
-
-//! [{"message":...,"line":n,"column":n},...]: properties accepted but not honoured, unknown ones.
-void append_warnings(const std::vector<CompileWarning>& warnings, std::string* out) {
-  *out += '[';
-  for (size_t i = 0; i < warnings.size(); ++i) {
-    if (i) *out += ',';
-    *out += "{\"message\":";
-    append_name(warnings[i].message, out);
-    *out += ",\"line\":" + std::to_string(warnings[i].position.line) +
-            ",\"column\":" + std::to_string(warnings[i].position.column) + "}";
-  }
-  *out += ']';
 }
 
 void append_index(const CompiledIndex& index, const Schema& view_schema, std::string* out) {

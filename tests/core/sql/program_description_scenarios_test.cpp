@@ -93,10 +93,27 @@ int64_t bound_lateness(const SqlType& type, const std::string& literal) {
   return compiled.ok() ? (*compiled)->tables[0].watermark->lateness() : -1;
 }
 
+//! `properties` as declared (key to value, in any order) and `connectors` an array.
+template <typename Declared>
+void expect_properties(object described, const Declared& declared) {
+  object properties = object_of(described["properties"]);
+  std::set<std::pair<std::string, std::string>> got, want;
+  for (auto field : properties) {
+    std::string_view value;
+    EXPECT_EQ(field.value.get_string().get(value), simdjson::SUCCESS);
+    got.insert({std::string(field.key), std::string(value)});
+  }
+  for (const Property& property : declared.properties) want.insert({property.key, property.value});
+  EXPECT_EQ(got, want);
+  array connectors;
+  EXPECT_EQ(described["connectors"].get_array().get(connectors), simdjson::SUCCESS);
+}
+
 void expect_table(Value described, const CreateTable& declared, const CompiledTable& compiled) {
   SCOPED_TRACE("table " + declared.name);
   object table = object_of(described);
-  EXPECT_EQ(keys_of(table), (std::set<std::string>{"name", "columns", "primaryKey", "materialized", "lateness"}));
+  EXPECT_EQ(keys_of(table), (std::set<std::string>{"name", "columns", "primaryKey", "materialized", "properties", "connectors",
+                                                  "lateness"}));
   EXPECT_EQ(string_of(table["name"]), declared.name);
   array columns = array_of(table["columns"]);
   ASSERT_EQ(columns.size(), declared.columns.size());
@@ -106,7 +123,8 @@ void expect_table(Value described, const CreateTable& declared, const CompiledTa
     if (declared.columns[c].lateness) late_columns.push_back(declared.columns[c].name);
   }
   EXPECT_EQ(strings_of(table["primaryKey"]), declared.primary_key);
-  EXPECT_FALSE(bool_of(table["materialized"]));  // tables take no WITH ('materialized' = ...)
+  EXPECT_EQ(bool_of(table["materialized"]), compiled.materialized);  // WITH ('materialized' = 'true')
+  expect_properties(table, declared);
   array lateness = array_of(table["lateness"]);
   ASSERT_EQ(lateness.size(), late_columns.size());
   if (late_columns.empty()) return;
@@ -123,7 +141,7 @@ void expect_view(Value described, const CreateView& declared, const std::vector<
                  const CompiledView& compiled) {
   SCOPED_TRACE("view " + declared.name);
   object view = object_of(described);
-  EXPECT_EQ(keys_of(view), (std::set<std::string>{"name", "columns", "materialized", "indexes"}));
+  EXPECT_EQ(keys_of(view), (std::set<std::string>{"name", "columns", "materialized", "properties", "connectors", "indexes"}));
   EXPECT_EQ(string_of(view["name"]), declared.name);
   array columns = array_of(view["columns"]);
   ASSERT_EQ(columns.size(), compiled.schema->size());
@@ -135,6 +153,7 @@ void expect_view(Value described, const CreateView& declared, const std::vector<
     expect_column(columns.at(c), column.name, column.type);
   }
   EXPECT_EQ(bool_of(view["materialized"]), declared.materialized || !indexes.empty());
+  expect_properties(view, declared);
   array described_indexes = array_of(view["indexes"]);
   ASSERT_EQ(described_indexes.size(), indexes.size());
   for (size_t i = 0; i < indexes.size(); ++i) {
@@ -155,7 +174,8 @@ void expect_described(const std::string& sql) {
   simdjson::dom::parser parser;
   object description;
   ASSERT_EQ(parser.parse(json).get_object().get(description), simdjson::SUCCESS) << json;
-  EXPECT_EQ(keys_of(description), (std::set<std::string>{"tables", "views", "readsNow"}));
+  EXPECT_EQ(keys_of(description), (std::set<std::string>{"tables", "views", "readsNow", "warnings"}));
+  EXPECT_EQ(array_of(description["warnings"]).size(), (*compiled)->warnings.size());
   std::vector<const CreateTable*> tables;
   std::vector<const CreateView*> views;
   std::vector<const CreateIndex*> indexes;

@@ -40,20 +40,20 @@ TEST(ProgramDescription, WholeProgram) {
             R"j({"name":"Note","type":"VARCHAR","nullable":true},)j"
             R"j({"name":"amount","type":"DECIMAL(10, 2)","nullable":true,"precision":10,"scale":2},)j"
             R"j({"name":"ts","type":"TIMESTAMP","nullable":false}],)j"
-            R"j("primaryKey":["id"],"materialized":false,"lateness":[{"column":"ts","lateness":"INTERVAL '90' MINUTE"}]},)j"
+            R"j("primaryKey":["id"],"materialized":false,"properties":{},"connectors":[],"lateness":[{"column":"ts","lateness":"INTERVAL '90' MINUTE"}]},)j"
             R"j({"name":"ticks","columns":[{"name":"n","type":"INTEGER","nullable":true}],)j"
-            R"j("primaryKey":[],"materialized":false,"lateness":[{"column":"n","lateness":"5"}]}],)j"
+            R"j("primaryKey":[],"materialized":false,"properties":{},"connectors":[],"lateness":[{"column":"n","lateness":"5"}]}],)j"
             R"j("views":[)j"
             R"j({"name":"totals","columns":[{"name":"region","type":"VARCHAR(20)","nullable":false,"length":20},)j"
             R"j({"name":"total","type":"DECIMAL(38, 2)","nullable":true,"precision":38,"scale":2}],)j"
-            R"j("materialized":true,"indexes":[]},)j"
+            R"j("materialized":true,"properties":{},"connectors":[],"indexes":[]},)j"
             R"j({"name":"recent","columns":[{"name":"id","type":"BIGINT","nullable":false},)j"
             R"j({"name":"shifted","type":"TIMESTAMP","nullable":false},)j"
             R"j({"name":"age","type":"INTERVAL MINUTE","nullable":false}],)j"
-            R"j("materialized":true,"indexes":[{"name":"recent_by_id","view":"recent","key":["id"]},)j"
+            R"j("materialized":true,"properties":{},"connectors":[],"indexes":[{"name":"recent_by_id","view":"recent","key":["id"]},)j"
             R"j({"name":"recent_by_time","view":"recent","key":["shifted","id"]}]},)j"
-            R"j({"name":"plain","columns":[{"name":"x","type":"DOUBLE","nullable":true}],"materialized":false,"indexes":[]}],)j"
-            R"j("readsNow":true})j");
+            R"j({"name":"plain","columns":[{"name":"x","type":"DOUBLE","nullable":true}],"materialized":false,)j"
+            R"j("properties":{},"connectors":[],"indexes":[]}],"readsNow":true,"warnings":[]})j");
 }
 
 TEST(ProgramDescription, NamesAreEscapedAndNoClockWithoutNow) {
