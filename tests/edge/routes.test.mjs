@@ -202,7 +202,7 @@ test('query: SELECT * FROM a materialized view or an index; everything else is r
   assertError(await edge.call('GET', `r/query?sql=${encodeURIComponent('SELECT name FROM totals WHERE n > 1')}`), 400,
               'UNSUPPORTED_QUERY', /only 'SELECT \* FROM <materialized view or index>'/);
   assertError(await edge.call('GET', 'r/query'), 400, 'INVALID_REQUEST');
-  assertError(await edge.call('GET', 'r/query?sql=SELECT * FROM totals&format=parquet'), 400, 'INVALID_REQUEST');
+  assertError(await edge.call('GET', 'r/query?sql=SELECT * FROM totals&format=parquet'), 400, 'UNSUPPORTED_FORMAT');
 });
 
 test('egress refuses unknown views, snapshots of views that are not materialized, and other formats', async () => {
