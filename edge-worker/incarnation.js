@@ -23,6 +23,8 @@ export class Incarnation {
   checkpointFailure = null;
   /** Bytes of the last checkpoint this incarnation wrote (0 until it writes one). */
   checkpointBytes = 0;
+  /** `pending` is pruned when it grows to this length, so that it stays small when nobody asks for stats. */
+  #pruneAt = 64;
 
   /**
    * Records an ingest that the pipeline accepted.
@@ -32,6 +34,10 @@ export class Incarnation {
    */
   ingested(pipeline, token, ingest) {
     this.pending.push({ token, ...ingest, step: pipeline.stats().step });
+    if (this.pending.length >= this.#pruneAt) {
+      this.#prune(pipeline);
+      this.#pruneAt = Math.max(64, 2 * this.pending.length);  // amortized: a constant cost per ingest
+    }
   }
 
   /**
@@ -41,7 +47,13 @@ export class Incarnation {
    * @returns {{ incomplete: object[], buffered: object[] }} entries as ingested() keeps them
    */
   progress(pipeline) {
+    this.#prune(pipeline);
     const step = pipeline.stats().step;
+    return { incomplete: this.pending, buffered: this.pending.filter((entry) => entry.step >= step) };
+  }
+
+  /** Forgets the ingests that are complete. */
+  #prune(pipeline) {
     this.pending = this.pending.filter(({ token }) => {
       try {
         return pipeline.completionStatus(token) !== 'complete';
@@ -49,7 +61,6 @@ export class Incarnation {
         return false;  // unknown to the pipeline: nothing left to wait for
       }
     });
-    return { incomplete: this.pending, buffered: this.pending.filter((entry) => entry.step >= step) };
   }
 
   /** Remembers a checkpoint written (its size is Feldera's storage_bytes). */
