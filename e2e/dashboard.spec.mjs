@@ -245,7 +245,7 @@ function startFakeEdge(calls) {
     }
     if (url.pathname === '/v0/pipelines/demo' && request.method === 'GET') return json({ name: 'demo', program_code: SAMPLE_SQL, state: 'running', step: 42 });
     if (url.pathname === '/v0/pipelines/demo/stats') {
-      return json({ step: 42, state: 'running', memory_bytes: 123456, inputs: { orders: { total_records: 5000 } }, outputs: {}, checkpoint: { sequence_number: 7, step: 40 } });
+      return json({ step: 42, state: 'running', memory_bytes: 123456, tables: { orders: { total_records: 5000 } }, connectors: {}, checkpoint: { sequence_number: 7, step: 40 } });
     }
     if (url.pathname === '/v0/pipelines/demo/pause' && request.method === 'POST') return json({});
     response.writeHead(404, headers).end('{"message":"not found","error_code":"UNKNOWN"}');

@@ -51,7 +51,7 @@ async function ensureDemo(base) {
     if (!isDeepStrictEqual(current, wanted)) await call(base, 'PUT', '', DEMO_DEFINITION);
     // Resumed: carry on with order ids above every id used so far.
     const stats = await call(base, 'GET', '/stats');
-    generator.nextOrderId = (stats.body.inputs?.orders?.total_records ?? 0) + 1;
+    generator.nextOrderId = (stats.body.tables?.orders?.total_records ?? 0) + 1;
     console.log(`resumed pipeline '${SAMPLE_PIPELINE_NAME}' at step ${existing.body.step}`);
     return generator;
   }

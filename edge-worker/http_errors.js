@@ -33,6 +33,10 @@ const ENGINE_ERROR_STATUS = {
 export const HTTP_ERROR_STATUS = {
   INVALID_REQUEST: 400,      // a malformed body, parameter or pipeline name
   UNSUPPORTED_QUERY: 400,    // /query supports SELECT * FROM <view or index> only
+  UNSUPPORTED_FORMAT: 400,   // /query in a format Feldera writes and the edge worker does not (parquet, arrow_ipc, hash)
+  IncarnationUuidMismatch: 400,  // /checkpoint_status of an earlier incarnation (Feldera's code)
+  UnknownInputEndpoint: 404,     // .../tables/{t}/connectors/{c}/stats (Feldera's code)
+  UnknownOutputEndpoint: 404,    // .../views/{v}/connectors/{c}/stats (Feldera's code)
   UNKNOWN_PIPELINE: 404,
   UNKNOWN_CONNECTOR: 404,    // no such connector on that view (connector reset)
   NOT_FOUND: 404,            // no such route

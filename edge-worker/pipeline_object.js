@@ -31,9 +31,11 @@ import { FreshetError, KVStorage, Pipeline, callbackSink } from '../wasm-binding
 import { AutoCheckpoint } from './auto_checkpoint.js';
 import { checkpointPrefix, outputsOf, parseDefinition, sinkOf } from './definition.js';
 import { egressResponse } from './egress_response.js';
+import { checkpointStatus, controllerStatus, inputConnectorStatus, outputConnectorStatus } from './feldera_stats.js';
 import { HttpError, errorResponse } from './http_errors.js';
-import { jsonResponse, stringify } from './json.js';
-import { parseQuery } from './query.js';
+import { incarnationOf, ingestCounted } from './incarnation.js';
+import { jsonResponse } from './json.js';
+import { queryFormat, queryResponse } from './query_formats.js';
 import { matchRoute, splitPipelinePath } from './routes.js';
 import { snakeCaseKeys } from './snake_case.js';
 import { discardUnreadBody } from './unread_body.js';
@@ -130,6 +132,7 @@ export class PipelineObject {
     this.#autoCheckpoint?.stop();
     this.#pipeline = pipeline;
     this.#loadError = null;
+    incarnationOf(pipeline);  // begins now: its start_time and incarnation_uuid in /stats
     if (paused) pipeline.pause();
     this.#autoCheckpoint = new AutoCheckpoint(pipeline, () => this.#checkpoint(), {
       intervalMs: this.#definition.checkpoint_interval_ms,
@@ -141,7 +144,14 @@ export class PipelineObject {
   async #checkpoint() {
     const pipeline = this.#running();
     const ingests = this.#ingests;
-    const result = await pipeline.checkpoint();
+    let result;
+    try {
+      result = await pipeline.checkpoint();
+    } catch (error) {
+      incarnationOf(pipeline).checkpointFailed(pipeline, error);  // /checkpoint_status reports it
+      throw error;
+    }
+    incarnationOf(pipeline).checkpointWritten(result);
     if (pipeline !== this.#pipeline) return result;
     this.#autoCheckpoint.written(result.step);
     if (ingests === this.#ingests) await this.#setUnsavedInput(false);  // no ingress while it was written
@@ -260,7 +270,7 @@ export class PipelineObject {
     await this.#setUnsavedInput(true);  // before the input can reach a sink
     ++this.#ingests;
     const pipeline = this.#healthy();
-    const token = pipeline.ingest(params.table, body, { format, updateFormat, array });
+    const token = ingestCounted(pipeline, params.table, () => pipeline.ingest(params.table, body, { format, updateFormat, array }));
     this.#remember(token);
     this.#autoCheckpoint.poke();
     // poke() looks one timer turn later, which is usually after the automatic
@@ -349,35 +359,38 @@ export class PipelineObject {
   }
 
   async checkpoint() {
+    const pipeline = this.#running();
     const result = await this.#checkpoint();
-    return jsonResponse({ checkpoint_sequence_number: result.sequenceNumber, step: result.step, bytes: result.bytes });
+    // The checkpoint is written when this answers: /checkpoint_status already reports it as `success`.
+    return jsonResponse({ checkpoint_sequence_number: result.sequenceNumber, incarnation_uuid: incarnationOf(pipeline).uuid,
+                          step: result.step, bytes: result.bytes });
+  }
+
+  async checkpointStatus({ url }) {
+    return jsonResponse(checkpointStatus(this.#running(), url.searchParams.get('incarnation_uuid')));
   }
 
   async stats() {
-    return jsonResponse(snakeCaseKeys(this.#running().stats()));
+    return jsonResponse(controllerStatus(this.#running()));
+  }
+
+  async inputConnectorStats({ params }) {
+    return jsonResponse(inputConnectorStatus(this.#running(), params.table, params.connector));
+  }
+
+  async outputConnectorStats({ params }) {
+    return jsonResponse(outputConnectorStatus(this.#running(), params.view, params.connector));
   }
 
   async query({ url }) {
     const pipeline = this.#running();
-    const name = parseQuery(url.searchParams.get('sql'));
-    const format = oneOf(url, 'format', ['json_array', 'json'], 'json_array');
-    // An index answers its view's rows (the program's description knows which).
-    const index = pipeline.program.views.flatMap((candidate) => candidate.indexes).find((found) => found.name === name);
-    const view = index?.view ?? name;
-    let rows;
-    try {
-      rows = pipeline.snapshot(view);
-    } catch (error) {
-      if (error instanceof FreshetError && error.code === 'UNKNOWN_VIEW') {
-        throw new FreshetError('UNKNOWN_VIEW', `no view or index named '${name}'`);
-      }
-      throw error;
-    }
-    if (format === 'json_array') return jsonResponse(rows);
-    return new Response(rows.map((row) => `${stringify(row)}\n`).join(''), {
-      headers: { 'content-type': 'application/x-ndjson' },
-    });
+    const format = queryFormat(url);
+    const sql = url.searchParams.get('sql');
+    if (!sql?.trim()) throw new HttpError('INVALID_REQUEST', "the 'sql' parameter is required: ?sql=SELECT ...");
+    // Any SELECT over the materialized views and tables, compiled by the engine's SQL front end.
+    return queryResponse({ rows: await pipeline.query(sql) }, format);
   }
+
 
   // -------------------------------------------------------------- helpers
 

@@ -50,7 +50,7 @@ test('a restart resumes from the checkpoint: state, step, definition, and no con
   const checkpoint = (await edge.call('POST', 'r/checkpoint')).body.checkpoint_sequence_number;
   const before = await totals();
   const statsBefore = (await edge.call('GET', 'r/stats')).body;
-  assert.equal(statsBefore.outputs.by_name.snapshot_sent, true);
+  assert.equal(statsBefore.connectors.by_name.snapshot_sent, true);
   assert.deepEqual(await kvDump(PREFIX), mirrorOf([{ name: 'a', n: 1, total: 1 }, { name: 'b', n: 1, total: 2 }]));
 
   await edge.restart();
@@ -60,9 +60,9 @@ test('a restart resumes from the checkpoint: state, step, definition, and no con
   assert.equal(described.checkpoint.restored_from, checkpoint);
   assert.deepEqual(await totals(), before, "the state is the checkpoint's");
   const stats = (await edge.call('GET', 'r/stats')).body;
-  assert.equal(stats.outputs.by_name.snapshot_sent, true);
-  assert.equal(stats.outputs.by_name.transmitted_batches, statsBefore.outputs.by_name.transmitted_batches, 'no snapshot was sent again');
-  assert.equal(stats.outputs.by_name.resets, 0);
+  assert.equal(stats.connectors.by_name.snapshot_sent, true);
+  assert.equal(stats.connectors.by_name.transmitted_batches, statsBefore.connectors.by_name.transmitted_batches, 'no snapshot was sent again');
+  assert.equal(stats.connectors.by_name.resets, 0);
   assert.deepEqual((await edge.call('GET', `r/completion_status?token=${kept}`)).body, { status: 'complete' },
                    'a token the checkpoint covers is complete');
 
@@ -70,7 +70,7 @@ test('a restart resumes from the checkpoint: state, step, definition, and no con
   await complete(await ingest([{ insert: { id: 4, name: 'a', amount: 10 } }]));
   await until(async () => isDeepStrictEqual(await kvDump(PREFIX), mirrorOf([{ name: 'a', n: 2, total: 11 }, { name: 'b', n: 1, total: 2 }])),
               { what: 'the KV mirror to take the delta' });
-  assert.equal((await edge.call('GET', 'r/stats')).body.outputs.by_name.transmitted_batches, stats.outputs.by_name.transmitted_batches + 1);
+  assert.equal((await edge.call('GET', 'r/stats')).body.connectors.by_name.transmitted_batches, stats.connectors.by_name.transmitted_batches + 1);
 });
 
 test('input after the last checkpoint is lost in a restart: its token says so, and the connector is rewritten from the restored state', async () => {
@@ -89,7 +89,7 @@ test('input after the last checkpoint is lost in a restart: its token says so, a
   // The mirror had output of the lost input: it is wiped and refilled from the restored state.
   await until(async () => isDeepStrictEqual(await kvDump(PREFIX), mirrorOf((await edge.call('GET', 'r/query?sql=SELECT * FROM totals')).body)),
               { what: 'the mirror to match the restored state' });
-  assert.equal((await edge.call('GET', 'r/stats')).body.outputs.by_name.resets, 1);
+  assert.equal((await edge.call('GET', 'r/stats')).body.connectors.by_name.resets, 1);
 });
 
 test('automatic checkpoints every N steps and every T ms; the paused state survives a restart', async () => {
@@ -140,5 +140,5 @@ test('reset of a KV connector wipes its prefix and writes a fresh snapshot', asy
   }, { what: 'the reset' });
   assert.equal(status.snapshot_records_sent, rows.length);
   assert.deepEqual(await kvDump(PREFIX), mirrorOf(rows), 'exactly the view, nothing left over');
-  assert.ok((await edge.call('GET', 'r/stats')).body.outputs.by_name.resets >= 1);
+  assert.ok((await edge.call('GET', 'r/stats')).body.connectors.by_name.resets >= 1);
 });

@@ -183,11 +183,11 @@ test('checkpoint and stats', async () => {
   assert.equal(stats.state, 'running');
   assert.equal(typeof stats.memory_bytes, 'number');
   assert.equal(stats.checkpoint.sequence_number, second.body.checkpoint_sequence_number);
-  assert.ok(stats.inputs.t.total_records >= 10);
-  assert.equal(stats.inputs.t.parse_errors >= 0, true);
-  assert.equal(stats.outputs.mirror.view, 'totals');
-  assert.equal(stats.outputs.mirror.snapshot_sent, true);
-  assert.equal(typeof stats.outputs.mirror.transmitted_records, 'number');
+  assert.ok(stats.tables.t.total_records >= 10);
+  assert.equal(stats.tables.t.parse_errors >= 0, true);
+  assert.equal(stats.connectors.mirror.view, 'totals');
+  assert.equal(stats.connectors.mirror.snapshot_sent, true);
+  assert.equal(typeof stats.connectors.mirror.transmitted_records, 'number');
   assert.ok(!JSON.stringify(stats).match(/"[a-z]+[A-Z]/), 'no camelCase key left');
 });
 
@@ -200,7 +200,7 @@ test('query: SELECT * FROM a materialized view or an index; everything else is r
     assert.deepEqual(sortedRows(answer.body), sortedRows(rows), sql);
   }
   const ndjson = await fetch(`${edge.url}/v0/pipelines/r/query?format=json&sql=${encodeURIComponent('SELECT * FROM totals')}`);
-  assert.equal(ndjson.headers.get('content-type'), 'application/x-ndjson');
+  assert.equal(ndjson.headers.get('content-type'), 'application/json');  // as Feldera answers format=json
   const lines = (await ndjson.text()).split('\n').filter(Boolean).map((line) => JSON.parse(line));
   assert.deepEqual(sortedRows(lines), sortedRows(rows));
   assertError(await edge.call('GET', 'r/query?sql=SELECT * FROM big'), 400, 'NOT_MATERIALIZED');
@@ -208,7 +208,7 @@ test('query: SELECT * FROM a materialized view or an index; everything else is r
   assertError(await edge.call('GET', `r/query?sql=${encodeURIComponent('SELECT name FROM totals WHERE n > 1')}`), 400,
               'UNSUPPORTED_QUERY', /only 'SELECT \* FROM <materialized view or index>'/);
   assertError(await edge.call('GET', 'r/query'), 400, 'INVALID_REQUEST');
-  assertError(await edge.call('GET', 'r/query?sql=SELECT * FROM totals&format=parquet'), 400, 'INVALID_REQUEST');
+  assertError(await edge.call('GET', 'r/query?sql=SELECT * FROM totals&format=parquet'), 400, 'UNSUPPORTED_FORMAT');
 });
 
 test('egress refuses unknown views, snapshots of views that are not materialized, and other formats', async () => {

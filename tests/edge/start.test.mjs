@@ -53,7 +53,7 @@ test('npm start: the sample pipeline is created, fed and served; a restart resum
   assert.match(server.output(), /created pipeline 'demo'/);
   const stats = `${server.url}/v0/pipelines/demo/stats`;
   const fed = await until(async () => {
-    const { inputs } = await json(stats);
+    const { tables: inputs } = await json(stats);
     return inputs.orders.total_records >= 200 && inputs;
   }, { what: 'the generator to feed orders' });
   assert.equal(fed.customers.total_records, 200);
@@ -71,6 +71,6 @@ test('npm start: the sample pipeline is created, fed and served; a restart resum
   const resumed = await json(`${server.url}/v0/pipelines/demo/stats`);
   assert.ok(resumed.step >= step, `resumed at step ${resumed.step}, the checkpoint was at step ${checkpoint.step}`);
   assert.ok(resumed.checkpoint.restored_from >= checkpoint.checkpoint_sequence_number);
-  assert.equal(resumed.inputs.customers.total_records, 200, 'customers are not loaded twice');
+  assert.equal(resumed.tables.customers.total_records, 200, 'customers are not loaded twice');
   assert.equal(await server.stop(), 0);
 });

@@ -91,10 +91,10 @@ export class EdgeSource {
       queuedRecords: e.queued_records, snapshotRecords: e.snapshot_records, resets: e.resets,
       errors: e.errors, droppedChunks: e.dropped_chunks ?? 0,
     });
-    const outputs = Object.fromEntries(Object.entries(s.outputs ?? {}).map(([name, e]) => [name, endpoint(e)]));
+    const outputs = Object.fromEntries(Object.entries(s.connectors ?? {}).map(([name, e]) => [name, endpoint(e)]));
     // Every client's egress streams on the worker, this page's among them (keyed by the worker's stream id).
     const egress = Object.fromEntries(Object.entries(s.egress ?? {}).map(([id, e]) => [`${e.view} #${id}`, endpoint(e)]));
-    const inputs = Object.fromEntries(Object.entries(s.inputs ?? {}).map(([table, input]) => [table,
+    const inputs = Object.fromEntries(Object.entries(s.tables ?? {}).map(([table, input]) => [table,
       { totalRecords: input.total_records ?? 0, totalBytes: input.total_bytes ?? 0, parseErrors: input.parse_errors ?? 0 }]));
     const ingested = Object.values(inputs).reduce((sum, input) => sum + input.totalRecords, 0);
     // Rates from the change between two polls.
