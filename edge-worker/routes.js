@@ -7,7 +7,12 @@ import { HttpError } from './http_errors.js';
 
 // [path pattern, { METHOD: handler name }]; `:name` matches one segment.
 const ROUTES = [
-  ['', { PUT: 'replace', GET: 'describe', DELETE: 'remove' }],
+  // POST here is internal: the worker hands POST /v0/pipelines to it (pipeline_collection.js).
+  ['', { PUT: 'replace', GET: 'describe', DELETE: 'remove', PATCH: 'patch', POST: 'create' }],
+  ['start', { POST: 'start' }],
+  ['stop', { POST: 'stop' }],
+  ['clear', { POST: 'clear' }],
+  ['dismiss_error', { POST: 'dismissError' }],
   ['ingress/:table', { POST: 'ingress' }],
   ['egress/:view', { POST: 'egress' }],
   ['completion_status', { GET: 'completionStatus' }],
