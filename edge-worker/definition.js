@@ -14,6 +14,13 @@
 //     "checkpoint_interval_ms": 10000,                 optional, 0 = never by time
 //     "checkpoint_interval_steps": 0                   optional, 0 = never by steps
 //   }
+//
+// Feldera's body (feldera_fields.js) may also carry `name` (the path's),
+// `description`, `runtime_config`, `program_config`, `udf_rust`, `udf_toml`
+// and `tags`: they are kept in the definition, with `warnings` for what
+// Freshet does not honour. The Durable Object adds Feldera's identity and
+// program fields (id, created_at, version, program_version, program_status,
+// program_error) when it stores a definition.
 
 import { KVSink } from '../wasm-bindings/js/workerd.js';
 import { FELDERA_FIELDS, checkpointIntervalMs, parseFelderaFields } from './feldera_fields.js';
