@@ -138,17 +138,6 @@ export function outputsOf(kv, definition) {
   return outputs;
 }
 
-/** Index name → view name, read from the program's CREATE INDEX statements. */
-export function indexesOf(programCode) {
-  const indexes = new Map();
-  const identifier = String.raw`("[^"]+"|[A-Za-z_][A-Za-z0-9_]*)`;
-  const pattern = new RegExp(String.raw`\bCREATE\s+INDEX\s+${identifier}\s+ON\s+${identifier}`, 'gi');
-  for (const [, index, view] of programCode.replace(/--[^\n]*/g, '').matchAll(pattern)) {
-    indexes.set(sqlName(index), sqlName(view));
-  }
-  return indexes;
-}
-
 /** A SQL identifier as the engine names it: lower-cased unless quoted. */
 export function sqlName(identifier) {
   return identifier.startsWith('"') ? identifier.slice(1, -1) : identifier.toLowerCase();

@@ -36,7 +36,7 @@
 
 import { FreshetError, KVStorage, Pipeline, callbackSink } from '../wasm-bindings/js/workerd.js';
 import { AutoCheckpoint } from './auto_checkpoint.js';
-import { checkpointPrefix, indexesOf, outputsOf, parseDefinition, sinkOf } from './definition.js';
+import { checkpointPrefix, outputsOf, parseDefinition, sinkOf } from './definition.js';
 import { Deployment } from './deployment.js';
 import { egressResponse } from './egress_response.js';
 import { felderaDescription } from './feldera_description.js';
@@ -211,12 +211,12 @@ export class PipelineObject {
     await this.#setUnsavedInput(false);
   }
 
-  /** Feldera's ProgramInfo of the current program, derived from the compiler once per program. */
+  /** Feldera's ProgramInfo of the current program, from `p.program` (or, while stopped, the compiler's same description). */
   async #info() {
     if (this.#definition.program_status !== 'Success') return null;
     if (this.#programInfo === undefined) {
-      const compiled = await compileProgram(this.#definition.program_code);
-      this.#programInfo = compiled.description ? programInfo(compiled.description) : null;
+      const description = this.#pipeline?.program ?? (await compileProgram(this.#definition.program_code)).description;
+      this.#programInfo = description ? programInfo(description) : null;
     }
     return this.#programInfo;
   }
@@ -372,7 +372,8 @@ export class PipelineObject {
     }
     const stats = this.#pipeline.stats();
     return { ...description, state: stats.failure ? 'failed' : stats.state, step: stats.step,
-             checkpoint: snakeCaseKeys(stats.checkpoint), error: stats.failure?.message ?? null };
+             checkpoint: snakeCaseKeys(stats.checkpoint), error: stats.failure?.message ?? null,
+             program_description: this.#pipeline.program };
   }
 
   // Feldera's transitions (deployment.js). They answer 202 with no body, as Feldera's.
@@ -601,7 +602,9 @@ export class PipelineObject {
     const pipeline = this.#running();
     const name = parseQuery(url.searchParams.get('sql'));
     const format = oneOf(url, 'format', ['json_array', 'json'], 'json_array');
-    const view = indexesOf(this.#definition.program_code).get(name) ?? name;
+    // An index answers its view's rows (the program's description knows which).
+    const index = pipeline.program.views.flatMap((candidate) => candidate.indexes).find((found) => found.name === name);
+    const view = index?.view ?? name;
     let rows;
     try {
       rows = pipeline.snapshot(view);

@@ -3,10 +3,10 @@
 // (Feldera's ProgramInfo: the JSON schema of every table and view).
 //
 // One source of truth: the tables, views and column types come from the
-// engine's description of the compiled program (the package's internal
-// Program JSON, Engine.describeProgram()), never from re-reading the SQL.
-// When the package exposes `p.program` (issue 18) this file reads that
-// instead of opening an engine of its own.
+// compiler's description of the program, `p.program` of the package
+// (ProgramDescription in index.d.ts), never from re-reading the SQL. A
+// stopped pipeline has no Pipeline, so compileProgram() asks an engine for
+// the same description (Engine.describeProgram(), the JSON p.program is).
 //
 // Shapes: Feldera's openapi.json, components.schemas ProgramInfo,
 // ProgramSchema, Relation, Field, ColumnType, ProgramError,
@@ -17,7 +17,7 @@ import { FreshetError } from '../wasm-bindings/js/workerd.js';
 
 /**
  * Compiles `sql` once, for its description only (no pipeline).
- * @returns {Promise<{ description: object } | { error: FreshetError }>}
+ * @returns {Promise<{ description: import('../wasm-bindings/js/index.js').ProgramDescription } | { error: FreshetError }>}
  */
 export async function compileProgram(sql) {
   const module = await loadEngineModule();
@@ -33,23 +33,29 @@ export async function compileProgram(sql) {
   }
 }
 
-/** Feldera's ProgramInfo of a compiled program's description. */
+/** Feldera's ProgramInfo of a program's description (`p.program`). */
 export function programInfo(description) {
   return {
     schema: {
-      inputs: description.tables.map((table) => relation(table, table.materialized === true, table.primary_key)),
-      outputs: description.views.map((view) => relation(view, view.materialized === true, null)),
+      inputs: description.tables.map((table) => relation(table, table.primaryKey, table.lateness)),
+      outputs: description.views.map((view) => relation(view, null, [])),
     },
     input_connectors: {},
     output_connectors: {},
   };
 }
 
-function relation({ name, columns }, materialized, primaryKey) {
+function relation({ name, columns, materialized }, primaryKey, lateness) {
+  const latenessOf = new Map((lateness ?? []).map((entry) => [entry.column, entry.lateness]));
   return {
     ...identifier(name),
-    fields: columns.map((column) => ({ ...identifier(column.name), columntype: columnType(column), unused: false })),
-    materialized,
+    fields: columns.map((column) => ({
+      ...identifier(column.name),
+      columntype: columnType(column),
+      ...(latenessOf.has(column.name) ? { lateness: latenessOf.get(column.name) } : {}),
+      unused: false,
+    })),
+    materialized: materialized === true,
     properties: {},
     ...(primaryKey?.length ? { primary_key: primaryKey } : {}),
   };
@@ -61,14 +67,25 @@ function identifier(name) {
   return { name, case_sensitive: name !== name.toLowerCase() };
 }
 
-/** Freshet's type names are Feldera's SqlType names but for a few spellings. */
+/** Spellings of Freshet's SQL types that Feldera's SqlType names otherwise. */
 const TYPE_NAMES = { FLOAT: 'REAL', TEXT: 'VARCHAR', STRING: 'VARCHAR', INT: 'INTEGER' };
 
-function columnType({ type, nullable }) {
-  const name = TYPE_NAMES[type] ?? type;
+/**
+ * Feldera's ColumnType of a column: the SQL type as written ('DECIMAL(10, 2)',
+ * 'VARCHAR(20)', 'INTERVAL HOUR TO MINUTE', 'INTEGER ARRAY') becomes the
+ * SqlType name ('DECIMAL', 'VARCHAR', 'INTERVAL_HOUR_MINUTE', 'ARRAY') with
+ * precision and scale as Feldera sets them: a VARCHAR without a length -1,
+ * TIME and TIMESTAMP 0.
+ */
+function columnType({ type, nullable, precision, scale, length }) {
+  if (/ ARRAY$/.test(type)) {
+    return { type: 'ARRAY', nullable, component: columnType({ type: type.slice(0, -' ARRAY'.length), nullable: true }) };
+  }
+  const base = type.replace(/\(.*\)$/, '').trim().replace(/ TO /g, '_').replace(/ /g, '_');
+  const name = TYPE_NAMES[base] ?? base;
   const columntype = { type: name, nullable };
-  // Feldera's ColumnType: VARCHAR without a length has precision -1, TIME and TIMESTAMP 0.
-  if (name === 'VARCHAR') columntype.precision = -1;
+  if (name === 'DECIMAL' && precision !== undefined) Object.assign(columntype, { precision, scale: scale ?? 0 });
+  if (name === 'VARCHAR' || name === 'CHAR') columntype.precision = length ?? -1;
   if (name === 'TIME' || name === 'TIMESTAMP') columntype.precision = 0;
   return columntype;
 }

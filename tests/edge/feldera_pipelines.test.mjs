@@ -15,7 +15,7 @@ import { after, before, test } from 'node:test';
 import { edgeWorker } from './support.mjs';
 
 const SQL = `CREATE TABLE students (name VARCHAR NOT NULL PRIMARY KEY, id INT NOT NULL);
-CREATE TABLE "Grades" (student_id INT NOT NULL, science INT, maths DOUBLE, at TIMESTAMP);
+CREATE TABLE "Grades" (student_id INT NOT NULL, science INT, maths DOUBLE, at TIMESTAMP, grade DECIMAL(5, 2), note VARCHAR(20));
 CREATE MATERIALIZED VIEW average AS SELECT name, science FROM students JOIN "Grades" ON id = student_id;
 CREATE VIEW plain AS SELECT name FROM students;`;
 
@@ -100,7 +100,8 @@ test('POST /v0/pipelines creates a Stopped pipeline (201) with Feldera\'s fields
   assert.deepEqual(inputs[0].fields[0], { name: 'name', case_sensitive: false, columntype: { type: 'VARCHAR', nullable: false, precision: -1 }, unused: false });
   assert.deepEqual(inputs[1].fields.map((field) => field.columntype),
                    [{ type: 'INTEGER', nullable: false }, { type: 'INTEGER', nullable: true }, { type: 'DOUBLE', nullable: true },
-                    { type: 'TIMESTAMP', nullable: true, precision: 0 }]);
+                    { type: 'TIMESTAMP', nullable: true, precision: 0 }, { type: 'DECIMAL', nullable: true, precision: 5, scale: 2 },
+                    { type: 'VARCHAR', nullable: true, precision: 20 }]);
   assert.deepEqual(info.program_info.input_connectors, {});
   const again = await root('POST', '', feldera('school'));
   assertError(again, 409, 'DuplicateName', /already exists/);

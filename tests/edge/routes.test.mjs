@@ -78,6 +78,12 @@ test('PUT creates (201), GET describes, PUT again with the same program keeps th
   assert.equal(described.body.name, 'r');
   assert.ok(described.body.step >= 1);
   assert.equal(described.body.checkpoint_interval_ms, 10000);
+  // The package's p.program, from the engine: what a client needs to know of the program.
+  const program = described.body.program_description;
+  assert.deepEqual(program.tables.map((table) => [table.name, table.primaryKey, table.columns.map((c) => `${c.name} ${c.type}`)]),
+                   [['t', ['id'], ['id BIGINT', 'name VARCHAR', 'amount DOUBLE']]]);
+  assert.deepEqual(program.views.map((view) => [view.name, view.materialized, view.indexes.map((index) => index.name)]),
+                   [['totals', true, ['totals_by_name']], ['big', false, []], ['everything', true, []]]);
   const again = await edge.call('PUT', 'r', DEFINITION);
   assert.equal(again.status, 200);
   assert.deepEqual(await totals(), [{ name: 'a', n: 1, total: 5 }], 'the same program resumes its state');

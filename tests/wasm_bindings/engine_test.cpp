@@ -47,9 +47,10 @@ TEST(WasmEngine, IngestStepSnapshotLookup) {
   Engine engine;
   ASSERT_EQ(engine.open(kSql).code, "");
   Reply described = engine.describe_program();
-  EXPECT_TRUE(contains(described.text, R"("name":"totals","materialized":true)")) << described.text;
-  EXPECT_TRUE(contains(described.text, R"("name":"big","materialized":false)")) << described.text;
-  EXPECT_TRUE(contains(described.text, R"("primary_key":["id"])")) << described.text;
+  // The core's description (tests/core/sql/program_description_test.cpp), unchanged.
+  EXPECT_TRUE(contains(described.text, R"("primaryKey":["id"])")) << described.text;
+  EXPECT_TRUE(contains(described.text, R"("materialized":true,"indexes":[{"name":"totals_idx")")) << described.text;
+  EXPECT_TRUE(contains(described.text, R"("materialized":false,"indexes":[]}])")) << described.text;
 
   double token = engine.ingest("orders", R"([{"id":1,"customer":7,"amount":2.5},{"id":2,"customer":7,"amount":1}])",
                                "json", "raw", true);

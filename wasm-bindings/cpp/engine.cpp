@@ -3,30 +3,11 @@
 #include <limits>
 
 #include "freshet/format/json_output.h"
+#include "freshet/sql/program_description.h"
 #include "js_chunk.h"
 
 namespace freshet::wasm {
 namespace {
-
-std::string json_string(std::string_view text) {
-  std::string out;
-  format::append_json_string(text, &out);
-  return out;
-}
-
-// [{"name":"id","type":"BIGINT NOT NULL"},...]
-std::string columns_json(const Schema& schema) {
-  std::string json = "[";
-  for (size_t i = 0; i < schema.size(); ++i) {
-    if (i) json += ',';
-    // Intervals carry their qualifier ("INTERVAL HOUR TO MINUTE"): it decides their text.
-    const SqlType& type = schema.type(i);
-    std::string type_text = type.is_interval() ? type.with_nullable(true).to_string() : type_name(type.id);
-    json += "{\"name\":" + json_string(schema.column(i).name) + ",\"type\":" + json_string(type_text) +
-            ",\"nullable\":" + (schema.type(i).nullable ? "true" : "false") + "}";
-  }
-  return json + "]";
-}
 
 // Rows of a Z-set whose rows are its keys, each repeated by its weight.
 std::string rows_json(const Batch& batch, const Schema& schema) {
@@ -41,16 +22,6 @@ std::string rows_json(const Batch& batch, const Schema& schema) {
     }
   }
   return json + "]";
-}
-
-// As MaterializedView decides: declared MATERIALIZED, or indexed (the index's
-// trace holds the rows anyway).
-bool is_materialized(const sql::CompiledProgram& program, const sql::CompiledView& view) {
-  if (view.materialized) return true;
-  for (const sql::CompiledIndex& index : program.indexes) {
-    if (index.view == view.name) return true;
-  }
-  return false;
 }
 
 }  // namespace
@@ -70,35 +41,7 @@ Reply Engine::open(const std::string& sql) {
 
 Reply Engine::describe_program() const {
   if (!pipeline_) return closed_reply();
-  const sql::CompiledProgram& program = pipeline_->program();
-  std::string json = "{\"tables\":[";
-  for (size_t t = 0; t < program.tables.size(); ++t) {
-    const sql::CompiledTable& table = program.tables[t];
-    if (t) json += ',';
-    json +=
-        "{\"name\":" + json_string(table.name) + ",\"columns\":" + columns_json(*table.schema) + ",\"primary_key\":[";
-    for (size_t i = 0; i < table.primary_key.size(); ++i) {
-      if (i) json += ',';
-      json += json_string(table.schema->column(table.primary_key[i]).name);
-    }
-    json += "]}";
-  }
-  json += "],\"views\":[";
-  for (size_t v = 0; v < program.views.size(); ++v) {
-    const sql::CompiledView& view = program.views[v];
-    if (v) json += ',';
-    json += "{\"name\":" + json_string(view.name) +
-            ",\"materialized\":" + (is_materialized(program, view) ? "true" : "false") +
-            ",\"columns\":" + columns_json(*view.schema) + "}";
-  }
-  json += "],\"indexes\":[";
-  for (size_t i = 0; i < program.indexes.size(); ++i) {
-    const sql::CompiledIndex& index = program.indexes[i];
-    if (i) json += ',';
-    json += "{\"name\":" + json_string(index.name) + ",\"view\":" + json_string(index.view) +
-            ",\"key\":" + columns_json(*index.key_schema) + "}";
-  }
-  return Reply::ok(json + "]}");
+  return Reply::ok(sql::describe_program(pipeline_->program()));
 }
 
 double Engine::ingest(const std::string& table, const std::string& data, const std::string& format,

@@ -39,8 +39,8 @@ class Engine {
 
   //! Compiles `sql` and starts an empty pipeline (SQL_ERROR names line and column).
   Reply open(const std::string& sql);
-  //! Tables, views (columns, types, materialized) and indexes (view, key
-  //! columns) as JSON: what JS needs to shape rows and keys without asking again.
+  //! The program's description (sql/program_description.h) as JSON: the
+  //! package's `p.program`, and what JS shapes rows and keys by.
   Reply describe_program() const;
 
   //! Parses and buffers `data`; returns the completion token, or -1 with

@@ -192,6 +192,57 @@ export interface EgressStream<C extends Chunk = Chunk> extends AsyncIterableIter
 
 export type IngestData = string | Uint8Array | ArrayBuffer | ArrayBufferView | object[];
 
+/**
+ * A column of a table or view. `type` is the SQL type as Feldera writes it,
+ * without NOT NULL (`nullable` says that): 'BIGINT', 'DECIMAL(10, 2)',
+ * 'VARCHAR', 'VARCHAR(20)', 'TIMESTAMP', 'INTERVAL HOUR TO MINUTE', ...
+ */
+export interface ColumnDescription {
+  name: string;
+  type: string;
+  nullable: boolean;
+  /** DECIMAL columns: digits in all and after the point. */
+  precision?: number;
+  scale?: number;
+  /** VARCHAR(n) columns: n. */
+  length?: number;
+}
+
+/** CREATE INDEX name ON view(key...). */
+export interface IndexDescription {
+  name: string;
+  view: string;
+  /** The key columns, in the index's order. */
+  key: string[];
+}
+
+export interface TableDescription {
+  name: string;
+  columns: ColumnDescription[];
+  /** The PRIMARY KEY columns (empty without one): updates by key, deletes by key. */
+  primaryKey: string[];
+  /** Always false: only views keep their rows for snapshots. */
+  materialized: boolean;
+  /** The LATENESS column (at most one), its bound as a SQL literal: "INTERVAL '1' HOUR", "60". */
+  lateness: { column: string; lateness: string }[];
+}
+
+export interface ViewDescription {
+  name: string;
+  columns: ColumnDescription[];
+  /** Its rows are kept (snapshot, sendSnapshot, lookup): declared MATERIALIZED, or indexed. */
+  materialized: boolean;
+  indexes: IndexDescription[];
+}
+
+/** What the compiler knows of a program: `p.program`. Tables and views in program order. */
+export interface ProgramDescription {
+  tables: TableDescription[];
+  views: ViewDescription[];
+  /** Some view reads NOW(): the pipeline steps by itself as time passes. */
+  readsNow: boolean;
+}
+
 export class Pipeline {
   private constructor();
   static create(options: CreateOptions): Promise<Pipeline>;
@@ -203,6 +254,8 @@ export class Pipeline {
   step(): StepResult;
   /** NOW() of the last step (ms since 1970), or null before a step or when no view reads NOW(). */
   readonly now: number | null;
+  /** The program's description (deep-frozen; also after close()). */
+  readonly program: ProgramDescription;
 
   /** Returns a completion token. */
   ingest(table: string, data: IngestData, options?: IngestOptions): string;

@@ -150,6 +150,15 @@ export class Pipeline {
     this.#stepper.wakeAfter(null);
   }
 
+  /**
+   * The program's description: tables, views, their columns, keys, LATENESS
+   * and indexes, as the compiler knows them. Deep-frozen; also after close().
+   * @returns {import('./index.js').ProgramDescription}
+   */
+  get program() {
+    return this.#program.description;
+  }
+
   /** NOW() of the last step, in milliseconds since 1970 (null before a step, or when no view reads NOW()). */
   get now() {
     if (!this.#usesClock) return null;
@@ -405,7 +414,7 @@ export class Pipeline {
   lookup(index, key) {
     const engine = this.#open();
     const found = this.#program.index(requireString(index, 'the index'));
-    const names = found.key.map((column) => column.name);
+    const names = found.key;
     let keyObject;
     if (Array.isArray(key) || typeof key !== 'object' || key === null) {
       const values = Array.isArray(key) ? key : [key];

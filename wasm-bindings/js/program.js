@@ -1,18 +1,26 @@
-// Program: what JS knows of a compiled program (tables, views, indexes and
-// their columns), read once from the engine. It shapes rows (which columns
-// are BIGINT or DOUBLE) and lookup keys without another call into wasm.
+// Program: the program's description (tables, views, their columns, keys,
+// LATENESS and indexes), read once from the engine. The description itself
+// is public as `p.program`, deep-frozen; the maps here shape rows (which
+// columns are BIGINT or DOUBLE) and lookup keys without another call into
+// wasm. The engine's JSON is the one source (core/include/freshet/sql/program_description.h).
 
 import { FreshetError } from './errors.js';
 
 export class Program {
   /** @param {string} descriptionJson Engine.describeProgram()'s text */
   constructor(descriptionJson) {
-    const { tables, views, indexes } = JSON.parse(descriptionJson);
-    this.tables = new Map(tables.map((table) => [table.name, table]));
+    /** @type {import('./index.js').ProgramDescription} the public `p.program` */
+    this.description = deepFreeze(JSON.parse(descriptionJson));
+    const { tables, views } = this.description;
     this.tableNumbers = new Map(tables.map((table, number) => [table.name, number]));  // the engine's order
     this.columnNamesByNumber = tables.map((table) => table.columns.map((column) => column.name));
     this.views = new Map(views.map((view) => [view.name, view]));
-    this.indexes = new Map(indexes.map((index) => [index.name, index]));
+    this.indexes = new Map(views.flatMap((view) => view.indexes.map((index) => [index.name, index])));
+    // An index's key columns with their types, as chunks.js finishes keys by them.
+    this.keyColumns = new Map([...this.indexes.values()].map((index) => {
+      const columns = this.views.get(index.view).columns;
+      return [index.name, index.key.map((name) => columns.find((column) => column.name === name))];
+    }));
   }
 
   /** The table's number for the engine (ingestInput), or -1 when the name is not one as spelt. */
@@ -45,6 +53,15 @@ export class Program {
     if (!found || found.view !== view) {
       throw new FreshetError('UNKNOWN_INDEX', `view '${view}' has no index '${index}'`);
     }
-    return { columns, keyColumns: found.key };
+    return { columns, keyColumns: this.keyColumns.get(index) };
   }
+}
+
+/** Freezes `value` and everything it holds (the description is plain JSON: objects and arrays). */
+function deepFreeze(value) {
+  if (value !== null && typeof value === 'object') {
+    for (const inner of Object.values(value)) deepFreeze(inner);
+    Object.freeze(value);
+  }
+  return value;
 }

@@ -5,7 +5,7 @@
 // the API key when the worker wants one (api_key.js). What only
 // the local engine has (the feed's rate, the SQL panel, the mirror) is off.
 
-import { outlineProgram } from '../worker/program_outline.js';
+import { outlineOf } from '../worker/program_outline.js';
 import { apiFetch } from './api_key.js';
 import { readNdjson } from './ndjson_reader.js';
 
@@ -34,17 +34,18 @@ export class EdgeSource {
   }
 
   async start() {
-    let sql = '';
+    let sql = '', program = null;
     try {
       const response = await apiFetch(this.url);
       if (response.ok) {
         const info = await response.json();
         sql = info.program_code ?? info.program ?? '';
+        program = info.program_description ?? null;
       }
     } catch {
       // No description: follow the sample's views.
     }
-    const outline = sql ? outlineProgram(sql) : { tables: [], views: FALLBACK_VIEWS, indexes: [] };
+    const outline = program ? outlineOf(program) : { tables: [], views: FALLBACK_VIEWS, indexes: [] };
     this.#handlers.onProgram({ sql, outline, sample: false });
     for (const view of outline.views) this.#follow(view);
     this.#pollStats();

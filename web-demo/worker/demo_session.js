@@ -14,7 +14,7 @@ import { IndexedDBStorage, Pipeline } from '../../wasm-bindings/js/browser.js';
 import { DemoStore } from './demo_store.js';
 import { MirrorSink, readMirror } from './mirror_sink.js';
 import { OrderFeed } from './order_feed.js';
-import { outlineProgram } from './program_outline.js';
+import { outlineOf } from './program_outline.js';
 
 const CHECKPOINT_EVERY_MS = 5000;
 const STATUS_EVERY_MS = 250;
@@ -39,19 +39,25 @@ export class DemoSession {
    * @param {{ sql: string, rate: number, post: (message: object) => void }} options
    */
   static async open({ sql, rate, post }) {
-    const outline = outlineProgram(sql);
-    const mirror = outline.views.includes(MIRROR_VIEW) && outline.indexes.some((i) => i.name === MIRROR_INDEX)
-      ? new MirrorSink() : null;
     // A dashboard paused before a reload comes back paused, showing the
     // checkpoint's state: paused before the first automatic step.
     const store = new DemoStore();
     const paused = await store.loadPaused();
-    const pipeline = await Pipeline.create({
-      sql,
-      storage: new IndexedDBStorage('freshet-demo'),
-      onProgramChange: 'restart',
-      outputs: mirror ? { mirror: { view: MIRROR_VIEW, index: MIRROR_INDEX, sendSnapshot: true, sink: mirror } } : {},
-    });
+    const pipeline = await Pipeline.create({ sql, storage: new IndexedDBStorage('freshet-demo'), onProgramChange: 'restart' });
+    // The mirror connector when the program has its view and index; added
+    // in the turn of create, as create adds its own (a resumed connector
+    // is matched with the checkpoint's all the same).
+    const outline = outlineOf(pipeline.program);
+    const mirror = outline.views.includes(MIRROR_VIEW) && outline.indexes.some((i) => i.name === MIRROR_INDEX)
+      ? new MirrorSink() : null;
+    if (mirror) {
+      try {
+        pipeline.addOutput('mirror', { view: MIRROR_VIEW, index: MIRROR_INDEX, sendSnapshot: true, sink: mirror });
+      } catch (error) {
+        pipeline.close();
+        throw error;
+      }
+    }
     if (paused) pipeline.pause();
     const session = new DemoSession(pipeline, outline, mirror, store, post);
     // The program, so the page has a place for each view's chunks; then the

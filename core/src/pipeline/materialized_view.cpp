@@ -8,10 +8,10 @@
 
 namespace freshet {
 
-MaterializedView::MaterializedView(const sql::CompiledView& view, std::vector<const sql::CompiledIndex*> indexes)
+MaterializedView::MaterializedView(const sql::CompiledProgram& program, const sql::CompiledView& view)
     : view_(&view),
-      indexes_(std::move(indexes)),
-      materialized_(view.materialized || !indexes_.empty()),
+      indexes_(program.indexes_of(view.name)),
+      materialized_(program.is_materialized(view)),
       other_indexes_(indexes_.empty() ? 0 : indexes_.size() - 1) {
   if (indexes_.empty()) return;
   key_columns_ = indexes_[0]->columns;

@@ -13,11 +13,7 @@ Result<std::unique_ptr<Pipeline>> Pipeline::create(std::string_view sql) {
   std::unique_ptr<Pipeline> pipeline(new Pipeline());
   pipeline->program_ = std::move(*program);
   for (const sql::CompiledView& view : pipeline->program_->views) {
-    std::vector<const sql::CompiledIndex*> indexes;
-    for (const sql::CompiledIndex& index : pipeline->program_->indexes) {
-      if (index.view == view.name) indexes.push_back(&index);
-    }
-    pipeline->views_.push_back(std::make_unique<MaterializedView>(view, std::move(indexes)));
+    pipeline->views_.push_back(std::make_unique<MaterializedView>(*pipeline->program_, view));
   }
   for (const sql::CompiledTable& table : pipeline->program_->tables) pipeline->input_stats_[table.name] = {};
   pipeline->program_hash_ = program_hash_of(sql);

@@ -266,6 +266,18 @@ const CompiledTable* CompiledProgram::find_table(std::string_view name) const { 
 const CompiledView* CompiledProgram::find_view(std::string_view name) const { return find_named(views, name); }
 const CompiledIndex* CompiledProgram::find_index(std::string_view name) const { return find_named(indexes, name); }
 
+std::vector<const CompiledIndex*> CompiledProgram::indexes_of(std::string_view view) const {
+  std::vector<const CompiledIndex*> found;
+  for (const CompiledIndex& index : indexes) {
+    if (index.view == view) found.push_back(&index);
+  }
+  return found;
+}
+
+bool CompiledProgram::is_materialized(const CompiledView& view) const {
+  return view.materialized || !indexes_of(view.name).empty();
+}
+
 Result<std::unique_ptr<CompiledProgram>> compile_program(std::string_view sql) {
   return compile_program(sql, CompileOptions());
 }

@@ -12,23 +12,14 @@
 #include "freshet/sql/compiler.h"
 #include "freshet/types/temporal.h"
 #include "freshet/zset/cursor.h"
+#include "support/scenario_files.h"
 #include "support/zset_map.h"
 
 namespace freshet::sql {
 namespace {
 
-namespace fs = std::filesystem;
-
-fs::path scenario_folder() { return fs::path(__FILE__).parent_path().parent_path().parent_path() / "sql"; }
-
-std::vector<std::string> scenario_files() {
-  std::vector<std::string> files;
-  for (const auto& entry : fs::directory_iterator(scenario_folder())) {
-    if (entry.path().extension() == ".test") files.push_back(entry.path().filename().string());
-  }
-  std::sort(files.begin(), files.end());
-  return files;
-}
+using testing::scenario_files;
+using testing::scenario_folder;
 
 // Splits "1, 'a, b', NULL" into its literals.
 std::vector<std::string> split_literals(const std::string& line) {

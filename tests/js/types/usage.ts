@@ -1,5 +1,6 @@
 // Type-checked, never run: the public API used the way API.md shows it.
 import { FreshetError, MapSink, Pipeline, callbackSink, type Chunk, type Row, type Storage } from 'freshet';
+import type { ColumnDescription, IndexDescription, ProgramDescription, TableDescription, ViewDescription } from 'freshet';
 
 export async function usage(sql: string): Promise<void> {
   const p = await Pipeline.create({
@@ -68,4 +69,18 @@ export async function storages(): Promise<void> {
   const p = await Pipeline.create({ sql: '', storage: new MemoryStorage() });
   const q = await Pipeline.create({ sql: '', storage: new IndexedDBStorage('dash') });
   void [p, q];
+}
+
+export async function programDescription(): Promise<void> {
+  const p = await Pipeline.create({ sql: 'CREATE TABLE t (id BIGINT PRIMARY KEY); CREATE MATERIALIZED VIEW v AS SELECT * FROM t;' });
+  const program: ProgramDescription = p.program;
+  const table: TableDescription = program.tables[0];
+  const key: string[] = table.primaryKey;
+  const late: string | undefined = table.lateness[0]?.lateness;
+  const view: ViewDescription = program.views[0];
+  const column: ColumnDescription = view.columns[0];
+  const index: IndexDescription | undefined = view.indexes[0];
+  const decimal: [number | undefined, number | undefined, number | undefined] = [column.precision, column.scale, column.length];
+  const flags: boolean[] = [table.materialized, view.materialized, column.nullable, program.readsNow];
+  void [key, late, column.type, index?.key, decimal, flags];
 }

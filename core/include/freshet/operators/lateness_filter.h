@@ -36,6 +36,8 @@ class Watermark {
   void count_late(uint64_t records) { late_records_ += records; }
 
   size_t column() const { return column_; }
+  //! The bound, in the column's unit.
+  int64_t lateness() const { return lateness_; }
   //! The lowest time not late in the next step; none before any time is seen.
   std::optional<int64_t> watermark() const;
   //! Updates dropped so far (a weight-2 update counts 2).

@@ -8,7 +8,7 @@
 // back together for snapshots and lookups). Further indexes have their own
 // traces. A view without an index keeps a trace of its rows. A view is
 // materialized when declared MATERIALIZED or when it has an index (whose
-// trace holds the data anyway).
+// trace holds the data anyway): CompiledProgram::is_materialized.
 #pragma once
 
 #include <memory>
@@ -23,7 +23,8 @@ namespace freshet {
 
 class MaterializedView {
  public:
-  MaterializedView(const sql::CompiledView& view, std::vector<const sql::CompiledIndex*> indexes);
+  //! `view` of `program`, with the view's indexes.
+  MaterializedView(const sql::CompiledProgram& program, const sql::CompiledView& view);
 
   const sql::CompiledView& view() const { return *view_; }
   bool materialized() const { return materialized_; }

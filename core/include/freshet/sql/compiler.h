@@ -61,6 +61,11 @@ struct CompiledProgram {
   const CompiledTable* find_table(std::string_view name) const;
   const CompiledView* find_view(std::string_view name) const;
   const CompiledIndex* find_index(std::string_view name) const;
+  //! The indexes on view `view`, in program order.
+  std::vector<const CompiledIndex*> indexes_of(std::string_view view) const;
+  //! Whether `view`'s rows are kept (snapshots, lookups): declared
+  //! MATERIALIZED, or indexed (the index's trace holds the rows anyway).
+  bool is_materialized(const CompiledView& view) const;
 };
 
 //! How compile_program builds the circuit.
