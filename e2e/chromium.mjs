@@ -1,6 +1,6 @@
 // How the e2e tests launch Debian's Chromium (never a browser Playwright
-// downloads: see shared/TOOLCHAIN.md "Browser tests"), with everything the
-// browser writes kept in build/e2e-run/ instead of $HOME.
+// downloads), with everything the browser writes kept in build/e2e-run/
+// instead of $HOME.
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -200,7 +200,7 @@ CREATE MATERIALIZED VIEW units_by_product AS
 
 // ------------------------------------------------------------ edge mode
 
-// A stand-in for the edge worker's HTTP API (shared/API.md §3): the sample's
+// A stand-in for the edge worker's HTTP API (docs/http-api.md): the sample's
 // program, an egress per view (a snapshot in two chunks, then a delta and a
 // keepalive, written with line breaks split across writes), stats, pause.
 const EDGE_PORT = 8796;

@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const port = Number(process.env.FRESHET_E2E_PORT ?? 8791);
-const SERVED = ['wasm-bindings/js/', 'e2e/page/', 'tests/js/storage_contract.mjs', 'web-demo/'];
+const SERVED = ['wasm-bindings/js/', 'e2e/page/', 'tests/js/storage_contract.mjs', 'web-demo/',
+  'examples/react-dashboard/dist/', 'examples/react-dashboard/dist-dev/'];
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',

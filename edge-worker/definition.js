@@ -23,13 +23,15 @@
 // program_error) when it stores a definition.
 
 import { KVSink } from '../wasm-bindings/js/workerd.js';
-import { FELDERA_FIELDS, checkpointIntervalMs, parseFelderaFields } from './feldera_fields.js';
+import { checkpointIntervalMs, parseFelderaFields } from './feldera_fields.js';
 import { HttpError } from './http_errors.js';
 
 export const DEFAULT_CHECKPOINT_INTERVAL_MS = 10_000;
 /** KV keys the worker itself uses (checkpoints); no sink may write under it. */
 export const RESERVED_KV_PREFIX = 'pipelines/';
-const FIELDS = new Set(['program_code', 'outputs', 'checkpoint_interval_ms', 'checkpoint_interval_steps', 'name', ...FELDERA_FIELDS]);
+// Freshet's fields, then Feldera's (feldera_fields.js).
+const FIELDS = new Set(['program_code', 'outputs', 'checkpoint_interval_ms', 'checkpoint_interval_steps',
+                        'name', 'description', 'runtime_config', 'program_config', 'udf_rust', 'udf_toml', 'tags']);
 const OUTPUT_FIELDS = new Set(['view', 'index', 'send_snapshot', 'sink']);
 const NAME = /^[A-Za-z0-9_-]{1,100}$/;
 

@@ -8,7 +8,7 @@ import { FreshetError } from '../wasm-bindings/js/workerd.js';
 import { FELDERA_ERROR_STATUS } from './feldera_errors.js';
 import { jsonResponse } from './json.js';
 
-/** HTTP status of each FreshetError code (API.md §2). */
+/** HTTP status of each FreshetError code (docs/js-api.md). */
 const ENGINE_ERROR_STATUS = {
   INVALID_ARGUMENT: 400,
   SQL_ERROR: 400,

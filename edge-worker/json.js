@@ -1,5 +1,5 @@
 // JSON text and responses. Rows may hold BigInts (a BIGINT outside ±2^53−1,
-// API.md §2); JSON.stringify refuses them, so they are written with every
+// docs/js-api.md); JSON.stringify refuses them, so they are written with every
 // digit on a slower path taken only when one is present.
 
 const BIGINT_TAG = '\u0000bigint:';

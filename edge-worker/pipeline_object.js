@@ -1,5 +1,5 @@
 // PipelineObject: the Durable Object that hosts one pipeline (the npm
-// package's Pipeline) and answers its routes of API.md §3.
+// package's Pipeline) and answers its routes (docs/http-api.md).
 //
 // ## What it keeps where
 //   Durable Object storage   'definition' (the PUT body, checked: definition.js),
@@ -44,7 +44,8 @@ import { notDeployedMessage } from './feldera_errors.js';
 import { HttpError, errorObject, errorResponse } from './http_errors.js';
 import { jsonResponse, stringify } from './json.js';
 import { parseQuery } from './query.js';
-import { PROGRAM_OK, compileProgram, programError, programInfo } from './program_info.js';
+import { identify, storedBody, withIdentity } from './pipeline_identity.js';
+import { compileProgram, programInfo } from './program_info.js';
 import { registerPipeline, unregisterPipeline } from './pipeline_registry.js';
 import { matchRoute, splitPipelinePath } from './routes.js';
 import { snakeCaseKeys } from './snake_case.js';
@@ -77,7 +78,9 @@ export class PipelineObject {
     try {
       const url = new URL(request.url);
       const { pipeline: name, segments } = splitPipelinePath(url.pathname);
-      const { handler, params } = matchRoute(request.method, segments);
+      // POST on the pipeline itself is how the worker hands over POST /v0/pipelines (pipeline_collection.js).
+      const internalCreate = request.method === 'POST' && !segments.length;
+      const { handler, params } = internalCreate ? { handler: 'create', params: {} } : matchRoute(request.method, segments);
       await this.#lifecycle;
       if (handler !== 'replace' && handler !== 'create' && !this.#definition) {
         throw new HttpError('UnknownPipelineName', `Unknown pipeline name '${name}': create it with PUT /v0/pipelines/${name}`,
@@ -221,22 +224,7 @@ export class PipelineObject {
     return this.#programInfo;
   }
 
-  /** The definition with Feldera's identity, versions and program status for this PUT. */
-  #identify(definition, compiled) {
-    const old = this.#definition;
-    const now = new Date().toISOString();
-    const programChanged = old?.program_code !== definition.program_code;
-    return {
-      ...definition,
-      id: old?.id ?? crypto.randomUUID(),
-      created_at: old?.created_at ?? now,
-      version: (old?.version ?? 0) + 1,
-      program_version: programChanged ? (old?.program_version ?? 0) + 1 : old.program_version,
-      program_status: compiled.error ? (compiled.error.code === 'SQL_ERROR' || compiled.error.code === 'TYPE_ERROR' ? 'SqlError' : 'SystemError') : 'Success',
-      program_status_since: programChanged ? now : old.program_status_since,
-      program_error: compiled.error ? programError(compiled.error, definition.program_code) : PROGRAM_OK,
-    };
-  }
+
 
   /**
    * A connector the current definition does not have starts on an empty
@@ -267,7 +255,7 @@ export class PipelineObject {
     const parsed = parseDefinition(name, body);
     const compiled = await compileProgram(parsed.program_code);
     if (compiled.error) throw compiled.error;  // Freshet's short body: a bad program changes nothing
-    const definition = this.#identify(parsed, compiled);
+    const definition = identify(this.#definition, parsed, compiled);
     await this.#check(definition);
     return this.#exclusive(async () => {
       const old = this.#pipeline;
@@ -331,7 +319,7 @@ export class PipelineObject {
       if (!created && this.#current().status !== 'Stopped') {
         throw new HttpError('UpdateRestrictedToStopped', "Pipeline can only be updated while stopped. Stop it first by invoking '/stop'.", null);
       }
-      const definition = this.#identify(parsed, compiled);
+      const definition = identify(this.#definition, parsed, compiled);
       if (created) {
         this.#deployment = Deployment.fresh(this.#ctx.storage, { stopped: true });
       } else {
@@ -657,23 +645,6 @@ async function readBody(request) {
   } catch {
     throw new HttpError('INVALID_REQUEST', 'the body must be JSON: { "program_code": "...", "outputs": { ... } }');
   }
-}
-
-/** A definition as a PUT body again (for PATCH): Freshet's fields and Feldera's. */
-function storedBody(definition) {
-  const { name, program_code, outputs, checkpoint_interval_ms, checkpoint_interval_steps, description, runtime_config,
-          program_config, udf_rust, udf_toml, tags } = definition;
-  return { name, program_code, outputs, checkpoint_interval_ms, checkpoint_interval_steps, description, runtime_config,
-           program_config, udf_rust, udf_toml, tags };
-}
-
-/** A definition stored before Feldera's fields existed, with them filled in (a compiled program, version 1). */
-function withIdentity(definition) {
-  if (definition.id) return definition;
-  const now = new Date().toISOString();
-  return { description: '', tags: [], runtime_config: {}, program_config: {}, udf_rust: '', udf_toml: '', warnings: [],
-           ...definition, id: crypto.randomUUID(), created_at: now, version: 1, program_version: 1,
-           program_status: 'Success', program_status_since: now, program_error: PROGRAM_OK };
 }
 
 function oneOf(url, parameter, allowed, fallback) {

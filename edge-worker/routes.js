@@ -1,14 +1,14 @@
-// The routes of one pipeline (API.md §3), after /v0/pipelines/{p}: which
+// The routes of one pipeline (docs/http-api.md), after /v0/pipelines/{p}: which
 // handler of the Durable Object answers a method and path, and with which
 // path parameters. Unknown paths are NOT_FOUND; a known path with another
 // method is METHOD_NOT_ALLOWED.
 
 import { HttpError } from './http_errors.js';
 
-// [path pattern, { METHOD: handler name }]; `:name` matches one segment.
-const ROUTES = [
-  // POST here is internal: the worker hands POST /v0/pipelines to it (pipeline_collection.js).
-  ['', { PUT: 'replace', GET: 'describe', DELETE: 'remove', PATCH: 'patch', POST: 'create' }],
+// [path pattern split on '/', { METHOD: handler name }]; `:name` matches one
+// segment. Exported for the test of docs/http-api.md.
+export const ROUTES = [
+  ['', { PUT: 'replace', GET: 'describe', DELETE: 'remove', PATCH: 'patch' }],
   ['start', { POST: 'start' }],
   ['stop', { POST: 'stop' }],
   ['clear', { POST: 'clear' }],

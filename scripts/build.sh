@@ -12,7 +12,7 @@ case $variant in
     ;;
   wasm)
     # Debian's emscripten runs its JS tools with the machine's node, which does
-    # not search Debian's node modules by itself (TOOLCHAIN.md).
+    # not search Debian's node modules by itself (every link fails on 'acorn').
     export NODE_PATH=/usr/share/nodejs
     [[ -f build/wasm/CMakeCache.txt ]] || emcmake cmake -S . -B build/wasm -DCMAKE_BUILD_TYPE=Release \
       -DCMAKE_CROSSCOMPILING_EMULATOR=/usr/bin/node >/dev/null

@@ -34,4 +34,5 @@ node_modules/.bin/tsc -p tests/js/types
 node --test tests/js/
 echo "== the edge worker on workerd (Miniflare): HTTP API, egress, restarts (node:test)"
 node --test tests/edge/
+echo "== the React example (examples/react-dashboard/): install when needed, build"; bash scripts/react-dashboard.sh
 echo "== browser tests (e2e/: Playwright, Debian's Chromium)"; node_modules/.bin/playwright test -c e2e/playwright.config.mjs

@@ -1,4 +1,4 @@
-// freshet through its JS API (API.md §2): one paused pipeline, stepped by
+// freshet through its JS API (docs/js-api.md): one paused pipeline, stepped by
 // hand so a change is timed from the write to the view's delta arriving on
 // the egress iterator. Deltas feed a DeltaMirror, so the final check tests
 // the deltas themselves.

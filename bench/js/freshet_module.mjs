@@ -25,7 +25,7 @@ export async function loadFreshet() {
   return cached;
 }
 
-/** The workload's program (API.md §2 takes SQL text). */
+/** The workload's program (Pipeline.create takes SQL text). */
 export const SQL = `
 CREATE TABLE customers (id BIGINT NOT NULL PRIMARY KEY, region VARCHAR);
 CREATE TABLE orders (id BIGINT NOT NULL PRIMARY KEY, customer BIGINT, amount DOUBLE);

@@ -1,5 +1,5 @@
 // The JSON-ingest slot: orders that arrive as JSON text (a JSON array of
-// {"insert": row} records, the default format of API.md §2), fed to freshet
+// {"insert": row} records, the default format of p.ingest, docs/js-api.md), fed to freshet
 // three ways, each into a fresh paused pipeline and timed through the step:
 //   parse + per-row  JSON.parse in JS, then one p.insert call per row
 //   parse + one call JSON.parse in JS, then one p.insert of all the rows

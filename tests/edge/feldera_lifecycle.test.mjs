@@ -6,7 +6,7 @@
 // /resume, /stop, /clear, /dismiss_error: 202 accepted, 400 ErrorResponse;
 // components.schemas CombinedStatus, StorageStatus) and
 // crates/pipeline-manager/src/db/error.rs / runner/error.rs (error_code and
-// status of IllegalPipelineAction, PauseWhileNotProvisioned,
+// status of PauseWhileNotProvisioned,
 // StorageStatusImmutableUnlessStopped, InvalidStorageStatusTransition,
 // CannotStartWithUndismissedError, InitialImmutableUnlessStopped,
 // PipelineInteractionNotDeployed). The client's polling

@@ -1,4 +1,4 @@
-// Every route of API.md §3 on real workerd over real HTTP, with its errors:
+// Every route of docs/http-api.md on real workerd over real HTTP, with its errors:
 // statuses, Feldera's error shape, nothing half applied. Also CORS, the
 // static files `npm start` serves, and curl as a client.
 import assert from 'node:assert/strict';

@@ -2,7 +2,7 @@
 against the Freshet edge worker. Each call is printed with its result; a call
 that fails is printed with its error and the session goes on.
 
-Run (see README.md):  feldera-client.sh tests/feldera_client/session.py http://127.0.0.1:8787 [API_KEY]
+Run (see README.md):  python3 tests/feldera_client/session.py http://127.0.0.1:8787 [API_KEY]
 
 The calls follow Feldera's tutorial sequence (create_or_replace, start,
 input_json / input_pandas, listen, foreach_chunk, wait_for_completion, query /

@@ -1,4 +1,4 @@
-// Shared by the JS tests: the API.md sample program and small helpers.
+// Shared by the JS tests: the orders/customers sample program and small helpers.
 
 export const ORDERS_SQL = `
 CREATE TABLE orders (id BIGINT NOT NULL PRIMARY KEY, customer BIGINT, amount DOUBLE);

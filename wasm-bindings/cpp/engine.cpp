@@ -34,7 +34,7 @@ Reply Engine::open(const std::string& sql) {
   Result<std::unique_ptr<Pipeline>> pipeline = Pipeline::create(sql);
   if (!pipeline.ok()) return Reply::error(pipeline.status());
   pipeline_ = std::move(*pipeline);
-  // API.md: a snapshot reaches JS as one chunk, however large the view.
+  // The JS API: a snapshot reaches JS as one chunk, however large the view.
   pipeline_->set_snapshot_chunk_records(std::numeric_limits<size_t>::max());
   return Reply::ok();
 }

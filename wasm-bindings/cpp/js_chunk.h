@@ -1,4 +1,4 @@
-// A chunk as JS hands it to consumers (API.md §2), written in wasm as one
+// A chunk as JS hands it to consumers (docs/js-api.md), written in wasm as one
 // JSON object so that JS needs a single JSON.parse and no reshaping:
 //   {"sequenceNumber":0,"step":1,"snapshot":true,"snapshotComplete":true,"inserts":[...],"deletes":[...]}
 //   {"sequenceNumber":0,"step":1,"snapshot":false,"snapshotComplete":false,"upserts":[{"key","row"}],"deletes":[{"key"}]}

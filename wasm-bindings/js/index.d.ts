@@ -1,4 +1,4 @@
-// Types of the npm package `freshet` (API.md §2). The same declarations
+// Types of the npm package `freshet` (docs/js-api.md). The same declarations
 // serve every entry point (node, browser, workerd).
 
 /**
@@ -190,6 +190,44 @@ export interface EgressStream<C extends Chunk = Chunk> extends AsyncIterableIter
   close(): void;
 }
 
+/** p.live()'s options: `index` follows the view through that index (one row per key); `key` names the columns that tell rows apart. */
+export interface LiveOptions {
+  index?: string;
+  key?: string | string[];
+}
+/** 'loading' until the snapshot is complete (also for an empty view), and again while a fresh one loads. */
+export type LiveStatus = 'loading' | 'ready' | 'error';
+/** A live view's last change without an index: the rows inserted and deleted (the view's row objects). */
+export interface LiveChanges<R extends Row = Row> {
+  step: number;
+  inserts: readonly Readonly<R>[];
+  deletes: readonly Readonly<R>[];
+}
+/** A live view's last change through an index. */
+export interface LiveKeyedChanges<R extends Row = Row> {
+  step: number;
+  upserts: readonly { key: Readonly<Row>; row: Readonly<R> }[];
+  deletes: readonly { key: Readonly<Row> }[];
+}
+/** A view's rows kept current for UI code (p.live()); the Svelte store contract. */
+export interface LiveView<R extends Row = Row> {
+  readonly view: string;
+  /** Frozen rows, built on read and cached until the next change; an unchanged row keeps its object. */
+  readonly current: readonly Readonly<R>[];
+  readonly status: LiveStatus;
+  readonly error: FreshetError | null;
+  /** The last notification's changes; null when it was a status change. */
+  readonly changes: LiveChanges<R> | LiveKeyedChanges<R> | null;
+  /** + 1 per notification. */
+  readonly version: number;
+  /** Calls `listener(current)` at once and after each notification; returns the unsubscribe function. */
+  subscribe(listener: (rows: readonly Readonly<R>[]) => void): () => void;
+  /** Calls `listener()` after each notification only. */
+  listen(listener: () => void): () => void;
+  /** Ends the egress stream; the last rows and status stay readable. */
+  close(): void;
+}
+
 export type IngestData = string | Uint8Array | ArrayBuffer | ArrayBufferView | object[];
 
 /**
@@ -266,6 +304,8 @@ export class Pipeline {
 
   egress(view: string, options: EgressOptions & { index: string }): EgressStream<KeyedChunk>;
   egress(view: string, options?: EgressOptions): EgressStream<RowChunk>;
+  /** A live view of a materialized view (loading until its snapshot is complete). */
+  live<R extends Row = Row>(view: string, options?: LiveOptions): LiveView<R>;
 
   addOutput(name: string, config: OutputConfig): void;
   removeOutput(name: string): void;

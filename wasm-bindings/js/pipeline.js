@@ -1,4 +1,4 @@
-// Pipeline: the package's main class (API.md §2) — one compiled program
+// Pipeline: the package's main class (docs/js-api.md) — one compiled program
 // running in one wasm Engine (../cpp/engine.h), driven from JS's event loop.
 //
 // ## Design
@@ -22,6 +22,8 @@ import { Connector } from './connector.js';
 import { EgressStream } from './egress.js';
 import { EngineFastPath, inputFormat } from './engine_fast_path.js';
 import { loadEngineModule } from './engine_loader.js';
+import { LiveView } from './live_view.js';
+import { rowsMaker } from './live_rows.js';
 import { FreshetError, errorOf, invalidArgument, requireString, unwrap } from './errors.js';
 import { Program } from './program.js';
 import { REFUSED } from './row_block.js';
@@ -333,6 +335,26 @@ export class Pipeline {
     });
     if (sendSnapshot) this.#stepper.wake(true);
     return stream;
+  }
+
+  /**
+   * A live view of a materialized view for UI code: its rows kept current
+   * from an egress stream with a snapshot (live_view.js). `index` egresses
+   * through that index (one row per key); `key` names columns that tell rows
+   * apart (else equal rows are one, counted).
+   * @param {string} view
+   * @param {{ index?: string, key?: string | string[] }} [options]
+   */
+  live(view, options = {}) {
+    this.#open();
+    requireString(view, 'the view');
+    for (const option of Object.keys(options ?? {})) {
+      if (option !== 'index' && option !== 'key') throw invalidArgument(`live('${view}'): unsupported option '${option}' (index, key)`);
+    }
+    const { index = '', key } = options ?? {};
+    requireString(index, 'index');
+    const makeRows = rowsMaker(view, this.#program.shape(view, index), key);
+    return new LiveView(view, () => this.egress(view, { sendSnapshot: true, index }), makeRows);
   }
 
   // ---------------------------------------------------- push: connectors

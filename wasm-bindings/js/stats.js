@@ -1,4 +1,4 @@
-// p.stats(): the core's stats object (snake_case JSON) in API.md's camelCase
+// p.stats(): the core's stats object (snake_case JSON) in the JS API's camelCase
 // shape, plus what only JS knows: the step loop's state and the errors of
 // sinks (a failed JS write is retried by JS, so the core never counts it).
 

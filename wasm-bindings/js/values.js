@@ -1,4 +1,4 @@
-// SQL values as JS sees them (API.md §2): BIGINT → number, or BigInt outside
+// SQL values as JS sees them (docs/js-api.md): BIGINT → number, or BigInt outside
 // ±(2^53 − 1); REAL and DOUBLE → number (the core writes NaN and the
 // infinities as the strings "NaN", "Infinity", "-Infinity"); DECIMAL →
 // number; DATE, TIMESTAMP, TIME, VARCHAR → string; an INTERVAL (a view's

@@ -1,5 +1,5 @@
 // EdgeSource: the dashboard's data from a pipeline of the edge worker, over
-// its HTTP API (shared/API.md §3): one egress stream per view
+// its HTTP API (docs/http-api.md): one egress stream per view
 // (POST .../egress/<view>?format=json&send_snapshot=true, NDJSON), stats
 // polled from GET .../stats, and the step-loop controls as POSTs, each with
 // the API key when the worker wants one (api_key.js). What only

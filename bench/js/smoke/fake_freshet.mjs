@@ -1,4 +1,4 @@
-// NOT freshet. A plain-JS stand-in for the slice of API.md §2 that
+// NOT freshet. A plain-JS stand-in for the slice of the JS API (docs/js-api.md) that
 // freshet.mjs and json_ingest.mjs call, so the harness's freshet path can be
 // run before the real package is built:
 //   FRESHET_MODULE=bench/js/smoke/fake_freshet.mjs node bench/js/run.mjs --orders 20000 --changes 200

@@ -46,6 +46,8 @@ const AggregateFunction* find_aggregate_function(const std::string& name) {
   return nullptr;
 }
 
+std::span<const AggregateFunction> aggregate_functions() { return kFunctions; }
+
 const char* describe_argument(AggregateArgument argument) {
   switch (argument) {
     case AggregateArgument::kNumeric:

@@ -4,6 +4,7 @@
 #pragma once
 
 #include <optional>
+#include <span>
 #include <string>
 
 #include "freshet/operators/aggregate.h"
@@ -24,6 +25,9 @@ struct AggregateFunction {
 //! The aggregate function named `name` (lower case), or null. COUNT maps to
 //! kCount; the binder makes COUNT(*) and COUNT(DISTINCT x) of it.
 const AggregateFunction* find_aggregate_function(const std::string& name);
+
+//! The whole table, for freshet::sql::sql_functions().
+std::span<const AggregateFunction> aggregate_functions();
 
 //! "a numeric", "a BOOLEAN", "an integer": what the argument must be, for messages.
 const char* describe_argument(AggregateArgument argument);

@@ -21,6 +21,7 @@
 #include "aggregate_functions.h"
 #include "binder.h"
 #include "expression_binder.h"
+#include "function_catalog.h"
 #include "group_by_sets.h"
 
 namespace freshet::sql {
@@ -187,7 +188,7 @@ Result<QueryBinder::Bound> QueryBinder::bind_aggregate(const Select& select, Bou
     if (ast.kind == AstExprKind::kFunction && !ast.over && is_aggregate_function(ast.name)) {
       return bind_call(ast, input.scope, calls);
     }
-    if (ast.kind == AstExprKind::kFunction && !ast.over && (ast.name == "grouping" || ast.name == "grouping_id")) {
+    if (ast.kind == AstExprKind::kFunction && !ast.over && is_grouping_function(ast.name)) {
       return bind_grouping(ast, input.scope, grouping);
     }
     if (in_having && ast.kind == AstExprKind::kColumnRef && ast.names.size() == 1 &&

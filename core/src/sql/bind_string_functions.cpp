@@ -1,19 +1,14 @@
 // ExpressionBinder::bind_string_function: Feldera's string functions
 // (docs.feldera.com/docs/sql/string.md) with their argument and result
-// types. All are NULL on a NULL argument except CONCAT_WS (NULL only for a
-// NULL separator). A constant regular expression compiles here, once: an
-// invalid one is a compile error at the pattern.
+// types; the names it binds are listed in function_catalog.cpp. All are
+// NULL on a NULL argument except CONCAT_WS (NULL only for a NULL separator).
+// A constant regular expression compiles here, once: an invalid one is a
+// compile error at the pattern.
 #include "bind_function_call.h"
 #include "freshet/common/regex.h"
 
 namespace freshet::sql {
 namespace {
-
-// Functions other engines have that Feldera's SQL does not: named, so the error says so.
-bool is_function_feldera_lacks(const std::string& name) {
-  return name == "lpad" || name == "rpad" || name == "regexp_like" || name == "bin" || name == "hex" ||
-         name == "instr" || name == "strpos";
-}
 
 // TRIM's side (AstExpr::text of the "trim" call) or LTRIM / RTRIM.
 ScalarFunction trim_function(const AstExpr& ast) {
@@ -38,11 +33,6 @@ Result<ExprPtr> ExpressionBinder::bind_string_function(const AstExpr& ast, std::
   const std::string& name = ast.name;
   FunctionCall call(ast, args);
   SqlType varchar = SqlType::varchar(false);
-  if (is_function_feldera_lacks(name)) {
-    std::string upper = name;
-    for (char& c : upper) c = static_cast<char>(c - ('a' <= c && c <= 'z' ? 32 : 0));
-    return sql_error(ast.position, "function " + upper + "() is not supported (Feldera's SQL has no " + upper + ")");
-  }
   if (name == "concat" || name == "concat_ws") {
     bool ws = name == "concat_ws";
     FRESHET_RETURN_IF_ERROR(call.arity(ws ? 2 : 1, FunctionCall::kAny));

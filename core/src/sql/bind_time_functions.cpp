@@ -97,14 +97,6 @@ bool any_nullable(const std::vector<ExprPtr>& args) {
 
 }  // namespace
 
-bool is_time_function(const std::string& name) {
-  return name == "date_trunc" || name == "timestamp_trunc" || name == "time_trunc" || name == "floor" ||
-         name == "ceil" || name == "ceiling" || name == "timestampadd" || name == "timestampdiff" ||
-         name == "datediff" || name == "date_part" || name == "make_date" || name == "make_timestamp" ||
-         name == "make_time" || name == "to_timestamp" || name == "date_add" || name == "date_sub" ||
-         shorthand_field(name).has_value();
-}
-
 namespace {
 
 // EXTRACT(field FROM child) -> BIGINT; a TIME has the fields HOUR .. NANOSECOND.
@@ -166,13 +158,9 @@ Result<ExprPtr> ExpressionBinder::bind_time_function(const AstExpr& ast) {
   if (name == "floor" || name == "ceil" || name == "ceiling") return bind_floor_ceil(ast);
   if (name == "timestampadd") return bind_timestamp_add(ast);
   if (name == "timestampdiff" || name == "datediff") return bind_timestamp_diff(ast);
-  if (name == "to_timestamp") {
-    return sql_error(ast.position,
-                     "to_timestamp() is not a Feldera function: write TIMESTAMPADD(SECOND, seconds, DATE "
-                     "'1970-01-01'), as Feldera's documentation does");
-  }
   if (name == "date_add" || name == "date_sub") return bind_date_add(ast);
-  return bind_make(ast);
+  if (name == "make_date" || name == "make_timestamp" || name == "make_time") return bind_make(ast);
+  return Status(ErrorCode::kInternal, "the function catalog names a binder that does not know " + name + "()");
 }
 
 //! DATE_TRUNC(x, unit), TIMESTAMP_TRUNC(x, unit), TIME_TRUNC(x, unit).

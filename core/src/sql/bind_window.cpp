@@ -14,6 +14,7 @@
 #include "aggregate_functions.h"
 #include "binder.h"
 #include "expression_binder.h"
+#include "function_catalog.h"
 #include "group_by_sets.h"
 #include "type_rules.h"
 
@@ -29,8 +30,6 @@ int64_t position_offset(const std::string& digits) {
   uint64_t value = std::strtoull(digits.c_str(), nullptr, 10);  // saturates at UINT64_MAX
   return static_cast<int64_t>(std::min(value, kCap));
 }
-
-bool is_rank_name(const std::string& name) { return name == "row_number" || name == "rank" || name == "dense_rank"; }
 
 void collect_calls(const AstExpr& ast, std::vector<const AstExpr*>& calls) {
   if (ast.kind == AstExprKind::kFunction && ast.over) {
@@ -165,7 +164,10 @@ Status WindowCallBinder::bind_function(const AstExpr& call, const Group& group, 
   const std::string& name = call.name;
   const size_t arguments = call.children.size();
   if (call.distinct) return sql_error(call.position, name + "(DISTINCT ...) OVER is not supported");
-  if (is_rank_name(name)) {
+  // The catalog says what the name is; aggregates are in their own table.
+  const FunctionEntry* entry = find_function(name);
+  FunctionBinder binder = entry ? entry->binder : FunctionBinder::kNone;
+  if (binder == FunctionBinder::kRank) {
     if (arguments != 0) return sql_error(call.position, name + "() takes no arguments");
     if (spec.frame) return sql_error(spec.frame->position, name + "() does not take a window frame");
     if (name != "row_number" && group.order_by.empty()) {
@@ -177,7 +179,7 @@ Status WindowCallBinder::bind_function(const AstExpr& call, const Group& group, 
     out.result_type = SqlType::bigint(false);
     return Status::OK();
   }
-  if (name == "lag" || name == "lead") {
+  if (binder == FunctionBinder::kOffset) {
     if (arguments < 1 || arguments > 3) return sql_error(call.position, name + "() takes 1 to 3 arguments");
     if (spec.frame) return sql_error(spec.frame->position, name + "() does not take a window frame");
     out.kind = name == "lag" ? WindowFunctionKind::kLag : WindowFunctionKind::kLead;
@@ -211,9 +213,8 @@ Status WindowCallBinder::bind_function(const AstExpr& call, const Group& group, 
     out.result_type = type;
     return Status::OK();
   }
-  if (name == "first_value" || name == "last_value" || name == "nth_value" || name == "ntile" ||
-      name == "percent_rank" || name == "cume_dist") {
-    return sql_error(call.position, "window function " + name + "() is not supported");
+  if (entry && entry->kind == SqlFunctionKind::kUnsupported) {
+    return sql_error(call.position, unsupported_message(*entry));
   }
   const AggregateFunction* function = find_aggregate_function(name);
   if (!function) {

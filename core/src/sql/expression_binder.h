@@ -67,9 +67,6 @@ ExprPtr cast_to(ExprPtr expr, const SqlType& type);
 bool is_null_literal(const Expr& expr);
 //! COUNT, SUM, AVG, MIN, MAX, STDDEV, ... (aggregate_functions.h).
 bool is_aggregate_function(const std::string& name);
-//! The time functions bind_time_function() binds: DATE_TRUNC, FLOOR, CEIL,
-//! TIMESTAMPADD, MAKE_DATE, YEAR(x), ... (bind_time_functions.cpp).
-bool is_time_function(const std::string& name);
 //! Whether an aggregate call appears anywhere in the tree (window calls such as SUM(x) OVER (...) do not count).
 bool contains_aggregate(const AstExpr& ast);
 //! Whether a window function call (f(...) OVER ...) appears anywhere in the tree.

@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "expression_binder.h"
+#include "function_catalog.h"
 
 namespace freshet::sql {
 namespace {
@@ -234,7 +235,7 @@ std::optional<size_t> repeated_select_item(const Query& query, const AstExpr& ex
 }
 
 bool contains_grouping_call(const AstExpr& ast) {
-  if (ast.kind == AstExprKind::kFunction && !ast.over && (ast.name == "grouping" || ast.name == "grouping_id")) {
+  if (ast.kind == AstExprKind::kFunction && !ast.over && is_grouping_function(ast.name)) {
     return true;
   }
   for (const AstExprPtr& child : ast.children) {

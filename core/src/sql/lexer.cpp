@@ -232,6 +232,8 @@ bool is_reserved_word(std::string_view word) {
   return std::binary_search(kReservedWords.begin(), kReservedWords.end(), word);
 }
 
+std::vector<std::string_view> reserved_words() { return {kReservedWords.begin(), kReservedWords.end()}; }
+
 std::string describe_token(const Token& token) {
   if (token.kind == TokenKind::kEndOfInput) return "end of input";
   constexpr size_t kMaxShown = 40;

@@ -50,6 +50,12 @@ std::optional<TimeUnit> time_unit_from_name(std::string_view lower_case_name) {
   return std::nullopt;
 }
 
+std::vector<std::string_view> time_unit_names() {
+  std::vector<std::string_view> names;
+  for (const UnitName& entry : kUnitNames) names.push_back(entry.name);
+  return names;
+}
+
 const char* time_unit_name(TimeUnit unit) {
   switch (unit) {
     case TimeUnit::kMillennium:

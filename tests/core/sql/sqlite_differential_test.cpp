@@ -1,5 +1,5 @@
 // The differential test against SQLite: one program of 4 tables and 78 views
-// (every feature of the SQL subset, API.md §1), random inserts, updates and
+// (every feature of the SQL subset, docs/sql.md), random inserts, updates and
 // deletes over many steps applied to Freshet and to an in-memory SQLite
 // database that holds the same tables and the same views. After every step
 // every view's integrated contents (a multiset of rows) must equal SQLite's

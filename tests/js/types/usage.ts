@@ -1,5 +1,6 @@
-// Type-checked, never run: the public API used the way API.md shows it.
+// Type-checked, never run: the public API used the way docs/js-api.md shows it.
 import { FreshetError, MapSink, Pipeline, callbackSink, type Chunk, type Row, type Storage } from 'freshet';
+import type { LiveStatus, LiveView } from 'freshet';
 import type { ColumnDescription, IndexDescription, ProgramDescription, TableDescription, ViewDescription } from 'freshet';
 
 export async function usage(sql: string): Promise<void> {
@@ -69,6 +70,26 @@ export async function storages(): Promise<void> {
   const p = await Pipeline.create({ sql: '', storage: new MemoryStorage() });
   const q = await Pipeline.create({ sql: '', storage: new IndexedDBStorage('dash') });
   void [p, q];
+}
+
+export async function liveViews(): Promise<void> {
+  const p = await Pipeline.create({ sql: '' });
+  type Region = { region: string; orders: number; total: number | null };
+  const byRegion: LiveView<Region> = p.live<Region>('by_region', { key: 'region' });
+  const keyed = p.live('by_region', { index: 'by_region_idx' });
+  const first: string | undefined = byRegion.current[0]?.region;
+  const status: LiveStatus = byRegion.status;
+  const code: string | undefined = byRegion.error?.code;
+  const unsubscribe = byRegion.subscribe((rows) => void rows.length);
+  const unlisten = keyed.listen(() => {
+    const changes = keyed.changes;
+    if (changes && 'upserts' in changes) void changes.upserts.map(({ key, row }) => [key, row]);
+    else if (changes) void changes.inserts.length;
+  });
+  unsubscribe();
+  unlisten();
+  byRegion.close();
+  void [first, status, code, byRegion.version, byRegion.view];
 }
 
 export async function programDescription(): Promise<void> {

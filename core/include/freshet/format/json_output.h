@@ -1,5 +1,5 @@
 // Encoding rows as JSON in Feldera's formats, for output endpoints and
-// snapshots: a row is an object keyed by column name; values as API.md §2
+// snapshots: a row is an object keyed by column name; values as docs/js-api.md
 // says (numbers keep every digit, DATE 'YYYY-MM-DD', TIMESTAMP
 // 'YYYY-MM-DD HH:MM:SS[.fff]', NULL null).
 //

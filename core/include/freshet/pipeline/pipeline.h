@@ -1,7 +1,7 @@
 // Pipeline: a compiled program running as a service — inputs that take
 // data, a step that moves every view forward, materialized views with
 // snapshots and lookups, output endpoints with snapshot-then-deltas, resets,
-// completion tokens and statistics (DESIGN.md "Steps and outputs", API.md §2).
+// completion tokens and statistics (as docs/js-api.md describes them).
 //
 // The core never waits: the host (JS's event loop, or a test) decides when
 // to step — needs_step() says a step is due, can_auto_step() whether
@@ -153,7 +153,7 @@ class Pipeline {
   const std::map<std::string, InputStats>& input_stats() const { return input_stats_; }
   //! Bytes held by the engine's state (traces, operator state, queues).
   size_t memory_bytes() const;
-  //! The stats object of API.md §2, as JSON (snake_case keys are the JS layer's job).
+  //! The stats object of docs/js-api.md (Stats), as JSON (snake_case keys are the JS layer's job).
   std::string stats_json() const;
 
   //! Records per snapshot chunk (a large snapshot is split).

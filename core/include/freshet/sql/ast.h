@@ -1,4 +1,4 @@
-// The syntax tree of a Freshet SQL program (API.md §1), as the parser builds
+// The syntax tree of a Freshet SQL program (docs/sql.md), as the parser builds
 // it and before any name or type is resolved. Identifiers are already
 // normalised: lower-cased unless they were quoted ("Foo" stays Foo). Every
 // node carries the position of its first token, for error messages.

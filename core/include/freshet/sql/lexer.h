@@ -60,6 +60,8 @@ Result<std::vector<Token>> tokenize(std::string_view text);
 //! True for the words that cannot be unquoted identifiers or aliases
 //! (SELECT, FROM, AS, ...). `word` must be lower-case.
 bool is_reserved_word(std::string_view word);
+//! Every reserved word, lower-case and sorted (the SQL reference lists them).
+std::vector<std::string_view> reserved_words();
 
 //! How an error message shows a token: "'FROM'", "'it''s'" or "end of input";
 //! long spellings are shortened.

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <optional>
 #include <string_view>
+#include <vector>
 
 namespace freshet {
 
@@ -37,6 +38,10 @@ enum class TimeUnit : uint8_t {
 //! The unit a lower-case keyword names: "year", "sql_tsi_year", "dow", ...;
 //! none for any other word.
 std::optional<TimeUnit> time_unit_from_name(std::string_view lower_case_name);
+
+//! Every keyword time_unit_from_name() reads, lower case, in table order
+//! (the SQL reference lists them).
+std::vector<std::string_view> time_unit_names();
 
 //! The unit's keyword in upper case, as messages show it: "MILLENNIUM", "DOW".
 const char* time_unit_name(TimeUnit unit);
