@@ -3,7 +3,7 @@
 // (every PUT or PATCH), `program_version` (every new program),
 // `program_status`, `program_status_since` and `program_error`.
 
-import { PROGRAM_OK, programError } from './program_info.js';
+import { PROGRAM_OK, programError, programWarnings } from './program_info.js';
 
 /**
  * The definition a PUT stores: `definition` (definition.js) with the
@@ -22,7 +22,7 @@ export function identify(old, definition, compiled) {
     program_version: programChanged ? (old?.program_version ?? 0) + 1 : old.program_version,
     program_status: compiled.error ? (sqlError ? 'SqlError' : 'SystemError') : 'Success',
     program_status_since: programChanged ? now : old.program_status_since,
-    program_error: compiled.error ? programError(compiled.error, definition.program_code) : PROGRAM_OK,
+    program_error: compiled.error ? programError(compiled.error, definition.program_code) : programWarnings(compiled.description),
   };
 }
 

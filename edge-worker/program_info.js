@@ -45,7 +45,7 @@ export function programInfo(description) {
   };
 }
 
-function relation({ name, columns, materialized }, primaryKey, lateness) {
+function relation({ name, columns, materialized, properties }, primaryKey, lateness) {
   const latenessOf = new Map((lateness ?? []).map((entry) => [entry.column, entry.lateness]));
   return {
     ...identifier(name),
@@ -56,9 +56,18 @@ function relation({ name, columns, materialized }, primaryKey, lateness) {
       unused: false,
     })),
     materialized: materialized === true,
-    properties: {},
+    properties: propertyValues(properties),
     ...(primaryKey?.length ? { primary_key: primaryKey } : {}),
   };
+}
+
+// Feldera's PropertyValue of each WITH (...) property. The description has no
+// source positions for them: Feldera's required positions are given as 0.
+function propertyValues(properties) {
+  const nowhere = { start_line_number: 0, start_column: 0, end_line_number: 0, end_column: 0 };
+  return Object.fromEntries(Object.entries(properties ?? {}).map(([key, value]) => [
+    key, { value: String(value), key_position: nowhere, value_position: nowhere },
+  ]));
 }
 
 // Freshet names unquoted identifiers in lower case, as Feldera does; a name
@@ -128,5 +137,14 @@ function snippet(sql, line, column) {
   return `${prefix}${text}\n${' '.repeat(prefix.length + Math.max(column - 1, 0))}^\n`;
 }
 
-/** The program fields of a successfully compiled program. */
+/** The program_error of a program that compiled without warnings (or whose warnings are not known). */
 export const PROGRAM_OK = Object.freeze({ sql_compilation: { exit_code: 0, messages: [] }, rust_compilation: null, system_error: null });
+
+/** The program_error of a compiled program: its warnings (the description's) as Feldera's messages with `warning: true`. */
+export function programWarnings(description) {
+  const messages = (description?.warnings ?? []).map(({ message, line, column }) => ({
+    start_line_number: line, start_column: column, end_line_number: line, end_column: column,
+    warning: true, error_type: 'Warning', message, snippet: null,
+  }));
+  return { sql_compilation: { exit_code: 0, messages }, rust_compilation: null, system_error: null };
+}
