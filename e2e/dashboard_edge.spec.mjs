@@ -205,7 +205,7 @@ test('edge mode on the real worker: snapshot then deltas; paused, the screen equ
 
   // Pause over HTTP (the generator keeps ingesting: paused means no step).
   const paused = await call('POST', '/pause');
-  expect(paused.status, JSON.stringify(paused.body)).toBe(200);
+  expect(paused.status, JSON.stringify(paused.body)).toBe(202);  // Feldera's 202 Accepted
   expect(paused.body.state).toBe('paused');
   // The worker's last step, once it stops moving.
   let stats = (await call('GET', '/stats')).body;

@@ -14,14 +14,24 @@
 //     "checkpoint_interval_ms": 10000,                 optional, 0 = never by time
 //     "checkpoint_interval_steps": 0                   optional, 0 = never by steps
 //   }
+//
+// Feldera's body (feldera_fields.js) may also carry `name` (the path's),
+// `description`, `runtime_config`, `program_config`, `udf_rust`, `udf_toml`
+// and `tags`: they are kept in the definition, with `warnings` for what
+// Freshet does not honour. The Durable Object adds Feldera's identity and
+// program fields (id, created_at, version, program_version, program_status,
+// program_error) when it stores a definition.
 
 import { KVSink } from '../wasm-bindings/js/workerd.js';
+import { checkpointIntervalMs, parseFelderaFields } from './feldera_fields.js';
 import { HttpError } from './http_errors.js';
 
 export const DEFAULT_CHECKPOINT_INTERVAL_MS = 10_000;
 /** KV keys the worker itself uses (checkpoints); no sink may write under it. */
 export const RESERVED_KV_PREFIX = 'pipelines/';
-const FIELDS = new Set(['program_code', 'outputs', 'checkpoint_interval_ms', 'checkpoint_interval_steps']);
+// Freshet's fields, then Feldera's (feldera_fields.js).
+const FIELDS = new Set(['program_code', 'outputs', 'checkpoint_interval_ms', 'checkpoint_interval_steps',
+                        'name', 'description', 'runtime_config', 'program_config', 'udf_rust', 'udf_toml', 'tags']);
 const OUTPUT_FIELDS = new Set(['view', 'index', 'send_snapshot', 'sink']);
 const NAME = /^[A-Za-z0-9_-]{1,100}$/;
 
@@ -51,6 +61,9 @@ export function parseDefinition(name, body) {
   const bad = (message) => new HttpError('INVALID_REQUEST', message);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw bad('the body must be a JSON object');
   for (const key of Object.keys(body)) if (!FIELDS.has(key)) throw bad(`unknown field '${key}'`);
+  if (body.name !== undefined && body.name !== name) {
+    throw bad(`the body names pipeline '${body.name}' but the path '${name}': renaming a pipeline is not supported`);
+  }
   if (typeof body.program_code !== 'string' || !body.program_code.trim()) {
     throw bad("'program_code' must be a non-empty string of SQL");
   }
@@ -63,12 +76,18 @@ export function parseDefinition(name, body) {
     if (!NAME.test(connector)) throw bad(`'${connector}' is not a connector name: use letters, digits, '_' or '-'`);
     outputs[connector] = parseOutput(name, connector, config, bad);
   }
+  // Feldera's body (it has `name`, which Feldera requires) also carries
+  // description, runtime_config, ...: kept and returned by GET.
+  const { fields, warnings } = parseFelderaFields(body, bad);
+  const intervalMs = body.checkpoint_interval_ms ?? checkpointIntervalMs(body);
   return {
     name,
     program_code: body.program_code,
     outputs,
-    checkpoint_interval_ms: interval(body.checkpoint_interval_ms, DEFAULT_CHECKPOINT_INTERVAL_MS, 'checkpoint_interval_ms', bad),
+    checkpoint_interval_ms: interval(intervalMs, DEFAULT_CHECKPOINT_INTERVAL_MS, 'checkpoint_interval_ms', bad),
     checkpoint_interval_steps: interval(body.checkpoint_interval_steps, 0, 'checkpoint_interval_steps', bad),
+    ...fields,
+    warnings,
   };
 }
 

@@ -6,7 +6,10 @@
 // Ctrl-C and start again to resume from the last automatic checkpoint.
 //
 // Environment: PORT (8787), FRESHET_DEMO_RATE (orders a second, 200; 0 stops
-// the generator), FRESHET_EDGE_STATE (the persistence folder).
+// the generator), FRESHET_EDGE_STATE (the persistence folder),
+// FRESHET_API_KEY (the API keys, comma-separated: without it the API on
+// loopback needs no key; with it every client, this generator and the
+// dashboard included, sends `Authorization: Bearer <key>`).
 
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,6 +22,9 @@ const port = Number(process.env.PORT ?? 8787);
 const rate = Number(process.env.FRESHET_DEMO_RATE ?? 200);
 const persistDir = process.env.FRESHET_EDGE_STATE ?? join(REPO_ROOT, 'build/edge-state');
 const TICKS_PER_SECOND = 4;
+const apiKey = process.env.FRESHET_API_KEY ?? '';
+/** The generator's own requests use the first key. */
+const authorization = apiKey ? { authorization: `Bearer ${apiKey.split(/[\s,]+/).filter(Boolean)[0]}` } : {};
 
 /** The demo's definition: the sample program, and a KV connector mirroring revenue by region. */
 const DEMO_DEFINITION = {
@@ -32,6 +38,7 @@ const DEMO_DEFINITION = {
 async function call(base, method, path, body) {
   const response = await fetch(`${base}/v0/pipelines/${SAMPLE_PIPELINE_NAME}${path}`, {
     method,
+    headers: authorization,
     ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
   });
   const text = await response.text();
@@ -49,6 +56,8 @@ async function ensureDemo(base) {
     // (DEMO_DEFINITION spells every field of its outputs, as GET returns them.)
     const wanted = { outputs: DEMO_DEFINITION.outputs, checkpoint_interval_ms: DEMO_DEFINITION.checkpoint_interval_ms };
     if (!isDeepStrictEqual(current, wanted)) await call(base, 'PUT', '', DEMO_DEFINITION);
+    // Stopped through Feldera's /stop since: the demo runs again.
+    if (existing.body.deployment_status === 'Stopped') await call(base, 'POST', '/start');
     // Resumed: carry on with order ids above every id used so far.
     const stats = await call(base, 'GET', '/stats');
     generator.nextOrderId = (stats.body.tables?.orders?.total_records ?? 0) + 1;
@@ -83,13 +92,16 @@ function feed(base, generator) {
 }
 
 mkdirSync(persistDir, { recursive: true });
-const worker = await startEdgeWorker({ persistDir, port });
+const worker = await startEdgeWorker({ persistDir, port, apiKey });
 const generator = await ensureDemo(worker.url);
 const stopFeeding = feed(worker.url, generator);
 console.log(`Freshet edge worker on ${worker.url}  (state in ${persistDir})`);
 console.log(`  dashboard:  ${worker.url}/web-demo/index.html`);
 console.log(`  API:        ${worker.url}/v0/pipelines/${SAMPLE_PIPELINE_NAME}/stats`);
 console.log(`  generator:  ${rate > 0 ? `${rate} orders/s` : 'off'} (FRESHET_DEMO_RATE); Ctrl-C stops`);
+console.log(apiKey
+  ? '  API keys:   required (FRESHET_API_KEY): send Authorization: Bearer <key>; the dashboard asks for one'
+  : '  API keys:   none — the API is open to anyone who can reach this port (set FRESHET_API_KEY to require a key)');
 
 // A signal reaches workerd too (one process group), so no last checkpoint can
 // be written here: what the pipeline took in after its last automatic

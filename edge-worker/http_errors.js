@@ -5,6 +5,7 @@
 // use codes of their own, listed in HTTP_ERROR_STATUS and in README.md.
 
 import { FreshetError } from '../wasm-bindings/js/workerd.js';
+import { FELDERA_ERROR_STATUS } from './feldera_errors.js';
 import { jsonResponse } from './json.js';
 
 /** HTTP status of each FreshetError code (docs/js-api.md). */
@@ -32,17 +33,17 @@ const ENGINE_ERROR_STATUS = {
 /** Codes of the HTTP layer, with their status. */
 export const HTTP_ERROR_STATUS = {
   INVALID_REQUEST: 400,      // a malformed body, parameter or pipeline name
-  UNSUPPORTED_QUERY: 400,    // /query supports SELECT * FROM <view or index> only
   UNSUPPORTED_FORMAT: 400,   // /query in a format Feldera writes and the edge worker does not (parquet, arrow_ipc, hash)
   IncarnationUuidMismatch: 400,  // /checkpoint_status of an earlier incarnation (Feldera's code)
   UnknownInputEndpoint: 404,     // .../tables/{t}/connectors/{c}/stats (Feldera's code)
   UnknownOutputEndpoint: 404,    // .../views/{v}/connectors/{c}/stats (Feldera's code)
-  UNKNOWN_PIPELINE: 404,
+  UnknownPipelineName: 404,  // Feldera's code and status for an unknown pipeline
   UNKNOWN_CONNECTOR: 404,    // no such connector on that view (connector reset)
   NOT_FOUND: 404,            // no such route
   METHOD_NOT_ALLOWED: 405,
   INPUT_LOST: 410,           // a completion token whose input was lost in a restart
   PIPELINE_FAILED: 503,      // a step failed; the pipeline steps no more until replaced
+  ...FELDERA_ERROR_STATUS,
 };
 
 /** An error the HTTP layer raises: a code (of HTTP_ERROR_STATUS, or a FreshetError code), a message, details. */

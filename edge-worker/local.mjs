@@ -15,11 +15,12 @@ export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /**
  * Starts workerd with the edge worker. Resolves once it listens.
- * @param {{ persistDir: string, port?: number, host?: string, log?: boolean }} options
- *   port 0 (the default) picks a free one
+ * @param {{ persistDir: string, port?: number, host?: string, apiKey?: string }} options
+ *   port 0 (the default) picks a free one; `apiKey` (one key or several, comma-separated)
+ *   is the FRESHET_API_KEY secret; without it the API needs no key (FRESHET_NO_AUTH)
  * @returns {Promise<{ mf: Miniflare, url: string, stop: () => Promise<void> }>} url without a trailing slash
  */
-export async function startEdgeWorker({ persistDir, port = 0, host = '127.0.0.1' }) {
+export async function startEdgeWorker({ persistDir, port = 0, host = '127.0.0.1', apiKey = '' }) {
   const mf = new Miniflare({
     modules: true,
     scriptPath: join(REPO_ROOT, 'edge-worker/worker.js'),
@@ -29,7 +30,11 @@ export async function startEdgeWorker({ persistDir, port = 0, host = '127.0.0.1'
       { type: 'CompiledWasm', include: ['**/*.wasm'] },
     ],
     compatibilityDate: '2025-01-01',
-    durableObjects: { PIPELINES: { className: 'PipelineObject', useSQLite: true } },
+    durableObjects: {
+      PIPELINES: { className: 'PipelineObject', useSQLite: true },
+      REGISTRY: { className: 'PipelineRegistry', useSQLite: true },
+    },
+    bindings: apiKey ? { FRESHET_API_KEY: apiKey } : { FRESHET_NO_AUTH: 'true' },
     durableObjectsPersist: join(persistDir, 'durable-objects'),
     kvNamespaces: ['KV'],
     kvPersist: join(persistDir, 'kv'),

@@ -19,7 +19,14 @@
 // accepted and cleared by a checkpoint that covers it.
 //
 // ## Lifecycle
-// Create, replace and delete run one at a time (#exclusive); every other
+// Feldera's states (deployment.js): Stopped (no Pipeline, storage kept),
+// Running, Paused; /start, /stop, /clear, /dismiss_error. Feldera's body
+// (with `name`) follows Feldera's rules: a new pipeline is Stopped, a
+// program that does not compile is stored with its errors (program_status
+// SqlError), and only a stopped pipeline may be updated. Freshet's short
+// body (no `name`) keeps Freshet's: create or replace, then run at once.
+//
+// Create, replace, delete and the transitions run one at a time (#exclusive); every other
 // request waits for the one in progress. A replace never leaves half a
 // pipeline: the new program and outputs are checked on a throwaway pipeline
 // before anything is wiped, and the old pipeline runs on if the new one fails.
@@ -30,11 +37,17 @@
 import { FreshetError, KVStorage, Pipeline, callbackSink } from '../wasm-bindings/js/workerd.js';
 import { AutoCheckpoint } from './auto_checkpoint.js';
 import { checkpointPrefix, outputsOf, parseDefinition, sinkOf } from './definition.js';
+import { Deployment } from './deployment.js';
 import { egressResponse } from './egress_response.js';
+import { felderaDescription } from './feldera_description.js';
+import { notDeployedMessage } from './feldera_errors.js';
 import { checkpointStatus, controllerStatus, inputConnectorStatus, outputConnectorStatus } from './feldera_stats.js';
-import { HttpError, errorResponse } from './http_errors.js';
+import { HttpError, errorObject, errorResponse } from './http_errors.js';
 import { incarnationOf, ingestCounted } from './incarnation.js';
-import { jsonResponse } from './json.js';
+import { jsonResponse, stringify } from './json.js';
+import { identify, storedBody, withIdentity } from './pipeline_identity.js';
+import { registerPipeline, unregisterPipeline } from './pipeline_registry.js';
+import { compileProgram, programInfo } from './program_info.js';
 import { queryFormat, queryResponse } from './query_formats.js';
 import { matchRoute, splitPipelinePath } from './routes.js';
 import { snakeCaseKeys } from './snake_case.js';
@@ -54,6 +67,8 @@ export class PipelineObject {
   #ingests = 0;             // ingress requests accepted, to see whether a checkpoint covers them all
   #resets = new Map();      // reset token → { connector, done, error, records }
   #lifecycle = Promise.resolve();
+  #deployment = null;       // Deployment: stopped or not, deployment_error, storage status
+  #programInfo = undefined; // Feldera's ProgramInfo of the definition's program (undefined: not derived yet)
 
   constructor(ctx, env) {
     this.#ctx = ctx;
@@ -65,10 +80,13 @@ export class PipelineObject {
     try {
       const url = new URL(request.url);
       const { pipeline: name, segments } = splitPipelinePath(url.pathname);
-      const { handler, params } = matchRoute(request.method, segments);
+      // POST on the pipeline itself is how the worker hands over POST /v0/pipelines (pipeline_collection.js).
+      const internalCreate = request.method === 'POST' && !segments.length;
+      const { handler, params } = internalCreate ? { handler: 'create', params: {} } : matchRoute(request.method, segments);
       await this.#lifecycle;
-      if (handler !== 'replace' && !this.#definition) {
-        throw new HttpError('UNKNOWN_PIPELINE', `unknown pipeline '${name}': create it with PUT /v0/pipelines/${name}`);
+      if (handler !== 'replace' && handler !== 'create' && !this.#definition) {
+        throw new HttpError('UnknownPipelineName', `Unknown pipeline name '${name}': create it with PUT /v0/pipelines/${name}`,
+                            { pipeline_name: name });
       }
       return await this[handler]({ request, url, name, params });
     } catch (error) {
@@ -84,9 +102,15 @@ export class PipelineObject {
     const saved = await this.#ctx.storage.get(['definition', 'paused', 'incarnations', 'unsaved_input']);
     this.#incarnations = saved.get('incarnations') ?? [];
     this.#unsavedInput = saved.get('unsaved_input') === true;
-    const definition = saved.get('definition');
-    if (!definition) return;
+    this.#deployment = await Deployment.load(this.#ctx.storage);
+    const stored = saved.get('definition');
+    if (!stored) return;
+    const definition = withIdentity(stored);
     this.#definition = definition;
+    if (definition !== stored) await this.#ctx.storage.put('definition', definition);
+    // Also lists pipelines made before the registry existed, once they are used.
+    registerPipeline(this.#env, definition.name).catch((error) => console.error('freshet edge worker: registry:', error?.message ?? error));
+    if (this.#deployment.stopped || definition.program_status !== 'Success') return;
     try {
       this.#install(await this.#open(definition, { fresh: false }), saved.get('paused') === true);
       if (this.#unsavedInput) this.#resetConnectorsAfterLoss();
@@ -164,11 +188,53 @@ export class PipelineObject {
     await this.#ctx.storage.put('unsaved_input', value);
   }
 
-  /** The pipeline, or the error that keeps it from running. */
+  /** The pipeline, or the error that keeps it from running (Feldera's PipelineInteractionNotDeployed when stopped). */
   #running() {
-    if (this.#pipeline) return this.#pipeline;
-    throw this.#loadError ?? new HttpError('UNKNOWN_PIPELINE', 'the pipeline is not running');
+    if (this.#pipeline && !this.#deployment.stopped) return this.#pipeline;
+    if (this.#loadError && !this.#deployment.stopped) throw this.#loadError;
+    const name = this.#definition.name;
+    throw new HttpError('PipelineInteractionNotDeployed', notDeployedMessage(name),
+                        { pipeline_name: name, status: 'Stopped', desired_status: 'Stopped' });
   }
+
+  /** What runs now, in Feldera's terms: a failed or unloadable pipeline counts as Stopped with its error. */
+  #current() {
+    if (this.#deployment.stopped) return { status: 'Stopped', error: this.#deployment.record.error };
+    if (!this.#pipeline) return { status: 'Stopped', error: errorObject(this.#loadError ?? new Error('the pipeline is not running')) };
+    const failure = this.#pipeline.stats().failure;
+    if (failure) return { status: 'Stopped', error: { message: failure.message, error_code: failure.code, details: failure.details ?? {} } };
+    return { status: this.#pipeline.state === 'paused' ? 'Paused' : 'Running', error: null };
+  }
+
+  #closePipeline() {
+    this.#autoCheckpoint?.stop();
+    this.#autoCheckpoint = null;
+    this.#pipeline?.close();
+    this.#pipeline = null;
+    this.#loadError = null;
+    this.#resets.clear();
+  }
+
+  /** Drops the pipeline's storage: its KV checkpoints, and the rows of its connectors (`definitions`' outputs). */
+  async #wipeStorage(...definitions) {
+    const storage = new KVStorage(this.#env.KV, { prefix: checkpointPrefix(this.#definition.name) });
+    for (const blob of await storage.list('')) await storage.delete(blob);
+    const outputs = definitions.flatMap((definition) => Object.values(definition.outputs));
+    await Promise.all(outputs.map((output) => sinkOf(this.#env.KV, output).reset()));
+    await this.#setUnsavedInput(false);
+  }
+
+  /** Feldera's ProgramInfo of the current program, from `p.program` (or, while stopped, the compiler's same description). */
+  async #info() {
+    if (this.#definition.program_status !== 'Success') return null;
+    if (this.#programInfo === undefined) {
+      const description = this.#pipeline?.program ?? (await compileProgram(this.#definition.program_code)).description;
+      this.#programInfo = description ? programInfo(description) : null;
+    }
+    return this.#programInfo;
+  }
+
+
 
   /**
    * A connector the current definition does not have starts on an empty
@@ -194,13 +260,12 @@ export class PipelineObject {
   // --------------------------------------------------------------- routes
 
   async replace({ request, name }) {
-    let body;
-    try {
-      body = await request.json();
-    } catch {
-      throw new HttpError('INVALID_REQUEST', 'the body must be JSON: { "program_code": "...", "outputs": { ... } }');
-    }
-    const definition = parseDefinition(name, body);
+    const body = await readBody(request);
+    if (body?.name !== undefined) return this.#putFeldera(name, body, { create: false });
+    const parsed = parseDefinition(name, body);
+    const compiled = await compileProgram(parsed.program_code);
+    if (compiled.error) throw compiled.error;  // Freshet's short body: a bad program changes nothing
+    const definition = identify(this.#definition, parsed, compiled);
     await this.#check(definition);
     return this.#exclusive(async () => {
       const old = this.#pipeline;
@@ -221,40 +286,198 @@ export class PipelineObject {
       old?.close();
       const created = !this.#definition;
       this.#definition = definition;
+      this.#programInfo = programInfo(compiled.description);
       this.#resets.clear();
+      // Freshet's short body runs the pipeline, whatever state it was in.
+      if (created) this.#deployment = Deployment.fresh(this.#ctx.storage, { stopped: false });
+      else await this.#deployment.update({ stopped: false, error: null, storage_status: 'InUse' });
       await this.#ctx.storage.put({ definition, paused: false });
+      await this.#deployment.save();
       this.#install(pipeline, false);
       if (!sameProgram) await this.#checkpoint();
-      return jsonResponse(this.#description(), created ? 201 : 200);
+      if (created) await registerPipeline(this.#env, name);
+      return jsonResponse(await this.#description(), created ? 201 : 200);
     });
   }
 
-  async describe() {
-    return jsonResponse(this.#description());
+  /** POST /v0/pipelines (handed over by the worker): Feldera's create, 409 DuplicateName if it exists. */
+  async create({ request, name }) {
+    return this.#putFeldera(name, await readBody(request), { create: true });
   }
 
-  #description() {
-    const { name, program_code, outputs, checkpoint_interval_ms, checkpoint_interval_steps } = this.#definition;
-    const description = { name, program_code, outputs, checkpoint_interval_ms, checkpoint_interval_steps };
-    if (!this.#pipeline) return { ...description, state: 'failed', error: this.#loadError?.message ?? null };
+  /** PATCH: the fields given replace the stored ones; absent or null ones are kept (Feldera's patch_pipeline). */
+  async patch({ request, name }) {
+    const body = await readBody(request);
+    if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError('INVALID_REQUEST', 'the body must be a JSON object');
+    const stored = storedBody(this.#definition);
+    for (const [field, value] of Object.entries(body)) if (value !== null) stored[field] = value;
+    const answer = await this.#putFeldera(name, stored, { create: false });
+    return new Response(answer.body, { status: 200, headers: answer.headers });
+  }
+
+  /**
+   * Feldera's create or update: only while stopped; a new pipeline is
+   * Stopped; a program that does not compile is stored with its errors.
+   */
+  async #putFeldera(name, body, { create }) {
+    const parsed = parseDefinition(name, body);
+    const compiled = await compileProgram(parsed.program_code);
+    if (!compiled.error) await this.#check(parsed);  // outputs on unknown views are refused, not stored
+    return this.#exclusive(async () => {
+      const created = !this.#definition;
+      if (create && !created) throw new HttpError('DuplicateName', 'An entity with this name already exists', null);
+      if (!created && this.#current().status !== 'Stopped') {
+        throw new HttpError('UpdateRestrictedToStopped', "Pipeline can only be updated while stopped. Stop it first by invoking '/stop'.", null);
+      }
+      const definition = identify(this.#definition, parsed, compiled);
+      if (created) {
+        this.#deployment = Deployment.fresh(this.#ctx.storage, { stopped: true });
+      } else {
+        this.#closePipeline();  // a failed pipeline still in memory
+        // The stored state belongs to the old program: a new one starts empty.
+        if (definition.program_code !== this.#definition.program_code) {
+          await this.#wipeStorage(this.#definition, definition);
+          await this.#deployment.update({ stopped: true, storage_status: 'Cleared' });
+        } else {
+          await this.#wipeAddedConnectors(definition);
+          await this.#deployment.update({ stopped: true });
+        }
+      }
+      this.#definition = definition;
+      this.#programInfo = compiled.description ? programInfo(compiled.description) : null;
+      await this.#ctx.storage.put('definition', definition);
+      await this.#deployment.save();
+      if (created) await registerPipeline(this.#env, name);
+      return jsonResponse(await this.#description(), created ? 201 : 200);
+    });
+  }
+
+  async describe({ url }) {
+    const selector = oneOf(url, 'selector', ['all', 'status', 'status_with_connectors'], 'all');
+    return jsonResponse(await this.#description(selector));
+  }
+
+  /** Feldera's fields, then Freshet's own (state, step, checkpoint, error, outputs, intervals). */
+  async #description(selector = 'all') {
+    const { outputs, checkpoint_interval_ms, checkpoint_interval_steps } = this.#definition;
+    const current = this.#current();
+    const info = selector === 'all' ? await this.#info() : null;
+    const description = { ...felderaDescription(this.#definition, this.#deployment.record, current, info, selector),
+                          outputs, checkpoint_interval_ms, checkpoint_interval_steps };
+    if (this.#deployment.stopped || !this.#pipeline) {
+      const stopped = this.#deployment.stopped;
+      return { ...description, state: stopped ? 'stopped' : 'failed', error: current.error?.message ?? null };
+    }
     const stats = this.#pipeline.stats();
     return { ...description, state: stats.failure ? 'failed' : stats.state, step: stats.step,
              checkpoint: snakeCaseKeys(stats.checkpoint), error: stats.failure?.message ?? null,
              program_description: this.#pipeline.program };
   }
 
+  // Feldera's transitions (deployment.js). They answer 202 with no body, as Feldera's.
+
+  async start({ url }) {
+    const initial = url.searchParams.get('initial') ?? 'running';
+    if (initial === 'standby') {
+      throw new HttpError('InitialStandbyNotAllowed', "initial=standby is not available: a Freshet pipeline starts 'running' or 'paused'");
+    }
+    if (initial !== 'running' && initial !== 'paused') {
+      throw new HttpError('INVALID_REQUEST', `'initial' must be running or paused, not '${initial}'`);
+    }
+    const dismiss = oneOf(url, 'dismiss_error', ['true', 'false'], 'true') === 'true';
+    return this.#exclusive(async () => {
+      const current = this.#current();
+      if (current.status !== 'Stopped') {
+        if (initial !== this.#deployment.record.initial) {
+          throw new HttpError('InitialImmutableUnlessStopped', 'Initial desired runtime status cannot be changed unless the ' +
+                              `pipeline is desired to become Stopped (it was started '${this.#deployment.record.initial}')`);
+        }
+        return accepted();
+      }
+      if (this.#definition.program_status !== 'Success') {
+        throw new HttpError('CannotStartWithCompilationError', 'Cannot process `/start` if the `program_status` is `SqlError`, ' +
+                            '`RustError` or `SystemError`. Make changes to fix the error, which will trigger recompilation.', null);
+      }
+      if (current.error && !dismiss) {
+        throw new HttpError('CannotStartWithUndismissedError', 'Cannot process `/start?dismiss_error=false` if the ' +
+                            '`deployment_error` is set. First call `/dismiss_error`.', null);
+      }
+      this.#closePipeline();
+      let pipeline;
+      try {
+        pipeline = await this.#open(this.#definition, { fresh: false });
+      } catch (error) {
+        await this.#deployment.update({ stopped: true, error: errorObject(error) });
+        throw error;
+      }
+      await this.#ctx.storage.put('paused', initial === 'paused');
+      await this.#deployment.update({ stopped: false, initial, error: null, storage_status: 'InUse', id: crypto.randomUUID() });
+      this.#install(pipeline, initial === 'paused');
+      if (this.#unsavedInput) this.#resetConnectorsAfterLoss();
+      return accepted();
+    });
+  }
+
+  async stop({ url }) {
+    const force = oneOf(url, 'force', ['true', 'false'], 'false') === 'true';
+    return this.#exclusive(async () => {
+      if (this.#deployment.stopped) return accepted();
+      let { error } = this.#current();
+      // force=false checkpoints first; if that fails the pipeline stops anyway, with the error (as Feldera's suspend).
+      if (!force && !error) {
+        try {
+          this.#pipeline.pause();
+          await this.#checkpoint();
+        } catch (failure) {
+          error = errorObject(failure);
+        }
+      }
+      this.#closePipeline();
+      await this.#deployment.update({ stopped: true, error });
+      return accepted();
+    });
+  }
+
+  async clear() {
+    return this.#exclusive(async () => {
+      const { status } = this.#current();
+      const storage = this.#deployment.record.storage_status;
+      if (status !== 'Stopped') {
+        throw new HttpError('StorageStatusImmutableUnlessStopped', `Cannot transition storage status from '${storage}' to ` +
+                            `'Clearing' with deployment status '${status}'. Storage status cannot be changed unless the pipeline is fully stopped.`);
+      }
+      if (storage === 'Cleared') {
+        throw new HttpError('InvalidStorageStatusTransition', "Cannot transition from storage status 'Cleared' to 'Clearing'",
+                            { current_status: 'Cleared', new_status: 'Clearing' });
+      }
+      this.#closePipeline();
+      await this.#wipeStorage(this.#definition);
+      await this.#deployment.update({ stopped: true, storage_status: 'Cleared' });
+      return accepted();
+    });
+  }
+
+  async dismissError() {
+    return this.#exclusive(async () => {
+      const current = this.#current();
+      if (current.status === 'Stopped' && current.error) {
+        this.#closePipeline();  // a failed pipeline is stopped for good
+        await this.#deployment.update({ stopped: true, error: null });
+      }
+      return new Response(null, { status: 200 });
+    });
+  }
+
   async remove({ name }) {
     return this.#exclusive(async () => {
-      this.#autoCheckpoint?.stop();
-      this.#pipeline?.close();
-      this.#pipeline = null;
+      this.#closePipeline();
       this.#definition = null;
-      this.#loadError = null;
-      this.#resets.clear();
+      this.#programInfo = undefined;
       const storage = new KVStorage(this.#env.KV, { prefix: checkpointPrefix(name) });
       for (const blob of await storage.list('')) await storage.delete(blob);
-      await this.#ctx.storage.delete(['definition', 'paused', 'unsaved_input']);
+      await this.#ctx.storage.delete(['definition', 'paused', 'unsaved_input', 'deployment']);
       this.#unsavedInput = false;
+      await unregisterPipeline(this.#env, name);
       return jsonResponse({ name, deleted: true });
     });
   }
@@ -341,15 +564,21 @@ export class PipelineObject {
   }
 
   async pause() {
+    if (this.#current().status === 'Stopped') {
+      throw new HttpError('PauseWhileNotProvisioned', 'You can only call /pause when the pipeline is not Stopped, Provisioning or Stopping.', null);
+    }
     this.#running().pause();
     await this.#ctx.storage.put('paused', true);
-    return jsonResponse({ state: 'paused' });
+    return jsonResponse({ state: 'paused' }, 202);
   }
 
   async resume() {
+    if (this.#current().status === 'Stopped') {
+      throw new HttpError('ResumeWhileNotProvisioned', 'You can only call /resume when the pipeline is not Stopped, Provisioning or Stopping.', null);
+    }
     this.#running().start();
     await this.#ctx.storage.put('paused', false);
-    return jsonResponse({ state: 'running' });
+    return jsonResponse({ state: 'running' }, 202);
   }
 
   async step() {
@@ -415,6 +644,19 @@ export class PipelineObject {
 
   #wasIssuedHere(token) {
     return this.#incarnations.includes(String(token).split('-')[0]);
+  }
+}
+
+/** Feldera's answer to a transition it accepted: 202, no body. */
+function accepted() {
+  return new Response(null, { status: 202 });
+}
+
+async function readBody(request) {
+  try {
+    return await request.json();
+  } catch {
+    throw new HttpError('INVALID_REQUEST', 'the body must be JSON: { "program_code": "...", "outputs": { ... } }');
   }
 }
 

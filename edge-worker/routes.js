@@ -8,7 +8,11 @@ import { HttpError } from './http_errors.js';
 // [path pattern split on '/', { METHOD: handler name }]; `:name` matches one
 // segment. Exported for the test of docs/http-api.md.
 export const ROUTES = [
-  ['', { PUT: 'replace', GET: 'describe', DELETE: 'remove' }],
+  ['', { PUT: 'replace', GET: 'describe', DELETE: 'remove', PATCH: 'patch' }],
+  ['start', { POST: 'start' }],
+  ['stop', { POST: 'stop' }],
+  ['clear', { POST: 'clear' }],
+  ['dismiss_error', { POST: 'dismissError' }],
   ['ingress/:table', { POST: 'ingress' }],
   ['egress/:view', { POST: 'egress' }],
   ['completion_status', { GET: 'completionStatus' }],

@@ -5,20 +5,26 @@
 // binding serves them (`npm start` binds one that serves web-demo/ and
 // wasm-bindings/js/); `/` redirects to the dashboard.
 //
-// Bindings: PIPELINES (Durable Object namespace of PipelineObject), KV
-// (checkpoints and KV connectors), ASSETS (optional).
+// Bindings: PIPELINES (Durable Object namespace of PipelineObject), REGISTRY
+// (PipelineRegistry: the names, for GET /v0/pipelines), KV (checkpoints and
+// KV connectors), ASSETS (optional), FRESHET_API_KEY (secret: the API keys,
+// api_keys.js), FRESHET_NO_AUTH ("true": no keys needed; local only).
 
+import { checkApiKey } from './api_keys.js';
 import { checkPipelineName } from './definition.js';
+import { configResponse } from './feldera_config.js';
 import { HttpError, errorResponse } from './http_errors.js';
+import { createPipeline, listPipelines } from './pipeline_collection.js';
 import { splitPipelinePath } from './routes.js';
 import { discardUnreadBody } from './unread_body.js';
 
 export { PipelineObject } from './pipeline_object.js';
+export { PipelineRegistry } from './pipeline_registry.js';
 
 const CORS_HEADERS = {
   'access-control-allow-origin': '*',
-  'access-control-allow-methods': 'GET, PUT, POST, DELETE, OPTIONS',
-  'access-control-allow-headers': 'content-type',
+  'access-control-allow-methods': 'GET, PUT, POST, PATCH, DELETE, OPTIONS',
+  'access-control-allow-headers': 'content-type, authorization',
   'access-control-max-age': '86400',
 };
 
@@ -35,14 +41,23 @@ export default {
 async function api(request, env, url) {
   if (request.method === 'OPTIONS') return new Response(null, { status: 204 });
   try {
+    const route = `${request.method} ${url.pathname.replace(/\/$/, '')}`;
+    if (route === 'GET /v0/config') return configResponse();
+    await checkApiKey(request, env);
+    if (route === 'GET /v0/pipelines') return await listPipelines(env, url);
+    if (route === 'POST /v0/pipelines') return await createPipeline(env, request, url);
     const path = splitPipelinePath(url.pathname);
     if (!path) {
       if (url.pathname.replace(/\/$/, '') === '/v0/pipelines') {
-        throw new HttpError('NOT_FOUND', 'listing pipelines is not supported: address one as /v0/pipelines/{name}');
+        throw new HttpError('METHOD_NOT_ALLOWED', `${request.method} is not allowed on /v0/pipelines; use GET or POST`);
       }
       throw new HttpError('NOT_FOUND', `no route ${request.method} ${url.pathname} (see edge-worker/README.md)`);
     }
     checkPipelineName(path.pipeline);
+    // POST on a pipeline itself is the internal form of POST /v0/pipelines.
+    if (request.method === 'POST' && !path.segments.length) {
+      throw new HttpError('METHOD_NOT_ALLOWED', 'POST is not allowed here; create with POST /v0/pipelines or PUT /v0/pipelines/{name}');
+    }
     const stub = env.PIPELINES.get(env.PIPELINES.idFromName(path.pipeline));
     return await stub.fetch(request);
   } catch (error) {

@@ -1,10 +1,12 @@
 // EdgeSource: the dashboard's data from a pipeline of the edge worker, over
 // its HTTP API (docs/http-api.md): one egress stream per view
 // (POST .../egress/<view>?format=json&send_snapshot=true, NDJSON), stats
-// polled from GET .../stats, and the step-loop controls as POSTs. What only
+// polled from GET .../stats, and the step-loop controls as POSTs, each with
+// the API key when the worker wants one (api_key.js). What only
 // the local engine has (the feed's rate, the SQL panel, the mirror) is off.
 
 import { outlineOf } from '../worker/program_outline.js';
+import { apiFetch } from './api_key.js';
 import { readNdjson } from './ndjson_reader.js';
 
 const STATS_EVERY_MS = 1000;
@@ -34,7 +36,7 @@ export class EdgeSource {
   async start() {
     let sql = '', program = null;
     try {
-      const response = await fetch(this.url);
+      const response = await apiFetch(this.url);
       if (response.ok) {
         const info = await response.json();
         sql = info.program_code ?? info.program ?? '';
@@ -53,7 +55,7 @@ export class EdgeSource {
   async #follow(view) {
     for (;;) {
       try {
-        const response = await fetch(`${this.url}/egress/${encodeURIComponent(view)}?format=json&send_snapshot=true`, { method: 'POST' });
+        const response = await apiFetch(`${this.url}/egress/${encodeURIComponent(view)}?format=json&send_snapshot=true`, { method: 'POST' });
         if (!response.ok) throw new Error(`${response.status} ${await response.text()}`);
         for await (const wire of readNdjson(response.body)) {
           if (!wire.json_data && !wire.snapshot_complete) continue;  // a keepalive
@@ -74,7 +76,7 @@ export class EdgeSource {
 
   async #pollStats() {
     try {
-      const response = await fetch(`${this.url}/stats`);
+      const response = await apiFetch(`${this.url}/stats`);
       if (!response.ok) throw new Error(`${response.status}`);
       this.#handlers.onStatus(this.#toStatus(await response.json()));
     } catch (error) {
@@ -118,7 +120,7 @@ export class EdgeSource {
 
   async call(method, ...args) {
     const post = async (path) => {
-      const response = await fetch(`${this.url}/${path}`, { method: 'POST' });
+      const response = await apiFetch(`${this.url}/${path}`, { method: 'POST' });
       const body = await response.json().catch(() => ({}));
       if (!response.ok) throw Object.assign(new Error(body.message ?? `${response.status}`), { code: body.error_code });
       this.#pollStats();
@@ -131,7 +133,7 @@ export class EdgeSource {
       case 'checkpoint': return post('checkpoint');
       case 'snapshot': {
         const query = encodeURIComponent(`SELECT * FROM ${args[0]}`);
-        const response = await fetch(`${this.url}/query?sql=${query}`);
+        const response = await apiFetch(`${this.url}/query?sql=${query}`);
         if (!response.ok) throw new Error(`query failed: ${response.status}`);
         // A JSON array, or one row (or {insert: row}) per line.
         const text = (await response.text()).trim();
