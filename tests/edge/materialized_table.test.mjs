@@ -1,6 +1,6 @@
 // A table declared WITH ('materialized' = 'true') on real workerd over HTTP:
 // its egress starts with a snapshot of its rows, as a materialized view's
-// does (Feldera's wire format, API.md §3), and `SELECT * FROM` it answers.
+// does (Feldera's wire format, docs/http-api.md), and `SELECT * FROM` it answers.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
