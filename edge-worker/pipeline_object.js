@@ -613,7 +613,7 @@ export class PipelineObject {
 
   async query({ url }) {
     const pipeline = this.#running();
-    const format = queryFormat(url);
+    const format = queryFormat(url.searchParams.get('format'));
     const sql = url.searchParams.get('sql');
     if (!sql?.trim()) throw new HttpError('INVALID_REQUEST', "the 'sql' parameter is required: ?sql=SELECT ...");
     // Any SELECT over the materialized views and tables, compiled by the engine's SQL front end.

@@ -18,8 +18,7 @@ const FELDERA_ONLY_FORMATS = ['parquet', 'arrow_ipc', 'hash'];
 const CELL_MAX_LENGTH = 64;
 
 /** The `format` parameter of a query: one of QUERY_FORMATS; json_array when absent. */
-export function queryFormat(url) {
-  const format = url.searchParams.get('format');
+export function queryFormat(format) {
   if (format === null) return 'json_array';
   if (QUERY_FORMATS.includes(format)) return format;
   const why = FELDERA_ONLY_FORMATS.includes(format) ? 'Feldera writes it, the edge worker does not' : 'no such format';

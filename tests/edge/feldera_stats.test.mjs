@@ -117,7 +117,7 @@ test("GET /stats: Feldera's ControllerStatus, with Freshet's figures beside it",
 
 test('buffered, processed and completed records; pipeline_complete follows the input', async () => {
   const before = (await stats()).global_metrics;
-  assert.equal((await edge.call('POST', 's/pause')).status, 200);
+  assert.equal((await edge.call('POST', 's/pause')).status, 202);
   await edge.call('POST', 's/ingress/t', rows(100, 103));
   let global = (await stats()).global_metrics;
   assert.equal(global.state, 'Paused');
@@ -138,7 +138,7 @@ test('buffered, processed and completed records; pipeline_complete follows the i
   assert.equal(global.buffered_input_records, 0);
   assert.equal(global.total_processed_records, before.total_input_records + 3);
   assert.equal(global.total_completed_records, before.total_input_records + 3);
-  assert.equal((await edge.call('POST', 's/resume')).status, 200);
+  assert.equal((await edge.call('POST', 's/resume')).status, 202);
   assert.equal((await stats()).global_metrics.state, 'Running');
 });
 

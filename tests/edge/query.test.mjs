@@ -98,7 +98,8 @@ test('errors: a view that is not materialized, an unknown view, no sql', async (
   assert.equal(hidden.status, 400);
   assert.equal(JSON.parse(hidden.text).error_code, 'NOT_MATERIALIZED');
   const unknown = await query('SELECT * FROM nope', 'json');
-  assert.equal(unknown.status, 404);
+  assert.equal(unknown.status, 400);  // the SQL front end: unknown table or view, at its line and column
+  assert.equal(JSON.parse(unknown.text).error_code, 'SQL_ERROR');
   assert.match(JSON.parse(unknown.text).message, /nope/);
   const none = await fetch(`${edge.url}/v0/pipelines/q/query?format=text`);
   assert.equal(none.status, 400);
