@@ -83,9 +83,10 @@ def refused(what, fn):
         print(f"OK   {what}: refused, {error.status_code} {error.error_code}: {error.message}")
 
 
-# Until the package's p.query (i19-sqlprops) lands, only SELECT * FROM <view or index>.
-refused("pipeline.query('SELECT region FROM revenue_by_region')",
-        lambda: list(pipeline.query("SELECT region FROM revenue_by_region")))
+# Any SELECT: the engine's SQL front end compiles it (p.query).
+call("pipeline.query('SELECT region, orders FROM revenue_by_region WHERE orders > 500 ORDER BY orders DESC LIMIT 3')",
+     lambda: list(pipeline.query("SELECT region, orders FROM revenue_by_region WHERE orders > 500 "
+                                 "ORDER BY orders DESC LIMIT 3")))
 refused("pipeline.query_tabular('SELECT * FROM nope')", lambda: list(pipeline.query_tabular("SELECT * FROM nope")))
 refused("pipeline.query_parquet(...)", lambda: pipeline.query_parquet("SELECT * FROM revenue_by_region", "/tmp/r.parquet"))
 sys.exit(1 if failed else 0)
