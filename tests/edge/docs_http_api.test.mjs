@@ -16,6 +16,7 @@ import { after, before, test } from 'node:test';
 
 import '../js/compiled_wasm_hooks.mjs';
 import { ERROR_CODES } from '../../wasm-bindings/js/node.js';
+import { matches } from '../js/support.mjs';
 import { edgeWorker } from './support.mjs';
 
 // The router imports the package's workerd entry, which imports the .wasm as
@@ -123,18 +124,6 @@ function parseJson(text) {
   } catch {
     return text.trim().split('\n').map((line) => JSON.parse(line));
   }
-}
-
-/** `want` with "…" standing for any value, compared with `got`. */
-function matches(got, want) {
-  if (want === '…') return true;
-  if (Array.isArray(want)) return Array.isArray(got) && got.length === want.length && want.every((w, i) => matches(got[i], w));
-  if (want && typeof want === 'object') {
-    if (!got || typeof got !== 'object') return false;
-    const keys = Object.keys(want).sort();
-    return JSON.stringify(keys) === JSON.stringify(Object.keys(got).sort()) && keys.every((k) => matches(got[k], want[k]));
-  }
-  return got === want;
 }
 
 test('every json block of the page parses', () => {

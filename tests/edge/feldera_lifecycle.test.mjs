@@ -15,7 +15,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { edgeWorker, until } from './support.mjs';
+import { assertError, edgeWorker, until } from './support.mjs';
 
 const SQL = 'CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY, x BIGINT); CREATE MATERIALIZED VIEW v AS SELECT SUM(x) AS s, COUNT(*) AS n FROM t;';
 const create = (name) => ({ name, program_code: SQL, runtime_config: {}, program_config: {}, description: '', tags: [], udf_rust: '', udf_toml: '' });
@@ -26,12 +26,6 @@ before(async () => {
 });
 after(() => edge?.stop());
 
-function assertError(answer, status, code, message) {
-  assert.equal(answer.status, status, JSON.stringify(answer.body));
-  assert.deepEqual(Object.keys(answer.body).sort(), ['details', 'error_code', 'message']);
-  assert.equal(answer.body.error_code, code);
-  if (message) assert.match(answer.body.message, message);
-}
 
 const status = async (name) => (await edge.call('GET', `${name}?selector=status`)).body;
 const rows = async (name) => (await edge.call('GET', `${name}/query?sql=SELECT * FROM v`)).body;

@@ -13,7 +13,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
 
 import '../js/compiled_wasm_hooks.mjs';  // program_info.js imports the package's workerd entry (.wasm as a module)
-import { edgeWorker } from './support.mjs';
+import { assertError, edgeWorker } from './support.mjs';
 
 const SQL = `CREATE TABLE students (name VARCHAR NOT NULL PRIMARY KEY, id INT NOT NULL);
 CREATE TABLE "Grades" (student_id INT NOT NULL, science INT, maths DOUBLE, at TIMESTAMP, grade DECIMAL(5, 2), note VARCHAR(20));
@@ -47,12 +47,6 @@ before(async () => {
 });
 after(() => edge?.stop());
 
-function assertError(answer, status, code, message) {
-  assert.equal(answer.status, status, JSON.stringify(answer.body));
-  assert.deepEqual(Object.keys(answer.body).sort(), ['details', 'error_code', 'message']);
-  assert.equal(answer.body.error_code, code);
-  if (message) assert.match(answer.body.message, message);
-}
 
 const root = async (method, path = '', body) => {
   const response = await fetch(`${edge.url}/v0/pipelines${path}`, {

@@ -17,7 +17,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 
-import { edgeWorker, ndjsonReader, until } from './support.mjs';
+import { assertError, edgeWorker, ndjsonReader, until } from './support.mjs';
 
 const SQL = `
 CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY, name VARCHAR, amount DOUBLE);
@@ -59,12 +59,6 @@ function assertHas(object, fields, what) {
 }
 
 /** Asserts an error answer in Feldera's shape. */
-function assertError(answer, status, code) {
-  assert.equal(answer.status, status, JSON.stringify(answer.body));
-  assert.deepEqual(Object.keys(answer.body).sort(), ['details', 'error_code', 'message']);
-  assert.equal(answer.body.error_code, code);
-}
-
 const stats = async () => (await edge.call('GET', 's/stats')).body;
 const rows = (from, to) => Array.from({ length: to - from }, (_, i) => ({ insert: { id: from + i, name: `n${(from + i) % 3}`, amount: 1 } }));
 

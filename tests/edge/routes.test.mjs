@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
 
-import { edgeWorker, sortedRows, until } from './support.mjs';
+import { assertError, edgeWorker, sortedRows, until } from './support.mjs';
 
 const SQL = `
 CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY, name VARCHAR, amount DOUBLE);
@@ -26,13 +26,6 @@ before(async () => {
 });
 after(() => edge?.stop());
 
-/** Asserts an error answer: status, error_code, and Feldera's three fields. */
-function assertError(answer, status, code, message) {
-  assert.equal(answer.status, status, JSON.stringify(answer.body));
-  assert.deepEqual(Object.keys(answer.body).sort(), ['details', 'error_code', 'message']);
-  assert.equal(answer.body.error_code, code);
-  if (message) assert.match(answer.body.message, message);
-}
 
 const totals = async (name = 'r') => (await edge.call('GET', `${name}/query?sql=SELECT * FROM totals`)).body;
 

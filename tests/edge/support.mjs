@@ -2,6 +2,7 @@
 // 127.0.0.1 with a temporary persistence folder, HTTP helpers, and a reader
 // of NDJSON egress streams.
 
+import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -111,6 +112,14 @@ export function canonical(row) {
 
 export function sortedRows(rows) {
   return rows.map(canonical).sort();
+}
+
+/** Asserts an error answer: status, error_code, and Feldera's three fields (message, error_code, details). */
+export function assertError(answer, status, code, message) {
+  assert.equal(answer.status, status, JSON.stringify(answer.body));
+  assert.deepEqual(Object.keys(answer.body).sort(), ['details', 'error_code', 'message']);
+  assert.equal(answer.body.error_code, code);
+  if (message) assert.match(answer.body.message, message);
 }
 
 export const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -30,6 +30,8 @@ import ts from 'typescript';
 
 import { Pipeline } from 'freshet';
 
+import { matches } from './support.mjs';
+
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const RUN_DIR = join(ROOT, 'build/docs-examples');
 const LOCAL = /http:\/\/(?:127\.0\.0\.1|localhost):8787/g;
@@ -102,18 +104,6 @@ function runNode(source, name) {
   const file = join(RUN_DIR, `${name}.mjs`);
   writeFileSync(file, source);
   return execFileSync(process.execPath, [file], { cwd: RUN_DIR, encoding: 'utf8', timeout: 60_000 });
-}
-
-/** `want` with "…" standing for any value. */
-function matches(got, want) {
-  if (want === '…') return true;
-  if (Array.isArray(want)) return Array.isArray(got) && got.length === want.length && want.every((w, i) => matches(got[i], w));
-  if (want && typeof want === 'object') {
-    if (!got || typeof got !== 'object') return false;
-    const keys = Object.keys(want).sort();
-    return JSON.stringify(keys) === JSON.stringify(Object.keys(got).sort()) && keys.every((k) => matches(got[k], want[k]));
-  }
-  return got === want;
 }
 
 const parseJsonLines = (text) => {

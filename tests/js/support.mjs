@@ -48,3 +48,15 @@ export function seed(name) {
   console.log(`[ seed ] ${name}: FRESHET_SEED=${value}`);
   return value;
 }
+
+/** Whether `got` equals `want`, where "…" in `want` stands for any value (the docs' example answers). */
+export function matches(got, want) {
+  if (want === '…') return true;
+  if (Array.isArray(want)) return Array.isArray(got) && got.length === want.length && want.every((w, i) => matches(got[i], w));
+  if (want && typeof want === 'object') {
+    if (!got || typeof got !== 'object') return false;
+    const keys = Object.keys(want).sort();
+    return JSON.stringify(keys) === JSON.stringify(Object.keys(got).sort()) && keys.every((k) => matches(got[k], want[k]));
+  }
+  return got === want;
+}

@@ -3,6 +3,7 @@
 #include <array>
 
 #include "aggregate_functions.h"
+#include "freshet/common/ascii.h"
 
 namespace freshet::sql {
 namespace {
@@ -129,14 +130,6 @@ constexpr std::array kFunctions = {
     unsupported("regr_syy", Unsupported::kAggregate),
 };
 
-std::string upper(std::string_view word) {
-  std::string out(word);
-  for (char& c : out) {
-    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
-  }
-  return out;
-}
-
 }  // namespace
 
 const FunctionEntry* find_function(std::string_view name) {
@@ -150,18 +143,18 @@ std::string unsupported_message(const FunctionEntry& entry) {
   const std::string name = entry.name;
   switch (entry.unsupported) {
     case Unsupported::kFelderaLacks:
-      return "function " + upper(name) + "() is not supported (Feldera's SQL has no " + upper(name) + ")";
+      return "function " + ascii_upper(name) + "() is not supported (Feldera's SQL has no " + ascii_upper(name) + ")";
     case Unsupported::kWindow:
       return "window function " + name + "() is not supported";
     case Unsupported::kAggregate:
-      return "aggregate " + upper(name) + "() is not supported";
+      return "aggregate " + ascii_upper(name) + "() is not supported";
     case Unsupported::kHint:
       return entry.hint;
     case Unsupported::kNotYet:
     case Unsupported::kNo:
       break;
   }
-  return "function " + upper(name) + "() is not supported";
+  return "function " + ascii_upper(name) + "() is not supported";
 }
 
 bool is_grouping_function(std::string_view name) {
@@ -171,9 +164,9 @@ bool is_grouping_function(std::string_view name) {
 
 std::vector<SqlFunctionName> sql_functions() {
   std::vector<SqlFunctionName> names;
-  for (const FunctionEntry& entry : kFunctions) names.push_back({upper(entry.name), entry.kind});
+  for (const FunctionEntry& entry : kFunctions) names.push_back({ascii_upper(entry.name), entry.kind});
   for (const AggregateFunction& aggregate : aggregate_functions()) {
-    names.push_back({upper(aggregate.name), SqlFunctionKind::kAggregate});
+    names.push_back({ascii_upper(aggregate.name), SqlFunctionKind::kAggregate});
   }
   return names;
 }

@@ -4,21 +4,11 @@
 
 #include <algorithm>
 
+#include "freshet/common/ascii.h"
 #include "parser_internal.h"
 
 namespace freshet::sql {
 namespace detail {
-namespace {
-
-std::string upper(std::string_view word) {
-  std::string out(word);
-  for (char& c : out) {
-    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
-  }
-  return out;
-}
-
-}  // namespace
 
 AstExprPtr make_expr(AstExprKind kind, SourcePosition position) {
   auto expr = std::make_unique<AstExpr>();
@@ -46,7 +36,7 @@ Status Parser::expect(TokenKind kind, std::string_view what) {
 
 Status Parser::expect_keyword(std::string_view word) {
   if (accept_keyword(word)) return Status::OK();
-  return expected("'" + upper(word) + "'");
+  return expected("'" + ascii_upper(word) + "'");
 }
 
 Status Parser::expected(std::string_view what) const {
@@ -114,7 +104,7 @@ Result<Statement> Parser::statement() {
     return Statement(std::move(view));
   }
   if (at_keyword("function") || at_keyword("aggregate") || at_keyword("type")) {
-    std::string what = upper(current().text);
+    std::string what = ascii_upper(current().text);
     return sql_error_at(current().position, "CREATE " + what + " (user-defined " +
                                                 (what == "TYPE" ? "types" : "functions") + ") is not supported");
   }

@@ -3,8 +3,8 @@
 #include <simdjson.h>
 
 #include <algorithm>
-#include <cctype>
 
+#include "freshet/common/ascii.h"
 #include "scope.h"
 
 namespace freshet::sql {
@@ -17,14 +17,9 @@ namespace {
 constexpr std::string_view kTableTransports[] = {"http_input"};
 constexpr std::string_view kViewTransports[] = {"http_output"};
 
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-  return text;
-}
-
 //! 'true' or 'false', any case.
 Result<bool> boolean_value(const Property& property, const std::string& owner) {
-  std::string value = lower(property.value);
+  std::string value = ascii_lower(property.value);
   if (value == "true") return true;
   if (value == "false") return false;
   return sql_error(property.value_position, "property '" + property.key + "' of " + owner +
