@@ -13,7 +13,7 @@ import { StrictMode, act, createElement as h } from 'react';
 import { createRoot } from 'react-dom/client';
 import { renderToString } from 'react-dom/server';
 
-import { ORDERS_SQL, bag, random, seed, until } from './support.mjs';
+import { ORDERS_SQL, bag, openStreams, random, seed, shown, until } from './support.mjs';
 
 /** Renders `element` into a fresh root; returns the root and its element. */
 async function mount(element) {
@@ -28,9 +28,6 @@ async function settle(condition) {
   await act(async () => until(condition));
 }
 
-/** The rows on screen: one <li> per row, its JSON text. */
-const shown = (into) => [...into.querySelectorAll('li')].map((li) => JSON.parse(li.textContent));
-
 /** A component listing a view's rows; records each result it rendered. */
 function RowList({ pipeline, view, options, seen, views }) {
   const result = useLiveQuery(pipeline, view, options);
@@ -38,8 +35,6 @@ function RowList({ pipeline, view, options, seen, views }) {
   views?.push(view);
   return h('ul', { 'data-status': result.status }, result.rows.map((row, i) => h('li', { key: i }, JSON.stringify(row))));
 }
-
-const openStreams = (p) => Object.keys(p.stats().egress).length;
 
 test('rows on screen equal p.snapshot() after every step of a random run, one render per changed step', async () => {
   const rng = random(seed('react live query'));

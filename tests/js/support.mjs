@@ -60,3 +60,9 @@ export function matches(got, want) {
   }
   return got === want;
 }
+
+/** How many egress streams `p` has open (a live view holds one). */
+export const openStreams = (p) => Object.keys(p.stats().egress).length;
+
+/** The rows a UI test's component shows: one <li> per row, its JSON text. */
+export const shown = (into) => [...into.querySelectorAll('li')].map((li) => JSON.parse(li.textContent));

@@ -10,9 +10,7 @@ import { Pipeline } from 'freshet';
 import { useLiveQuery } from 'freshet/vue';
 import { createApp, effectScope, h, nextTick, shallowRef } from 'vue';
 
-import { ORDERS_SQL, bag, random, seed, until } from './support.mjs';
-
-const openStreams = (p) => Object.keys(p.stats().egress).length;
+import { ORDERS_SQL, bag, openStreams, random, seed, shown, until } from './support.mjs';
 
 /** Mounts a component that lists `view` of `pipeline` (each may be a ref); returns the app, element and the refs. */
 function mountList(pipeline, view, options) {
@@ -34,8 +32,6 @@ async function settle(condition) {
   await until(condition);
   await nextTick();
 }
-
-const shown = (into) => [...into.querySelectorAll('li')].map((li) => JSON.parse(li.textContent));
 
 test('the rendered rows equal p.snapshot() after every step of a random run', async () => {
   const rng = random(seed('vue live query'));
