@@ -61,7 +61,9 @@ test('callbackSink gets chunks in order; an async write is awaited before the ne
 
 test('a sink that throws or rejects loses nothing: writes are retried, in order, and counted as errors', async () => {
   const rng = random(seed('throwing sink'));
-  const p = await Pipeline.create({ sql: ORDERS_SQL });
+  // attempts: 1 turns the storage/sink retries off (storage_faults.test.mjs tests
+  // them): every failure reaches the connector's own retry and its error count.
+  const p = await Pipeline.create({ sql: ORDERS_SQL, storageRetry: { attempts: 1 } });
   const mirror = new MapSink();
   let failures = 0;
   p.addOutput('flaky', {
@@ -122,7 +124,7 @@ test('resetOutput wipes the sink and resolves once a fresh snapshot is written, 
 test('resetOutput retries a reset() that fails, then writes the snapshot', async () => {
   const sink = new MapSink();
   let attempts = 0;
-  const p = await Pipeline.create({ sql: ORDERS_SQL });
+  const p = await Pipeline.create({ sql: ORDERS_SQL, storageRetry: { attempts: 1 } });
   p.addOutput('dash', {
     view: 'by_region',
     sink: { write: (chunk) => sink.write(chunk), reset: () => { if (++attempts < 3) throw new Error('not yet'); sink.reset(); } },

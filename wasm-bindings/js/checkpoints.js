@@ -7,10 +7,15 @@
 //            what the newest two checkpoints no longer need.
 //   resume:  the newest manifest that verifies wins; a damaged one is skipped
 //            (and reported), another program's is PROGRAM_MISMATCH unless
-//            onProgramChange is 'restart'.
+//            onProgramChange is 'restart', one of a format version this
+//            package does not read is CHECKPOINT_VERSION unless
+//            onIncompatibleCheckpoint is 'restart' (checkpoint_versions.js).
+//   failure: a write that fails leaves the newest whole checkpoint in use
+//            (its manifest is the last thing written); stats say so.
 // A storage has put(name, bytes), get(name) → bytes | undefined,
 // list(prefix) → names, delete(name).
 
+import { checkVersion } from './checkpoint_versions.js';
 import { FreshetError, unwrap } from './errors.js';
 
 export const PREFIX = 'checkpoint-';
@@ -19,7 +24,16 @@ const MANIFEST = /^checkpoint-(\d{20})\.manifest$/;
 
 /** What stats().checkpoint shows. */
 export function emptyStatus() {
-  return { sequenceNumber: null, step: null, restoredFrom: null, skippedDamaged: [], lastError: null };
+  return { sequenceNumber: null, step: null, restoredFrom: null, skippedDamaged: [], lastError: null,
+           failedWrites: 0, lastFailure: null };
+}
+
+/** A checkpoint write failed: `status` keeps the checkpoint in use and says what failed. */
+export function noteFailedWrite(status, error) {
+  status.lastError = error.message;
+  ++status.failedWrites;
+  status.lastFailure = { error: error.message, code: error.code ?? 'STORAGE_ERROR', at: new Date().toISOString(),
+                         inUse: status.sequenceNumber };
 }
 
 async function storageCall(what, call) {
@@ -44,7 +58,7 @@ function toBytes(blob) {
  * `storage`. `openEngine()` returns a fresh engine (and throws SQL errors).
  * @returns {Promise<{ engine: object, status: object }>}
  */
-export async function resume(openEngine, storage, onProgramChange) {
+export async function resume(openEngine, storage, onProgramChange, onIncompatibleCheckpoint = 'fail') {
   let engine = openEngine();
   const status = emptyStatus();
   try {
@@ -55,6 +69,12 @@ export async function resume(openEngine, storage, onProgramChange) {
       try {
         const manifest = toBytes(await storageCall(`reading ${name}`, () => storage.get(name)));
         if (!manifest) throw new FreshetError('CHECKPOINT_CORRUPT', `checkpoint ${sequence}: the manifest is missing`);
+        try {
+          checkVersion(manifest, sequence);
+        } catch (error) {
+          if (onIncompatibleCheckpoint === 'restart') break;  // a fresh start, as for another program
+          throw error;
+        }
         const info = JSON.parse(unwrap(engine.checkpointReadManifest(manifest)).text);
         if (!info.program_matches) {
           if (onProgramChange === 'restart') break;  // a fresh start; newer checkpoints follow

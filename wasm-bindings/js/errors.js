@@ -8,6 +8,8 @@ export const ERROR_CODES = Object.freeze([
   'UNKNOWN_INDEX', 'UNKNOWN_OUTPUT', 'DUPLICATE_OUTPUT', 'UNKNOWN_TOKEN', 'NOT_MATERIALIZED',
   'NOT_RESETTABLE', 'PROGRAM_MISMATCH', 'CHECKPOINT_CORRUPT', 'STORAGE_ERROR', 'CLOSED', 'OVERFLOW',
   'INTERNAL',
+  // JS only (checkpoint_versions.js checks a manifest's version before the engine reads it):
+  'CHECKPOINT_VERSION',
 ]);
 
 export class FreshetError extends Error {

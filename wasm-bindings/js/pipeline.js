@@ -16,7 +16,7 @@
 
 import { AutoStepper } from './auto_step.js';
 import { StepClock } from './clock.js';
-import { emptyStatus, resume, writeCheckpoint } from './checkpoints.js';
+import { emptyStatus, noteFailedWrite, resume, writeCheckpoint } from './checkpoints.js';
 import { parseWrites } from './chunks.js';
 import { Connector } from './connector.js';
 import { EgressStream } from './egress.js';
@@ -25,14 +25,18 @@ import { loadEngineModule } from './engine_loader.js';
 import { LiveView } from './live_view.js';
 import { rowsMaker } from './live_rows.js';
 import { FreshetError, errorOf, invalidArgument, requireString, unwrap } from './errors.js';
+import { IncidentLog } from './incidents.js';
 import { Program } from './program.js';
 import { parseQueryRows } from './query.js';
+import { labelOf, retryPolicy, withRetries } from './retrying.js';
 import { REFUSED } from './row_block.js';
 import { toStats } from './stats.js';
 import { TokenBook } from './tokens.js';
 import { parseRows, stringifyJson } from './values.js';
 
-const CREATE_OPTIONS = new Set(['sql', 'outputs', 'storage', 'onProgramChange', 'clock', 'clockResolutionMs', 'temporalStepMs']);
+const CREATE_OPTIONS = new Set(['sql', 'outputs', 'storage', 'onProgramChange', 'clock', 'clockResolutionMs', 'temporalStepMs',
+                                'onIncompatibleCheckpoint', 'storageRetry']);
+const SINK_METHODS = ['write', 'reset'];
 const STORAGE_METHODS = ['put', 'get', 'list', 'delete'];
 const LAG_POLICIES = new Set(['block', 'coalesce', 'drop']);
 const constructing = Symbol('Pipeline.create');
@@ -68,6 +72,8 @@ export class Pipeline {
   #storage;                         // where checkpoints go (optional)
   #checkpoint = emptyStatus();      // stats().checkpoint
   #checkpointing = Promise.resolve();  // checkpoints run one at a time
+  #incidents = new IncidentLog();   // storage and sink faults (stats().incidents)
+  #retry;                           // the storageRetry policy (retrying.js)
 
   /**
    * Compiles `sql` and starts the pipeline (running). With a `storage` that
@@ -79,13 +85,20 @@ export class Pipeline {
     for (const key of Object.keys(options)) {
       if (!CREATE_OPTIONS.has(key)) throw invalidArgument(`Pipeline.create: unsupported option '${key}'`);
     }
-    const { storage, onProgramChange = 'fail' } = options;
+    const { onProgramChange = 'fail', onIncompatibleCheckpoint = 'fail' } = options;
+    let { storage } = options;
     if (storage !== undefined && STORAGE_METHODS.some((method) => typeof storage?.[method] !== 'function')) {
       throw invalidArgument(`a storage has ${STORAGE_METHODS.join(', ')} (MemoryStorage, IndexedDBStorage, KVStorage, FileStorage)`);
     }
     if (onProgramChange !== 'fail' && onProgramChange !== 'restart') {
       throw invalidArgument(`onProgramChange is 'fail' or 'restart', not '${onProgramChange}'`);
     }
+    if (onIncompatibleCheckpoint !== 'fail' && onIncompatibleCheckpoint !== 'restart') {
+      throw invalidArgument(`onIncompatibleCheckpoint is 'fail' or 'restart', not '${onIncompatibleCheckpoint}'`);
+    }
+    const retry = retryPolicy(options.storageRetry);
+    const incidents = new IncidentLog();
+    if (storage) storage = withRetries(storage, STORAGE_METHODS, { label: labelOf(storage, 'storage'), incidents, policy: retry });
     const clock = new StepClock(options);
     const module = await loadEngineModule();
     const openEngine = () => {
@@ -100,10 +113,12 @@ export class Pipeline {
     // The checkpoint is restored before any output is configured, so that
     // connectors are matched against the checkpointed ones as they are added.
     let engine, status = emptyStatus();
-    if (storage) ({ engine, status } = await resume(openEngine, storage, onProgramChange));
+    if (storage) ({ engine, status } = await resume(openEngine, storage, onProgramChange, onIncompatibleCheckpoint));
     else engine = openEngine();
     const pipeline = new Pipeline(constructing, module, engine);
     pipeline.#storage = storage;
+    pipeline.#incidents = incidents;
+    pipeline.#retry = retry;
     pipeline.#clock = clock;
     pipeline.#usesClock = engine.usesClock();
     pipeline.#checkpoint = status;
@@ -367,12 +382,14 @@ export class Pipeline {
    */
   addOutput(name, config) {
     const engine = this.#open();
-    const { view, index = '', sendSnapshot = false, sink } = config ?? {};
+    const { view, index = '', sendSnapshot = false } = config ?? {};
+    let { sink } = config ?? {};
     requireString(name, "an output's name");
     requireString(view, `output '${name}': view`);
     requireString(index, `output '${name}': index`);
     if (typeof sink?.write !== 'function') throw invalidArgument(`output '${name}' needs a sink with write(chunk)`);
     const description = typeof sink.describe === 'function' ? JSON.stringify(sink.describe()) ?? '{}' : '{}';
+    sink = withRetries(sink, SINK_METHODS, { label: `output '${name}'`, incidents: this.#incidents, policy: this.#retry });
     const added = unwrap(engine.addOutput(name, view, index, !!sendSnapshot, typeof sink.reset === 'function', description));
     const shape = this.#program.shape(view, index);
     const connector = new Connector(name, { view, index, sendSnapshot: !!sendSnapshot, shape }, sink,
@@ -485,7 +502,7 @@ export class Pipeline {
         return await writeCheckpoint(this.#module.Engine, engine, this.#storage, this.#checkpoint,
                                      () => this.#tokens.save());
       } catch (error) {
-        this.#checkpoint.lastError = error.message;
+        noteFailedWrite(this.#checkpoint, error);  // the previous checkpoint stays in use
         throw error;
       }
     });
@@ -503,6 +520,7 @@ export class Pipeline {
     });
     stats.failure = this.#failure && { code: this.#failure.code, message: this.#failure.message };
     stats.checkpoint = { ...this.#checkpoint, skippedDamaged: [...this.#checkpoint.skippedDamaged] };
+    stats.incidents = this.#incidents.snapshot();
     return stats;
   }
 
