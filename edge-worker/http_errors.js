@@ -24,6 +24,7 @@ const ENGINE_ERROR_STATUS = {
   UNKNOWN_TOKEN: 404,
   DUPLICATE_OUTPUT: 409,
   PROGRAM_MISMATCH: 409,
+  CHECKPOINT_VERSION: 409,  // a checkpoint of a format this build does not read: /clear, or the worker that wrote it
   CLOSED: 503,
   STORAGE_ERROR: 503,
   CHECKPOINT_CORRUPT: 500,

@@ -36,15 +36,18 @@
 
 import { FreshetError, KVStorage, Pipeline, callbackSink } from '../wasm-bindings/js/workerd.js';
 import { AutoCheckpoint } from './auto_checkpoint.js';
-import { checkpointPrefix, outputsOf, parseDefinition, sinkOf } from './definition.js';
+import { checkpointPrefix, outputsOf, parseDefinition } from './definition.js';
+import { explainIncompatibleCheckpoint } from './checkpoint_upgrade.js';
 import { Deployment } from './deployment.js';
 import { egressResponse } from './egress_response.js';
+import { withInjectedFaults } from './fault_injection.js';
 import { felderaDescription } from './feldera_description.js';
 import { notDeployedMessage } from './feldera_errors.js';
 import { checkpointStatus, controllerStatus, inputConnectorStatus, outputConnectorStatus } from './feldera_stats.js';
 import { HttpError, errorObject, errorResponse } from './http_errors.js';
 import { incarnationOf, ingestCounted } from './incarnation.js';
 import { jsonResponse, stringify } from './json.js';
+import { retriedCheckpointStorage, retriedSink } from './kv_retries.js';
 import { identify, storedBody, withIdentity } from './pipeline_identity.js';
 import { registerPipeline, unregisterPipeline } from './pipeline_registry.js';
 import { compileProgram, programInfo } from './program_info.js';
@@ -72,7 +75,7 @@ export class PipelineObject {
 
   constructor(ctx, env) {
     this.#ctx = ctx;
-    this.#env = env;
+    this.#env = withInjectedFaults(env);  // tests only: FRESHET_FAULTS (fault_injection.js)
     ctx.blockConcurrencyWhile(() => this.#load());
   }
 
@@ -139,8 +142,9 @@ export class PipelineObject {
   async #open(definition, { fresh }) {
     const storage = new KVStorage(this.#env.KV, { prefix: checkpointPrefix(definition.name) });
     if (fresh) {
-      for (const name of await storage.list('')) await storage.delete(name);
-      await Promise.all(Object.values(definition.outputs).map((output) => sinkOf(this.#env.KV, output).reset()));
+      const wiped = retriedCheckpointStorage(this.#env.KV, definition.name);
+      for (const name of await wiped.list('')) await wiped.delete(name);
+      await Promise.all(Object.values(definition.outputs).map((output) => retriedSink(this.#env.KV, output).reset()));
     }
     return Pipeline.create({
       sql: definition.program_code,
@@ -149,6 +153,8 @@ export class PipelineObject {
       // The definition in Durable Object storage is the truth; a checkpoint of
       // another program is left over from a replace that did not finish.
       onProgramChange: 'restart',
+    }).catch((error) => {
+      throw explainIncompatibleCheckpoint(error, definition.name);  // CHECKPOINT_VERSION: say the way out
     });
   }
 
@@ -217,10 +223,10 @@ export class PipelineObject {
 
   /** Drops the pipeline's storage: its KV checkpoints, and the rows of its connectors (`definitions`' outputs). */
   async #wipeStorage(...definitions) {
-    const storage = new KVStorage(this.#env.KV, { prefix: checkpointPrefix(this.#definition.name) });
+    const storage = retriedCheckpointStorage(this.#env.KV, this.#definition.name);
     for (const blob of await storage.list('')) await storage.delete(blob);
     const outputs = definitions.flatMap((definition) => Object.values(definition.outputs));
-    await Promise.all(outputs.map((output) => sinkOf(this.#env.KV, output).reset()));
+    await Promise.all(outputs.map((output) => retriedSink(this.#env.KV, output).reset()));
     await this.#setUnsavedInput(false);
   }
 
@@ -244,7 +250,7 @@ export class PipelineObject {
    */
   async #wipeAddedConnectors(definition) {
     const added = Object.entries(definition.outputs).filter(([name]) => !this.#definition?.outputs[name]);
-    await Promise.all(added.map(([, output]) => sinkOf(this.#env.KV, output).reset()));
+    await Promise.all(added.map(([, output]) => retriedSink(this.#env.KV, output).reset()));
   }
 
   /** Checks a program and its outputs on a throwaway pipeline: SQL errors, unknown views, before anything changes. */
@@ -473,7 +479,7 @@ export class PipelineObject {
       this.#closePipeline();
       this.#definition = null;
       this.#programInfo = undefined;
-      const storage = new KVStorage(this.#env.KV, { prefix: checkpointPrefix(name) });
+      const storage = retriedCheckpointStorage(this.#env.KV, name);
       for (const blob of await storage.list('')) await storage.delete(blob);
       await this.#ctx.storage.delete(['definition', 'paused', 'unsaved_input', 'deployment']);
       this.#unsavedInput = false;
