@@ -1,25 +1,19 @@
-// The edge worker's own KV calls — wiping a pipeline's checkpoints and its
-// connectors' prefixes when it is created afresh, replaced by another
-// program, cleared or deleted — retried as the package retries the
-// pipeline's own storage and sinks (wasm-bindings/js/retrying.js), so that a
-// KV hiccup does not fail a PUT or a /clear. (The Pipeline wraps the storage
-// and sinks it is given by itself; these are for calls made outside it.)
+// Every KV call of a pipeline's Durable Object — checkpoints (KVStorage),
+// connectors (KVSink) and the wipes of create, replace, clear and delete —
+// goes through the package's retry wrapper (wasm-bindings/js/retrying.js),
+// one call at a time.
+//
+// Why per call, and not only per sink write as the package does for any sink:
+// a chunk that touches n keys makes 1–2 n KV calls, and a whole-chunk retry
+// succeeds only when all of them do, which under a steady failure rate p
+// happens with probability (1 - p)^(2n): a big chunk would never get through.
+// A retried call is the same idempotent put, get, delete or list. The
+// package's own retry of the whole write, and the connector's unbounded retry
+// after it, stay behind this one for longer outages.
 
-import { IncidentLog } from '../wasm-bindings/js/incidents.js';
 import { withRetries } from '../wasm-bindings/js/retrying.js';
-import { KVStorage } from '../wasm-bindings/js/workerd.js';
-import { checkpointPrefix, sinkOf } from './definition.js';
 
-/** Incidents of these calls, for the isolate (logged, not in a pipeline's stats). */
-const incidents = new IncidentLog();
-
-/** Pipeline `name`'s checkpoint blobs in KV, with retries. */
-export function retriedCheckpointStorage(kv, name) {
-  const storage = new KVStorage(kv, { prefix: checkpointPrefix(name) });
-  return withRetries(storage, ['put', 'get', 'list', 'delete'], { label: `KVStorage('${storage.prefix}')`, incidents });
-}
-
-/** A connector's KV sink, with retries (for reset() outside a pipeline). */
-export function retriedSink(kv, output) {
-  return withRetries(sinkOf(kv, output), ['write', 'reset'], { label: `KVSink('${output.sink.prefix}')`, incidents });
+/** `kv` (the KV binding) with each call retried; failures go to `incidents` (an IncidentLog, shown in /stats as kv_incidents). */
+export function retriedKV(kv, incidents) {
+  return withRetries(kv, ['get', 'put', 'delete', 'list'], { label: 'KV', incidents });
 }

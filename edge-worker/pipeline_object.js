@@ -35,8 +35,9 @@
 //   other program  → wipe checkpoints and sinks, start afresh, checkpoint at once
 
 import { FreshetError, KVStorage, Pipeline, callbackSink } from '../wasm-bindings/js/workerd.js';
+import { IncidentLog } from '../wasm-bindings/js/incidents.js';
 import { AutoCheckpoint } from './auto_checkpoint.js';
-import { checkpointPrefix, outputsOf, parseDefinition } from './definition.js';
+import { checkpointPrefix, outputsOf, parseDefinition, sinkOf } from './definition.js';
 import { explainIncompatibleCheckpoint } from './checkpoint_upgrade.js';
 import { Deployment } from './deployment.js';
 import { egressResponse } from './egress_response.js';
@@ -47,7 +48,7 @@ import { checkpointStatus, controllerStatus, inputConnectorStatus, outputConnect
 import { HttpError, errorObject, errorResponse } from './http_errors.js';
 import { incarnationOf, ingestCounted } from './incarnation.js';
 import { jsonResponse, stringify } from './json.js';
-import { retriedCheckpointStorage, retriedSink } from './kv_retries.js';
+import { retriedKV } from './kv_retries.js';
 import { identify, storedBody, withIdentity } from './pipeline_identity.js';
 import { registerPipeline, unregisterPipeline } from './pipeline_registry.js';
 import { compileProgram, programInfo } from './program_info.js';
@@ -72,10 +73,13 @@ export class PipelineObject {
   #lifecycle = Promise.resolve();
   #deployment = null;       // Deployment: stopped or not, deployment_error, storage status
   #programInfo = undefined; // Feldera's ProgramInfo of the definition's program (undefined: not derived yet)
+  #kvIncidents = new IncidentLog();  // KV calls that failed and were retried (kv_retries.js), in /stats
 
   constructor(ctx, env) {
     this.#ctx = ctx;
-    this.#env = withInjectedFaults(env);  // tests only: FRESHET_FAULTS (fault_injection.js)
+    // Every KV call of this object is retried (kv_retries.js); tests may inject faults under that (fault_injection.js).
+    const faulty = withInjectedFaults(env);
+    this.#env = { ...faulty, KV: retriedKV(faulty.KV, this.#kvIncidents) };
     ctx.blockConcurrencyWhile(() => this.#load());
   }
 
@@ -142,9 +146,8 @@ export class PipelineObject {
   async #open(definition, { fresh }) {
     const storage = new KVStorage(this.#env.KV, { prefix: checkpointPrefix(definition.name) });
     if (fresh) {
-      const wiped = retriedCheckpointStorage(this.#env.KV, definition.name);
-      for (const name of await wiped.list('')) await wiped.delete(name);
-      await Promise.all(Object.values(definition.outputs).map((output) => retriedSink(this.#env.KV, output).reset()));
+      for (const name of await storage.list('')) await storage.delete(name);
+      await Promise.all(Object.values(definition.outputs).map((output) => sinkOf(this.#env.KV, output).reset()));
     }
     return Pipeline.create({
       sql: definition.program_code,
@@ -223,10 +226,10 @@ export class PipelineObject {
 
   /** Drops the pipeline's storage: its KV checkpoints, and the rows of its connectors (`definitions`' outputs). */
   async #wipeStorage(...definitions) {
-    const storage = retriedCheckpointStorage(this.#env.KV, this.#definition.name);
+    const storage = new KVStorage(this.#env.KV, { prefix: checkpointPrefix(this.#definition.name) });
     for (const blob of await storage.list('')) await storage.delete(blob);
     const outputs = definitions.flatMap((definition) => Object.values(definition.outputs));
-    await Promise.all(outputs.map((output) => retriedSink(this.#env.KV, output).reset()));
+    await Promise.all(outputs.map((output) => sinkOf(this.#env.KV, output).reset()));
     await this.#setUnsavedInput(false);
   }
 
@@ -250,7 +253,7 @@ export class PipelineObject {
    */
   async #wipeAddedConnectors(definition) {
     const added = Object.entries(definition.outputs).filter(([name]) => !this.#definition?.outputs[name]);
-    await Promise.all(added.map(([, output]) => retriedSink(this.#env.KV, output).reset()));
+    await Promise.all(added.map(([, output]) => sinkOf(this.#env.KV, output).reset()));
   }
 
   /** Checks a program and its outputs on a throwaway pipeline: SQL errors, unknown views, before anything changes. */
@@ -479,7 +482,7 @@ export class PipelineObject {
       this.#closePipeline();
       this.#definition = null;
       this.#programInfo = undefined;
-      const storage = retriedCheckpointStorage(this.#env.KV, name);
+      const storage = new KVStorage(this.#env.KV, { prefix: checkpointPrefix(name) });
       for (const blob of await storage.list('')) await storage.delete(blob);
       await this.#ctx.storage.delete(['definition', 'paused', 'unsaved_input', 'deployment']);
       this.#unsavedInput = false;
@@ -606,7 +609,7 @@ export class PipelineObject {
   }
 
   async stats() {
-    return jsonResponse(controllerStatus(this.#running()));
+    return jsonResponse({ ...controllerStatus(this.#running()), kv_incidents: snakeCaseKeys(this.#kvIncidents.snapshot()) });
   }
 
   async inputConnectorStats({ params }) {

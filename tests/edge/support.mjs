@@ -9,17 +9,20 @@ import { join } from 'node:path';
 
 import { startEdgeWorker } from '../../edge-worker/local.mjs';
 
-/** A worker on a fresh folder; `restart()` stops workerd and starts it again on the same folder. */
-export async function edgeWorker() {
+/**
+ * A worker on a fresh folder; `restart()` stops workerd and starts it again on the same folder.
+ * @param {{ faults?: string }} [options] passed to startEdgeWorker (`faults`: KV fault injection, local.mjs)
+ */
+export async function edgeWorker(options = {}) {
   const persistDir = mkdtempSync(join(tmpdir(), 'freshet-edge-'));
-  let worker = await startEdgeWorker({ persistDir });
+  let worker = await startEdgeWorker({ ...options, persistDir });
   const handle = {
     get url() {
       return worker.url;
     },
     async restart() {
       await worker.stop();
-      worker = await startEdgeWorker({ persistDir });
+      worker = await startEdgeWorker({ ...options, persistDir });
     },
     /** The worker's KV namespace, read from Node. */
     kv: () => worker.mf.getKVNamespace('KV'),
