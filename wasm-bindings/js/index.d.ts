@@ -14,7 +14,7 @@ export type ErrorCode =
   | 'INVALID_ARGUMENT' | 'SQL_ERROR' | 'PARSE_ERROR' | 'TYPE_ERROR' | 'UNKNOWN_TABLE' | 'UNKNOWN_VIEW'
   | 'UNKNOWN_INDEX' | 'UNKNOWN_OUTPUT' | 'DUPLICATE_OUTPUT' | 'UNKNOWN_TOKEN' | 'NOT_MATERIALIZED'
   | 'NOT_RESETTABLE' | 'PROGRAM_MISMATCH' | 'CHECKPOINT_CORRUPT' | 'STORAGE_ERROR' | 'CLOSED' | 'OVERFLOW'
-  | 'INTERNAL';
+  | 'INTERNAL' | 'CHECKPOINT_VERSION';
 
 export const ERROR_CODES: readonly ErrorCode[];
 
@@ -83,6 +83,20 @@ export interface CreateOptions {
   /** A checkpoint of another program: fail with PROGRAM_MISMATCH (default) or start afresh. */
   onProgramChange?: 'fail' | 'restart';
   /**
+   * A checkpoint of a format version this package does not read (written by
+   * a newer package, or by an older one whose format is no longer read):
+   * fail with CHECKPOINT_VERSION (default; details: version, readableVersions)
+   * or start afresh without it. Never resumed from an older checkpoint instead.
+   */
+  onIncompatibleCheckpoint?: 'fail' | 'restart';
+  /**
+   * Storage and sink calls that fail are tried again after an exponential
+   * backoff with jitter (attempt n waits between cap/2 and cap, cap =
+   * min(maxDelayMs, firstDelayMs * 2^(n-1))), up to `attempts` tries in all
+   * (defaults 5, 20, 2000); stats().incidents reports them.
+   */
+  storageRetry?: { attempts?: number; firstDelayMs?: number; maxDelayMs?: number };
+  /**
    * The host clock NOW() reads, in milliseconds since 1970-01-01 UTC
    * (default Date.now). Tests set the time with it: `clock: () => fakeNow`.
    */
@@ -120,6 +134,35 @@ export interface CheckpointStats {
   /** Damaged checkpoints skipped when resuming. */
   skippedDamaged: number[];
   lastError: string | null;
+  /** Checkpoint writes that failed (after their retries); the one in use stays sequenceNumber. */
+  failedWrites: number;
+  /** The last failed write: its error, when, and the checkpoint still in use then. */
+  lastFailure: { error: string; code: ErrorCode; at: string; inUse: number | null } | null;
+}
+
+/**
+ * A run of consecutive failures of one operation (put, get, write, ...) on
+ * one storage or sink, retried: `outcome` 'retrying' while it lasts,
+ * 'recovered' once a try succeeded, 'failed' when the retries gave up.
+ */
+export interface StorageIncident {
+  target: string;
+  operation: string;
+  failures: number;
+  firstError: string;
+  lastError: string;
+  startedAt: string;
+  durationMs: number;
+  outcome: 'retrying' | 'recovered' | 'failed';
+}
+
+export interface IncidentStats {
+  incidents: number;
+  failures: number;
+  /** Incidents whose retries gave up (the error then reached the checkpoint or the connector). */
+  givenUp: number;
+  /** The newest incidents (at most 20 closed ones), open ones last. */
+  recent: StorageIncident[];
 }
 
 export interface IngestOptions {
@@ -180,6 +223,8 @@ export interface Stats {
   egress: Record<string, EndpointStats>;
   /** The error that stopped the pipeline (a failed step), if one did. */
   failure: { code: ErrorCode; message: string } | null;
+  /** Storage and sink calls that failed and were retried, one entry per incident (storageRetry). */
+  incidents: IncidentStats;
 }
 
 /** One consumer of a view's changes; `for await` it, then close() or break. */
