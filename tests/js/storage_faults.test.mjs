@@ -60,6 +60,34 @@ test('withRetries: a synchronous answer stays synchronous; caller mistakes are n
   assert.deepEqual(retried.describe(), { type: 'Sink', rows: 1 });
   await assert.rejects(retried.reset(), { code: 'INVALID_ARGUMENT' });
   assert.equal(calls, 1);
+  // A storage refusing a blob name is not retried either; a storage whose call failed is.
+  const storage = withRetries(new MemoryStorage(), ['put'], { label: 'memory', incidents, policy: FAST });
+  await assert.rejects(storage.put('a/b', new Uint8Array(1)), { code: 'STORAGE_ERROR', message: /path separator/ });
+  assert.equal(incidents.snapshot().failures, 0);
+});
+
+test('a slow, failing storage: a checkpoint holds exactly the state of one step, whatever is ingested while it is written', async () => {
+  const blobs = new MemoryStorage();
+  const storage = injectFaults(blobs, STORAGE_METHODS, { slowMs: 15, failEvery: 3 });
+  const p = await Pipeline.create({ sql: ORDERS_SQL, storage, storageRetry: FAST });
+  p.insert('customers', { id: 1, region: 'north' });
+  p.insert('orders', { id: 1, customer: 1, amount: 5 });
+  p.step();
+  const states = new Map([[p.stats().step, p.snapshot('by_region')]]);  // step count → the view then
+  const writing = p.checkpoint();
+  for (let i = 2; i < 8; ++i) {
+    p.insert('orders', { id: i, customer: 1, amount: i });
+    p.step();
+    states.set(p.stats().step, p.snapshot('by_region'));
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  const written = await writing;
+  assert.ok(storage.injected.failedBefore + storage.injected.failedAfter > 0);
+  p.close();
+  const resumed = await Pipeline.create({ sql: ORDERS_SQL, storage: blobs });
+  assert.equal(resumed.stats().step, written.step);
+  assert.deepEqual(resumed.snapshot('by_region'), states.get(written.step));
+  resumed.close();
 });
 
 test('backoff grows exponentially up to its cap, with jitter in the upper half', () => {

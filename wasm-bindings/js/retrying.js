@@ -39,9 +39,13 @@ export function backoffMs(n, policy, random = Math.random) {
   return cap / 2 + random() * (cap / 2);
 }
 
-// Errors that another try cannot fix: the caller's mistakes, not the storage's.
+// Errors that another try cannot fix are not retried: the caller's mistakes
+// (INVALID_ARGUMENT, ...), and a storage's refusal of a blob name or size,
+// whose cause is the problem's text (storages/blob_names.js) rather than the
+// error of the call that failed.
 function retryable(error) {
-  return !(error instanceof FreshetError) || error.code === 'STORAGE_ERROR';
+  if (!(error instanceof FreshetError)) return true;
+  return error.code === 'STORAGE_ERROR' && typeof error.cause !== 'string';
 }
 
 /**
