@@ -13,7 +13,7 @@ import { FreshetError, MapSink, MemoryStorage, Pipeline } from 'freshet';
 import { FileStorage } from '../../wasm-bindings/js/storages/file_storage.js';
 import { IncidentLog } from '../../wasm-bindings/js/incidents.js';
 import { backoffMs, withRetries } from '../../wasm-bindings/js/retrying.js';
-import { injectFaults } from '../../edge-worker/fault_injection.js';
+import { injectFaults, parseFaultSpec, withInjectedFaults } from '../../edge-worker/fault_injection.js';
 import { ORDERS_SQL, bag, random, seed } from './support.mjs';
 
 const FAST = { attempts: 6, firstDelayMs: 1, maxDelayMs: 4 };
@@ -205,4 +205,13 @@ test('a checkpoint write that fails leaves the previous checkpoint in use, and s
 test('Pipeline.create checks storageRetry', async () => {
   await assert.rejects(Pipeline.create({ sql: ORDERS_SQL, storageRetry: { attempts: 0 } }), { code: 'INVALID_ARGUMENT', message: /attempts/ });
   await assert.rejects(Pipeline.create({ sql: ORDERS_SQL, storageRetry: { tries: 3 } }), { code: 'INVALID_ARGUMENT', message: /tries/ });
+});
+
+test('FRESHET_FAULTS: parsed strictly; without it the env is left as it is', () => {
+  assert.deepEqual(parseFaultSpec('fail_every=7, slow_ms=5'), { failEvery: 7, slowMs: 5 });
+  assert.throws(() => parseFaultSpec('fail_every=x'), /whole number/);
+  assert.throws(() => parseFaultSpec('fail_sometimes=1'), /unknown 'fail_sometimes'/);
+  const env = { KV: new MemoryStorage() };
+  assert.equal(withInjectedFaults(env), env);
+  assert.notEqual(withInjectedFaults({ ...env, FRESHET_FAULTS: 'fail_every=2' }).KV, env.KV);
 });
