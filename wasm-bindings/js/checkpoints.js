@@ -42,7 +42,8 @@ function toBytes(blob) {
 /**
  * Opens an engine for `sql`, resumed from the newest valid checkpoint in
  * `storage`. `openEngine()` returns a fresh engine (and throws SQL errors).
- * @returns {Promise<{ engine: object, status: object }>}
+ * `programChanged`: a checkpoint of another program made it start afresh.
+ * @returns {Promise<{ engine: object, status: object, programChanged: boolean }>}
  */
 export async function resume(openEngine, storage, onProgramChange) {
   let engine = openEngine();
@@ -57,7 +58,7 @@ export async function resume(openEngine, storage, onProgramChange) {
         if (!manifest) throw new FreshetError('CHECKPOINT_CORRUPT', `checkpoint ${sequence}: the manifest is missing`);
         const info = JSON.parse(unwrap(engine.checkpointReadManifest(manifest)).text);
         if (!info.program_matches) {
-          if (onProgramChange === 'restart') break;  // a fresh start; newer checkpoints follow
+          if (onProgramChange === 'restart') return { engine, status, programChanged: true };  // a fresh start; newer checkpoints follow
           throw new FreshetError('PROGRAM_MISMATCH', `checkpoint ${sequence} was written by a different program; ` +
             "resume with the program that wrote it, or pass onProgramChange: 'restart' to start afresh");
         }
@@ -68,7 +69,7 @@ export async function resume(openEngine, storage, onProgramChange) {
         }
         unwrap(engine.restoreFinish());
         Object.assign(status, { sequenceNumber: sequence, step: info.step, restoredFrom: sequence });
-        return { engine, status };
+        return { engine, status, programChanged: false };
       } catch (error) {
         if (error.code !== 'CHECKPOINT_CORRUPT') throw error;
         status.skippedDamaged.push(sequence);
@@ -80,7 +81,7 @@ export async function resume(openEngine, storage, onProgramChange) {
     if (manifests.length && status.skippedDamaged.length === manifests.length) {
       throw new FreshetError('CHECKPOINT_CORRUPT', `no valid checkpoint is left: ${status.lastError}`);
     }
-    return { engine, status };
+    return { engine, status, programChanged: false };
   } catch (error) {
     engine.delete();
     throw error;

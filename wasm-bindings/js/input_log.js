@@ -1,0 +1,218 @@
+// InputLog: the durable input log of `durability: 'log'` (docs/js-api.md) —
+// every accepted ingest and every step since the last checkpoint, in order,
+// in the pipeline's storage under 'inputlog-', so that checkpoint + log
+// re-runs the same steps with the same input after a crash.
+//
+// ## Design
+// Records are numbered from 0 for the life of the storage (`seq`); a
+// checkpoint's host state says how many it covers. Records wait in memory
+// and are written in groups: one blob per group, named by its first record
+// ('inputlog-<20 digits>'), one put at a time. So the blobs in storage are
+// always a prefix of what was appended (a group is written only after the
+// one before it), and a record is durable once its group's put resolved.
+//   ingest record: { kind: 'ingest', seq, table, format, updateFormat, array,
+//                    incarnation, token } + the payload bytes
+//   step record:   { kind: 'step', seq, step, now }   (now: NOW() in µs, or null)
+// A step record is appended after its step ran; the pipeline runs a step
+// only once every ingest before it is durable, so a step record that did
+// not reach the storage covers no input the log lacks: replay's next step
+// takes exactly the same input.
+//
+// Blob layout: records back to back, each
+//   u32 header bytes | header JSON (UTF-8) | u32 payload bytes | payload
+// (little-endian). A blob that does not decode is CHECKPOINT_CORRUPT.
+
+import { FreshetError } from './errors.js';
+
+export const LOG_PREFIX = 'inputlog-';
+const BLOB = /^inputlog-(\d{20})$/;
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+function blobName(firstSeq) {
+  return LOG_PREFIX + String(firstSeq).padStart(20, '0');
+}
+
+function corrupt(message) {
+  return new FreshetError('CHECKPOINT_CORRUPT', `input log: ${message}`);
+}
+
+/** One blob of records (each { header, payload }). @returns {Uint8Array} */
+export function encodeRecords(records) {
+  const parts = records.map(({ header, payload }) => [encoder.encode(JSON.stringify(header)), payload ?? new Uint8Array(0)]);
+  const size = parts.reduce((sum, [head, body]) => sum + 8 + head.byteLength + body.byteLength, 0);
+  const bytes = new Uint8Array(size);
+  const view = new DataView(bytes.buffer);
+  let at = 0;
+  for (const [head, body] of parts) {
+    view.setUint32(at, head.byteLength, true);
+    bytes.set(head, at + 4);
+    at += 4 + head.byteLength;
+    view.setUint32(at, body.byteLength, true);
+    bytes.set(body, at + 4);
+    at += 4 + body.byteLength;
+  }
+  return bytes;
+}
+
+/** The records of one blob. @returns {{ header: object, payload: Uint8Array }[]} */
+export function decodeRecords(name, bytes) {
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const records = [];
+  let at = 0;
+  const take = () => {
+    if (at + 4 > bytes.byteLength) throw corrupt(`blob '${name}' ends inside a record (byte ${at})`);
+    const length = view.getUint32(at, true);
+    if (at + 4 + length > bytes.byteLength) throw corrupt(`blob '${name}' ends inside a record (byte ${at})`);
+    const slice = bytes.subarray(at + 4, at + 4 + length);
+    at += 4 + length;
+    return slice;
+  };
+  while (at < bytes.byteLength) {
+    let header;
+    try {
+      header = JSON.parse(decoder.decode(take()));
+    } catch (error) {
+      if (error instanceof FreshetError) throw error;
+      throw corrupt(`blob '${name}' has a record header that is not JSON (byte ${at})`);
+    }
+    records.push({ header, payload: take() });
+  }
+  return records;
+}
+
+export class InputLog {
+  #storage;
+  #nextSeq = 0;
+  #queue = [];            // { header, payload, resolve, reject } not yet handed to a put
+  #writing = null;        // the put in flight (a Promise), or null
+  #blobs = [];            // { name, first, last } written by this log or found at load
+  #failure = null;        // a put failed: the log stops (the pipeline fails with it)
+  #idle = [];             // resolvers waiting for the queue and the put to finish
+  #pendingInput = 0;      // ingest records not yet durable
+  #lastInput = Promise.resolve();  // settles when the newest ingest record is durable (or failed)
+  /** Called once when a write fails (the pipeline fails with it). */
+  onFailure = () => {};
+
+  /** @param {object} storage put/get/list/delete (checkpoints.js) */
+  constructor(storage) {
+    this.#storage = storage;
+  }
+
+  /**
+   * Reads the whole log. Records below `covered` (what the restored
+   * checkpoint holds) are dropped; the rest must follow `covered` without a
+   * gap. @returns {Promise<{ header: object, payload: Uint8Array }[]>}
+   */
+  async load(covered) {
+    const names = (await this.#call('list', LOG_PREFIX, () => this.#storage.list(LOG_PREFIX))).filter((n) => BLOB.test(n)).sort();
+    const records = [];
+    for (const name of names) {
+      const bytes = await this.#call('read', name, () => this.#storage.get(name));
+      if (!bytes) throw corrupt(`blob '${name}' was listed but is missing`);
+      const found = decodeRecords(name, bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes));
+      const first = Number(BLOB.exec(name)[1]);
+      found.forEach((record, i) => {
+        if (record.header.seq !== first + i) throw corrupt(`blob '${name}': record ${i} has seq ${record.header.seq}, expected ${first + i}`);
+      });
+      if (found.length) this.#blobs.push({ name, first, last: first + found.length - 1 });
+      records.push(...found);
+    }
+    const kept = records.filter((record) => record.header.seq >= covered);
+    for (let i = 0; i < kept.length; ++i) {
+      if (kept[i].header.seq !== covered + i) {
+        throw corrupt(`record ${covered + i} is missing (the log goes on at ${kept[i].header.seq}): ` +
+                      'the checkpoint restored is older than the log kept');
+      }
+    }
+    this.#nextSeq = Math.max(covered, records.length ? records[records.length - 1].header.seq + 1 : 0);
+    return kept;
+  }
+
+  /** The number the next record gets (a checkpoint taken now covers the records below it). */
+  get nextSeq() {
+    return this.#nextSeq;
+  }
+
+  /** Records appended but not yet durable (or not yet failed). */
+  get pending() {
+    return this.#queue.length + (this.#writing ? 1 : 0);
+  }
+
+  /** Ingest records appended but not yet durable: a step waits for none to be left. */
+  get pendingInput() {
+    return this.#pendingInput;
+  }
+
+  /** Settles once every ingest record appended so far is durable (or its write failed). */
+  inputDurable() {
+    return this.#lastInput;
+  }
+
+  /**
+   * Appends a record; resolves once it is durable, rejects (STORAGE_ERROR)
+   * when its write failed. `header.seq` is set here.
+   * @returns {Promise<void>}
+   */
+  append(header, payload) {
+    if (this.#failure) return Promise.reject(this.#failure);
+    header.seq = this.#nextSeq++;
+    const durable = new Promise((resolve, reject) => this.#queue.push({ header, payload, resolve, reject }));
+    durable.catch(() => {});
+    if (header.kind === 'ingest') {
+      ++this.#pendingInput;
+      this.#lastInput = durable.catch(() => {}).finally(() => --this.#pendingInput);
+    }
+    // Waits a microtask: the ingests of one synchronous burst share a put.
+    if (!this.#writing) this.#writing = Promise.resolve().then(() => this.#drain());
+    return durable;
+  }
+
+  /** Resolves once nothing appended so far is waiting to be written. */
+  idle() {
+    if (!this.pending) return Promise.resolve();
+    return new Promise((resolve) => this.#idle.push(resolve));
+  }
+
+  /** Deletes the blobs whose records are all below `covered` (a checkpoint holds them). */
+  async truncate(covered) {
+    const done = this.#blobs.filter((blob) => blob.last < covered);
+    this.#blobs = this.#blobs.filter((blob) => blob.last >= covered);
+    for (const blob of done) await this.#call('delete', blob.name, () => this.#storage.delete(blob.name));
+  }
+
+  /** Deletes the whole log (a fresh start: another program). */
+  async clear() {
+    const names = await this.#call('list', LOG_PREFIX, () => this.#storage.list(LOG_PREFIX));
+    for (const name of names.filter((n) => BLOB.test(n))) await this.#call('delete', name, () => this.#storage.delete(name));
+    this.#blobs = [];
+    this.#nextSeq = 0;
+  }
+
+  async #drain() {
+    while (this.#queue.length && !this.#failure) {
+      const group = this.#queue.splice(0);
+      const name = blobName(group[0].header.seq);
+      try {
+        await this.#call('write', name, () => this.#storage.put(name, encodeRecords(group)));
+        this.#blobs.push({ name, first: group[0].header.seq, last: group[group.length - 1].header.seq });
+        for (const record of group) record.resolve();
+      } catch (error) {
+        this.#failure = error;
+        for (const record of [...group, ...this.#queue.splice(0)]) record.reject(error);
+        this.onFailure(error);
+      }
+    }
+    this.#writing = null;
+    for (const resolve of this.#idle.splice(0)) resolve();
+  }
+
+  async #call(action, name, call) {
+    try {
+      return await call();
+    } catch (error) {
+      if (error instanceof FreshetError) throw error;
+      throw new FreshetError('STORAGE_ERROR', `input log: cannot ${action} '${name}': ${error?.message ?? error}`);
+    }
+  }
+}
