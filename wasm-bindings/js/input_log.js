@@ -86,7 +86,6 @@ export class InputLog {
   #nextSeq = 0;
   #queue = [];            // { header, payload, resolve, reject } not yet handed to a put
   #writing = null;        // the put in flight (a Promise), or null
-  #blobs = [];            // { name, first, last } written by this log or found at load
   #failure = null;        // a put failed: the log stops (the pipeline fails with it)
   #idle = [];             // resolvers waiting for the queue and the put to finish
   #pendingInput = 0;      // ingest records not yet durable
@@ -115,7 +114,6 @@ export class InputLog {
       found.forEach((record, i) => {
         if (record.header.seq !== first + i) throw corrupt(`blob '${name}': record ${i} has seq ${record.header.seq}, expected ${first + i}`);
       });
-      if (found.length) this.#blobs.push({ name, first, last: first + found.length - 1 });
       records.push(...found);
     }
     const kept = records.filter((record) => record.header.seq >= covered);
@@ -174,18 +172,22 @@ export class InputLog {
     return new Promise((resolve) => this.#idle.push(resolve));
   }
 
-  /** Deletes the blobs whose records are all below `covered` (a checkpoint holds them). */
+  /**
+   * Deletes the blobs whose records are all below `covered` (a checkpoint
+   * holds them): those the next blob starts at or before `covered` (a blob's
+   * records end where the next one's begin; the last blob stays).
+   */
   async truncate(covered) {
-    const done = this.#blobs.filter((blob) => blob.last < covered);
-    this.#blobs = this.#blobs.filter((blob) => blob.last >= covered);
-    for (const blob of done) await this.#call('delete', blob.name, () => this.#storage.delete(blob.name));
+    const names = (await this.#call('list', LOG_PREFIX, () => this.#storage.list(LOG_PREFIX))).filter((n) => BLOB.test(n)).sort();
+    for (let i = 0; i + 1 < names.length && Number(BLOB.exec(names[i + 1])[1]) <= covered; ++i) {
+      await this.#call('delete', names[i], () => this.#storage.delete(names[i]));
+    }
   }
 
   /** Deletes the whole log (a fresh start: another program). */
   async clear() {
     const names = await this.#call('list', LOG_PREFIX, () => this.#storage.list(LOG_PREFIX));
     for (const name of names.filter((n) => BLOB.test(n))) await this.#call('delete', name, () => this.#storage.delete(name));
-    this.#blobs = [];
     this.#nextSeq = 0;
   }
 
@@ -195,7 +197,6 @@ export class InputLog {
       const name = blobName(group[0].header.seq);
       try {
         await this.#call('write', name, () => this.#storage.put(name, encodeRecords(group)));
-        this.#blobs.push({ name, first: group[0].header.seq, last: group[group.length - 1].header.seq });
         for (const record of group) record.resolve();
       } catch (error) {
         this.#failure = error;

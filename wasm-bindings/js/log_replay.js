@@ -6,6 +6,10 @@
 //   checkpoint (step S, records < c) + log records c, c+1, ...
 //   ingest record → ingest its payload; its token must be the logged one
 //   step record   → one step; its number must be the logged one
+//   failed_step   → a step failed on the ingests since the step before it
+//                   (an overflow, ...): those are left out, so the resumed
+//                   pipeline runs instead of failing again; their tokens
+//                   stay unknown. No record follows it in that incarnation.
 // Input after the last step record stays buffered for the next step.
 // Anything that does not line up is CHECKPOINT_CORRUPT naming the record;
 // an ingest or step that fails is its own error, with the record named.
@@ -21,7 +25,9 @@ import { FreshetError } from './errors.js';
  *   a FreshetError); cover() makes an incarnation's tokens answer
  */
 export function replayLog(records, engine) {
+  const poisoned = poisonedIngests(records);
   for (const { header, payload } of records) {
+    if (poisoned.has(header.seq) || header.kind === 'failed_step') continue;
     try {
       if (header.kind === 'ingest') replayIngest(header, payload, engine);
       else if (header.kind === 'step') replayStep(header, engine);
@@ -35,9 +41,25 @@ export function replayLog(records, engine) {
   }
 }
 
+/** The seqs of the ingests a failed step took: those after the step (or start) before each failed_step record. */
+function poisonedIngests(records) {
+  const poisoned = new Set();
+  let since = [];
+  for (const { header } of records) {
+    if (header.kind === 'ingest') since.push(header.seq);
+    else if (header.kind === 'step') since = [];
+    else if (header.kind === 'failed_step') {
+      for (const seq of since) poisoned.add(seq);
+      since = [];
+    }
+  }
+  return poisoned;
+}
+
 function replayIngest(header, payload, engine) {
   const { table, format, updateFormat, array, incarnation, token } = header;
   const number = engine.ingest(table, payload, { format, updateFormat, array });
+  // Ingests left out (a failed step's) were the last of their incarnation, so later numbers still match.
   if (number !== token) throw mismatch(header, `the ingest got token ${number}, the log says ${token}`);
   engine.cover(incarnation, token + 1);
 }

@@ -222,7 +222,11 @@ export class Pipeline {
     if (now !== null) engine.setClock(now);
     const started = performance.now();
     const step = this.#fast.step();
-    if (step < 0) throw this.#fail(errorOf(engine.lastError()));
+    if (step < 0) {
+      // Replay leaves out the input this step took: a resumed pipeline does not fail on it again.
+      this.#log?.append({ kind: 'failed_step' });
+      throw this.#fail(errorOf(engine.lastError()));
+    }
     const durationMs = performance.now() - started;
     const inputRecords = this.#fast.stepInputRecords();
     // Behind every ingest it consumed: replay steps the same input here.
@@ -661,10 +665,11 @@ export class Pipeline {
 
   /**
    * Stops the pipeline. New input is refused at once (CLOSED). With a
-   * storage it then waits for the input log and the connectors' writes and
-   * takes a last checkpoint (unless `checkpoint: false`), for at most
-   * `timeoutMs` (default 5000), and frees the engine; any later use fails
-   * with CLOSED. Idempotent: every call returns the same Promise.
+   * storage it then waits for the input log's writes and the connectors'
+   * and takes a last checkpoint (unless `checkpoint: false`, which waits for
+   * the log alone), for at most `timeoutMs` (default 5000), and frees the
+   * engine; any later use fails with CLOSED. Idempotent: every call returns
+   * the same Promise.
    * @param {{ timeoutMs?: number, checkpoint?: boolean }} [options]
    * @returns {Promise<void>}
    */
@@ -673,19 +678,20 @@ export class Pipeline {
     if (!this.#engine) return (this.#closing = Promise.resolve());
     const { timeoutMs = DEFAULT_CLOSE_TIMEOUT_MS, checkpoint = true } = options ?? {};
     if (!(typeof timeoutMs === 'number' && timeoutMs >= 0)) throw invalidArgument('close({ timeoutMs }) is a number of milliseconds >= 0');
-    if (!this.#storage || !checkpoint || this.#failure) {
+    if (!this.#log && (!this.#storage || !checkpoint || this.#failure)) {
       this.#free();
       return (this.#closing = Promise.resolve());
     }
     this.#stepper.stop();
-    this.#closing = closeGracefully(() => this.#flushAndCheckpoint(), timeoutMs).finally(() => this.#free());
+    this.#closing = closeGracefully(() => this.#flushAndCheckpoint(checkpoint), timeoutMs).finally(() => this.#free());
     this.#closing.catch(() => {});
     return this.#closing;
   }
 
-  /** What close() waits for: the log, the connectors' queued writes, then a checkpoint. */
-  async #flushAndCheckpoint() {
+  /** What close() waits for: the log, then (`checkpoint`) the connectors' queued writes and a checkpoint. */
+  async #flushAndCheckpoint(checkpoint) {
     await this.#log?.idle();
+    if (!checkpoint || this.#failure) return;
     while (this.#engine && [...this.#connectors.values()].some((connector) => connector.busy)) {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
