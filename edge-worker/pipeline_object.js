@@ -45,7 +45,7 @@ import { identify, storedBody, withIdentity } from './pipeline_identity.js';
 import { registerPipeline, unregisterPipeline } from './pipeline_registry.js';
 import { compileProgram, programInfo } from './program_info.js';
 import { queryFormat, queryResponse } from './query_formats.js';
-import { pipelineStorage, wipePipelineStorage } from './pipeline_storage.js';
+import { ingressDurability, pipelineStorage, wipePipelineStorage } from './pipeline_storage.js';
 import { matchRoute, splitPipelinePath } from './routes.js';
 import { snakeCaseKeys } from './snake_case.js';
 import { discardUnreadBody } from './unread_body.js';
@@ -149,7 +149,7 @@ export class PipelineObject {
       sql: definition.program_code,
       storage: await pipelineStorage(this.#ctx, this.#env, definition.name),
       // Ingress is acknowledged once durable; a restart replays the log.
-      durability: 'log',
+      durability: ingressDurability(this.#env),
       outputs: outputsOf(this.#env.KV, definition),
       // The definition in Durable Object storage is the truth; a checkpoint of
       // another program is left over from a replace that did not finish.

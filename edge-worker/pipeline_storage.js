@@ -27,6 +27,15 @@ const OBJECT_PREFIX = 'pipeline/';
 const PART_BYTES = 1024 * 1024;
 const CHECKPOINT_PREFIX = 'checkpoint-';
 
+/**
+ * 'log' (the default): ingress is answered once its input is in the log.
+ * FRESHET_DURABILITY 'none' answers at once and loses input after the last
+ * checkpoint in a restart: only for measuring what the log costs (bench/edge).
+ */
+export function ingressDurability(env) {
+  return env.FRESHET_DURABILITY === 'none' ? 'none' : 'log';
+}
+
 /** 'durable_object' (the default) or 'kv': FRESHET_CHECKPOINT_STORE. */
 export function checkpointStore(env) {
   return env.FRESHET_CHECKPOINT_STORE === 'kv' ? 'kv' : 'durable_object';

@@ -105,8 +105,11 @@ export class InputLog {
    */
   async load(covered) {
     const names = (await this.#call('list', LOG_PREFIX, () => this.#storage.list(LOG_PREFIX))).filter((n) => BLOB.test(n)).sort();
+    // Blobs the checkpoint holds entirely (the next one starts at or before `covered`) are not read.
+    let first = 0;
+    while (first + 1 < names.length && Number(BLOB.exec(names[first + 1])[1]) <= covered) ++first;
     const records = [];
-    for (const name of names) {
+    for (const name of names.slice(first)) {
       const bytes = await this.#call('read', name, () => this.#storage.get(name));
       if (!bytes) throw corrupt(`blob '${name}' was listed but is missing`);
       const found = decodeRecords(name, bytes instanceof Uint8Array ? bytes : new Uint8Array(bytes));
