@@ -84,7 +84,7 @@ test("a pipeline with durability: 'log' on a Durable Object's storage resumes ev
   await p.waitForCompletion(token);
   p.pause();  // a crash
   const q = await Pipeline.create({ sql: DURABLE_SQL, storage, durability: 'log' });
-  assert.equal(q.completionStatus(token), 'complete');
+  await q.waitForCompletion(token);
   assert.deepEqual(q.snapshot('totals').sort((a, b) => a.v - b.v), [{ v: 0, n: 1667 }, { v: 1, n: 1667 }, { v: 2, n: 1666 }]);
   await q.close();
 });

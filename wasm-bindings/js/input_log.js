@@ -16,7 +16,11 @@
 // A step record is appended after its step ran; the pipeline runs a step
 // only once every ingest before it is durable, so a step record that did
 // not reach the storage covers no input the log lacks: replay's next step
-// takes exactly the same input.
+// takes exactly the same input. So step records are written lazily: with
+// the next ingest's group, or LAZY_FLUSH_MS later (a client that sends its
+// next ingest on the answer to the last then pays one put per ingest, not
+// two). A crash within that time re-runs the step after the restart (the
+// same input; a step without input, a temporal filter's, at another NOW()).
 //
 // Blob layout: records back to back, each
 //   u32 header bytes | header JSON (UTF-8) | u32 payload bytes | payload
@@ -26,6 +30,7 @@ import { FreshetError } from './errors.js';
 
 export const LOG_PREFIX = 'inputlog-';
 const BLOB = /^inputlog-(\d{20})$/;
+const LAZY_FLUSH_MS = 20;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
@@ -90,6 +95,8 @@ export class InputLog {
   #idle = [];             // resolvers waiting for the queue and the put to finish
   #pendingInput = 0;      // ingest records not yet durable
   #lastInput = Promise.resolve();  // settles when the newest ingest record is durable (or failed)
+  #lazyTimer = null;      // writes lazy records nobody else wrote
+  #flushAll = false;      // idle() asked for lazy records too
   /** Called once when a write fails (the pipeline fails with it). */
   onFailure = () => {};
 
@@ -155,24 +162,42 @@ export class InputLog {
    * when its write failed. `header.seq` is set here.
    * @returns {Promise<void>}
    */
-  append(header, payload) {
+  append(header, payload, { lazy = false } = {}) {
     if (this.#failure) return Promise.reject(this.#failure);
     header.seq = this.#nextSeq++;
-    const durable = new Promise((resolve, reject) => this.#queue.push({ header, payload, resolve, reject }));
+    const durable = new Promise((resolve, reject) => this.#queue.push({ header, payload, lazy, resolve, reject }));
     durable.catch(() => {});
     if (header.kind === 'ingest') {
       ++this.#pendingInput;
       this.#lastInput = durable.catch(() => {}).finally(() => --this.#pendingInput);
     }
-    // Waits a microtask: the ingests of one synchronous burst share a put.
-    if (!this.#writing) this.#writing = Promise.resolve().then(() => this.#drain());
+    if (lazy) this.#flushLater();
+    else this.#flush();
     return durable;
   }
 
-  /** Resolves once nothing appended so far is waiting to be written. */
+  /** Resolves once nothing appended so far is waiting to be written (lazy records are written now). */
   idle() {
     if (!this.pending) return Promise.resolve();
+    this.#flushAll = true;
+    this.#flush();
     return new Promise((resolve) => this.#idle.push(resolve));
+  }
+
+  // Waits a microtask: the ingests of one synchronous burst share a put.
+  #flush() {
+    clearTimeout(this.#lazyTimer);
+    this.#lazyTimer = null;
+    if (!this.#writing) this.#writing = Promise.resolve().then(() => this.#drain());
+  }
+
+  #flushLater() {
+    if (this.#writing || this.#lazyTimer) return;
+    this.#lazyTimer = setTimeout(() => {
+      this.#flushAll = true;
+      this.#flush();
+    }, LAZY_FLUSH_MS);
+    this.#lazyTimer?.unref?.();  // does not keep a Node process alive
   }
 
   /**
@@ -194,8 +219,9 @@ export class InputLog {
     this.#nextSeq = 0;
   }
 
+  /** Writes the queue group by group while it holds a record that is not lazy (any record, after idle() or the timer). */
   async #drain() {
-    while (this.#queue.length && !this.#failure) {
+    while (!this.#failure && (this.#flushAll ? this.#queue.length : this.#queue.some((record) => !record.lazy))) {
       const group = this.#queue.splice(0);
       const name = blobName(group[0].header.seq);
       try {
@@ -208,7 +234,9 @@ export class InputLog {
       }
     }
     this.#writing = null;
-    for (const resolve of this.#idle.splice(0)) resolve();
+    this.#flushAll = false;
+    if (this.#queue.length && !this.#failure) this.#flushLater();  // lazy records left
+    if (!this.pending) for (const resolve of this.#idle.splice(0)) resolve();
   }
 
   async #call(action, name, call) {

@@ -230,7 +230,7 @@ export class Pipeline {
     const durationMs = performance.now() - started;
     const inputRecords = this.#fast.stepInputRecords();
     // Behind every ingest it consumed: replay steps the same input here.
-    this.#log?.append({ kind: 'step', step, now });
+    this.#log?.append({ kind: 'step', step, now }, undefined, { lazy: true });
     this.#afterStep();
     return { step, inputRecords, durationMs };
   }
