@@ -241,7 +241,8 @@ export class Pipeline {
     if (!forced && (this.#state === 'paused' || !this.#engine.canAutoStep())) return this.#releaseHeld();
     if (this.#log?.pendingInput) {
       // Only durable input is stepped: wait for the log, holding new ingests back meanwhile.
-      this.#whenLogDurable().then(() => this.#autoStep(forced, clockDue));
+      // Then a timer turn, so that the answers to the ingests just made durable go out before the step.
+      this.#whenLogDurable().then(() => setTimeout(() => this.#autoStep(forced, clockDue), 0));
       return;
     }
     try {
