@@ -219,9 +219,13 @@ test('a poison record (the program changed under a log without checkpoint) fails
   });
 });
 
-test('durability: option checks', async () => {
+test('durability: option checks; with the log CLOSED is a rejected Promise', async () => {
   await assert.rejects(Pipeline.create({ sql: DURABLE_SQL, durability: 'log' }), { code: 'INVALID_ARGUMENT', message: /needs a storage/ });
   await assert.rejects(Pipeline.create({ sql: DURABLE_SQL, durability: 'sync' }), { code: 'INVALID_ARGUMENT' });
+  const p = await Pipeline.create({ sql: DURABLE_SQL, storage: new MemoryStorage(), durability: 'log' });
+  const closed = p.close();
+  await assert.rejects(p.insert('t', [{ id: 1, v: 1 }]), { code: 'CLOSED' }, 'with the log every ingest error is a rejection');
+  await closed;
 });
 
 test('close(): refuses input at once, waits for the connectors, takes a last checkpoint', async () => {

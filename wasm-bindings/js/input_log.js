@@ -248,3 +248,30 @@ export class InputLog {
     }
   }
 }
+
+/** The checkpoint's host state: the tokens it covers and, with a log, the log records it holds. */
+export function hostStateText(tokensText, logCovered) {
+  if (logCovered === null) return tokensText;
+  return JSON.stringify({ ...JSON.parse(tokensText), log: logCovered });
+}
+
+/**
+ * The input log of a resumed pipeline and its records after the restored
+ * checkpoint. A checkpoint of another program (onProgramChange: 'restart')
+ * makes the log another program's too, and a checkpoint written without a
+ * log (durability 'none') is newer than any log left: either way it goes.
+ */
+export async function openLog(storage, hostState, restored, programChanged) {
+  let covered = null;
+  try {
+    covered = JSON.parse(hostState || '{}').log ?? null;
+  } catch {
+    // a host state of another kind: no log position in it
+  }
+  const log = new InputLog(storage);
+  if (programChanged || (restored && covered === null)) {
+    await log.clear();
+    return { log, records: [] };
+  }
+  return { log, records: await log.load(covered ?? 0) };
+}

@@ -25,7 +25,7 @@ import { loadEngineModule } from './engine_loader.js';
 import { LiveView } from './live_view.js';
 import { rowsMaker } from './live_rows.js';
 import { FreshetError, errorOf, invalidArgument, requireString, unwrap } from './errors.js';
-import { InputLog } from './input_log.js';
+import { hostStateText, openLog } from './input_log.js';
 import { replayLog } from './log_replay.js';
 import { Program } from './program.js';
 import { parseQueryRows } from './query.js';
@@ -332,9 +332,15 @@ export class Pipeline {
    * @returns {string | Promise<string>} a completion token
    */
   ingest(table, data, options = {}) {
+    if (this.#log) return this.#ingestDurably(table, data, options);
     this.#open();
     if (this.#closing) throw closedError();
-    if (!this.#log) return this.#tokens.issue(this.#ingestNumber(table, data, options));
+    return this.#tokens.issue(this.#ingestNumber(table, data, options));
+  }
+
+  /** ingest() with the log: every error, CLOSED too, is a rejected Promise. */
+  #ingestDurably(table, data, options) {
+    if (!this.#engine || this.#closing) return Promise.reject(closedError());
     if (this.#held) return new Promise((resolve, reject) => this.#held.push({ args: [table, data, options], resolve, reject }));
     return this.#ingestLogged(table, data, options);
   }
@@ -724,33 +730,6 @@ export class Pipeline {
 
 function closedError() {
   return new FreshetError('CLOSED', 'the pipeline is closed');
-}
-
-/** The checkpoint's host state: the tokens it covers and, with a log, the log records it holds. */
-function hostStateText(tokensText, logCovered) {
-  if (logCovered === null) return tokensText;
-  return JSON.stringify({ ...JSON.parse(tokensText), log: logCovered });
-}
-
-/**
- * The input log of a resumed pipeline and its records after the restored
- * checkpoint. A checkpoint of another program (onProgramChange: 'restart')
- * makes the log another program's too, and a checkpoint written without a
- * log (durability 'none') is newer than any log left: either way it goes.
- */
-async function openLog(storage, hostState, restored, programChanged) {
-  let covered = null;
-  try {
-    covered = JSON.parse(hostState || '{}').log ?? null;
-  } catch {
-    // a host state of another kind: no log position in it
-  }
-  const log = new InputLog(storage);
-  if (programChanged || (restored && covered === null)) {
-    await log.clear();
-    return { log, records: [] };
-  }
-  return { log, records: await log.load(covered ?? 0) };
 }
 
 /** Runs `work`, giving up after `timeoutMs` (close() then frees the engine anyway). */
