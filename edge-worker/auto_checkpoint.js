@@ -4,10 +4,9 @@
 // that may have led to a step (ingress, /step, a replace); poke() looks one
 // timer turn later, after the package's automatic step has run.
 //
-// Input that arrives after the last checkpoint lives only in the object's
-// memory until the next one: if the object is evicted or crashes first, that
-// input is lost (its completion tokens then answer INPUT_LOST). The intervals
-// bound that window.
+// Input that arrives after the last checkpoint is in the object's input log
+// (pipeline_storage.js), replayed after a restart: the intervals bound how
+// much a restart replays and how long the log grows, not what is lost.
 
 export class AutoCheckpoint {
   #pipeline;

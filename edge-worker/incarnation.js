@@ -30,10 +30,11 @@ export class Incarnation {
    * Records an ingest that the pipeline accepted.
    * @param {{ stats(): object }} pipeline
    * @param {string} token its completion token
-   * @param {{ table: string, records: number, bytes: number }} ingest the table and what the ingest added to its totals
+   * @param {{ table: string, records: number, bytes: number, step?: number }} ingest the table and what the ingest added to its totals
+   *   (and the step count when it was ingested, else now)
    */
   ingested(pipeline, token, ingest) {
-    this.pending.push({ token, ...ingest, step: pipeline.stats().step });
+    this.pending.push({ token, step: pipeline.stats().step, ...ingest });
     if (this.pending.length >= this.#pruneAt) {
       this.#prune(pipeline);
       this.#pruneAt = Math.max(64, 2 * this.pending.length);  // amortized: a constant cost per ingest
@@ -89,7 +90,8 @@ export function incarnationOf(pipeline) {
 /**
  * Ingests into `pipeline` through `ingest()` and tells its incarnation how many records and bytes the
  * ingest added to the table's totals (the package counts them when it parses, inside ingest()).
- * @returns {string} the completion token
+ * With durability 'log' ingest() gives a Promise of the token: the ingest is recorded once it resolves.
+ * @returns {string | Promise<string>} the completion token
  */
 export function ingestCounted(pipeline, table, ingest) {
   const totals = () => {
@@ -101,10 +103,18 @@ export function ingestCounted(pipeline, table, ingest) {
   const before = totals();
   const token = ingest();
   const after = totals();
-  incarnationOf(pipeline).ingested(pipeline, token, {
+  const counted = {
     table: after.name ?? table,
     records: after.totalRecords - before.totalRecords,
     bytes: after.totalBytes - before.totalBytes,
+    step: pipeline.stats().step,  // the step count at the ingest, not once it is durable
+  };
+  if (typeof token?.then !== 'function') {
+    incarnationOf(pipeline).ingested(pipeline, token, counted);
+    return token;
+  }
+  return token.then((durable) => {
+    incarnationOf(pipeline).ingested(pipeline, durable, counted);
+    return durable;
   });
-  return token;
 }

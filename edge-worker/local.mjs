@@ -15,13 +15,14 @@ export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /**
  * Starts workerd with the edge worker. Resolves once it listens.
- * @param {{ persistDir: string, port?: number, host?: string, apiKey?: string, faults?: string }} options
+ * @param {{ persistDir: string, port?: number, host?: string, apiKey?: string, faults?: string, vars?: Record<string, string> }} options
  *   port 0 (the default) picks a free one; `apiKey` (one key or several, comma-separated)
  *   is the FRESHET_API_KEY secret; without it the API needs no key (FRESHET_NO_AUTH); `faults`
- *   ("fail_every=7,slow_ms=5", tests only) makes KV calls fail or slow (fault_injection.js)
+ *   ("fail_every=7,slow_ms=5", tests only) makes KV calls fail or slow (fault_injection.js);
+ *   `vars` are more environment variables (wrangler.toml's [vars]), e.g. FRESHET_CHECKPOINT_STORE
  * @returns {Promise<{ mf: Miniflare, url: string, stop: () => Promise<void> }>} url without a trailing slash
  */
-export async function startEdgeWorker({ persistDir, port = 0, host = '127.0.0.1', apiKey = '', faults = '' }) {
+export async function startEdgeWorker({ persistDir, port = 0, host = '127.0.0.1', apiKey = '', faults = '', vars = {} }) {
   const mf = new Miniflare({
     modules: true,
     scriptPath: join(REPO_ROOT, 'edge-worker/worker.js'),
@@ -35,7 +36,7 @@ export async function startEdgeWorker({ persistDir, port = 0, host = '127.0.0.1'
       PIPELINES: { className: 'PipelineObject', useSQLite: true },
       REGISTRY: { className: 'PipelineRegistry', useSQLite: true },
     },
-    bindings: { ...(apiKey ? { FRESHET_API_KEY: apiKey } : { FRESHET_NO_AUTH: 'true' }), ...(faults ? { FRESHET_FAULTS: faults } : {}) },
+    bindings: { ...vars, ...(apiKey ? { FRESHET_API_KEY: apiKey } : { FRESHET_NO_AUTH: 'true' }), ...(faults ? { FRESHET_FAULTS: faults } : {}) },
     durableObjectsPersist: join(persistDir, 'durable-objects'),
     kvNamespaces: ['KV'],
     kvPersist: join(persistDir, 'kv'),

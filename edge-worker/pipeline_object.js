@@ -5,18 +5,14 @@
 //   Durable Object storage   'definition' (the PUT body, checked: definition.js),
 //                            'paused', 'incarnations' (ids of the Pipeline objects
 //                            that issued completion tokens, to tell "lost" from "unknown"),
-//                            'unsaved_input' (input arrived after the last checkpoint)
-//   KV, pipelines/{p}/checkpoints/   the package's checkpoints (KVStorage)
+//                            under 'pipeline/': the input log and the checkpoints
+//                            (pipeline_storage.js, the package's durability: 'log')
 //   KV, each connector's prefix      the connector's rows (KVSink)
-// On a cold start the object reads its definition and recreates the pipeline
-// from the newest KV checkpoint: state, step and the connectors' snapshot
-// state, so no connector gets its snapshot twice.
-//
-// Unless input arrived after the last checkpoint: then the connectors' sinks
-// may hold output of input that is lost with the old object, and the resumed
-// object resets them (wipe, fresh snapshot of the restored state) so that
-// they mirror the state again. 'unsaved_input' is set before such input is
-// accepted and cleared by a checkpoint that covers it.
+// Ingress is answered once its input is in the log. On a cold start the
+// object reads its definition, recreates the pipeline from the newest
+// checkpoint (state, step, the connectors' snapshot state, so no connector
+// gets its snapshot twice) and replays the log after it: every acknowledged
+// record is there once, and its token answers.
 //
 // ## Lifecycle
 // Feldera's states (deployment.js): Stopped (no Pipeline, storage kept),
@@ -34,10 +30,10 @@
 //                    (connectors whose configuration changed are reset)
 //   other program  → wipe checkpoints and sinks, start afresh, checkpoint at once
 
-import { FreshetError, KVStorage, Pipeline, callbackSink } from '../wasm-bindings/js/workerd.js';
+import { FreshetError, Pipeline, callbackSink } from '../wasm-bindings/js/workerd.js';
 import { IncidentLog } from '../wasm-bindings/js/incidents.js';
 import { AutoCheckpoint } from './auto_checkpoint.js';
-import { checkpointPrefix, outputsOf, parseDefinition, sinkOf } from './definition.js';
+import { outputsOf, parseDefinition, sinkOf } from './definition.js';
 import { explainIncompatibleCheckpoint } from './checkpoint_upgrade.js';
 import { Deployment } from './deployment.js';
 import { egressResponse } from './egress_response.js';
@@ -53,6 +49,7 @@ import { identify, storedBody, withIdentity } from './pipeline_identity.js';
 import { registerPipeline, unregisterPipeline } from './pipeline_registry.js';
 import { compileProgram, programInfo } from './program_info.js';
 import { queryFormat, queryResponse } from './query_formats.js';
+import { ingressDurability, pipelineStorage, wipePipelineStorage } from './pipeline_storage.js';
 import { matchRoute, splitPipelinePath } from './routes.js';
 import { snakeCaseKeys } from './snake_case.js';
 import { discardUnreadBody } from './unread_body.js';
@@ -67,8 +64,7 @@ export class PipelineObject {
   #loadError = null;        // why the stored pipeline could not be recreated
   #autoCheckpoint = null;
   #incarnations = [];
-  #unsavedInput = false;    // mirrors 'unsaved_input' in storage
-  #ingests = 0;             // ingress requests accepted, to see whether a checkpoint covers them all
+  #legacyLoss = false;      // 'unsaved_input' of a version without the input log: input was lost
   #resets = new Map();      // reset token → { connector, done, error, records }
   #lifecycle = Promise.resolve();
   #deployment = null;       // Deployment: stopped or not, deployment_error, storage status
@@ -108,7 +104,7 @@ export class PipelineObject {
   async #load() {
     const saved = await this.#ctx.storage.get(['definition', 'paused', 'incarnations', 'unsaved_input']);
     this.#incarnations = saved.get('incarnations') ?? [];
-    this.#unsavedInput = saved.get('unsaved_input') === true;
+    this.#legacyLoss = saved.get('unsaved_input') === true;
     this.#deployment = await Deployment.load(this.#ctx.storage);
     const stored = saved.get('definition');
     if (!stored) return;
@@ -120,15 +116,23 @@ export class PipelineObject {
     if (this.#deployment.stopped || definition.program_status !== 'Success') return;
     try {
       this.#install(await this.#open(definition, { fresh: false }), saved.get('paused') === true);
-      if (this.#unsavedInput) this.#resetConnectorsAfterLoss();
+      await this.#resetConnectorsAfterLegacyLoss();
     } catch (error) {
       this.#loadError = error;
       console.error(`freshet edge worker: pipeline '${definition.name}' could not resume:`, error?.message ?? error);
     }
   }
 
-  /** Sinks may hold output of lost input: rewrite each from the restored state. */
-  #resetConnectorsAfterLoss() {
+  /**
+   * A version without the input log lost input in a restart, and its sinks
+   * may hold that input's output: rewrite each from the restored state, once.
+   * (With the log nothing acknowledged is lost, and only durable input is
+   * ever stepped, so sinks never see output of lost input.)
+   */
+  async #resetConnectorsAfterLegacyLoss() {
+    if (!this.#legacyLoss) return;
+    this.#legacyLoss = false;
+    await this.#ctx.storage.delete('unsaved_input');
     const pipeline = this.#pipeline;
     for (const name of Object.keys(this.#definition.outputs)) {
       console.log(`freshet edge worker: pipeline '${this.#definition.name}' lost input since its checkpoint; resetting connector '${name}'`);
@@ -142,16 +146,17 @@ export class PipelineObject {
     return run;
   }
 
-  /** A pipeline for `definition` on its KV storage; `fresh` wipes checkpoints and sinks first. */
+  /** A pipeline for `definition` on its storage (pipeline_storage.js); `fresh` wipes log, checkpoints and sinks first. */
   async #open(definition, { fresh }) {
-    const storage = new KVStorage(this.#env.KV, { prefix: checkpointPrefix(definition.name) });
     if (fresh) {
-      for (const name of await storage.list('')) await storage.delete(name);
+      await wipePipelineStorage(this.#ctx, this.#env, definition.name);
       await Promise.all(Object.values(definition.outputs).map((output) => sinkOf(this.#env.KV, output).reset()));
     }
     return Pipeline.create({
       sql: definition.program_code,
-      storage,
+      storage: await pipelineStorage(this.#ctx, this.#env, definition.name),
+      // Ingress is acknowledged once durable; a restart replays the log.
+      durability: ingressDurability(this.#env),
       outputs: outputsOf(this.#env.KV, definition),
       // The definition in Durable Object storage is the truth; a checkpoint of
       // another program is left over from a replace that did not finish.
@@ -176,7 +181,6 @@ export class PipelineObject {
 
   async #checkpoint() {
     const pipeline = this.#running();
-    const ingests = this.#ingests;
     let result;
     try {
       result = await pipeline.checkpoint();
@@ -187,14 +191,7 @@ export class PipelineObject {
     incarnationOf(pipeline).checkpointWritten(result);
     if (pipeline !== this.#pipeline) return result;
     this.#autoCheckpoint.written(result.step);
-    if (ingests === this.#ingests) await this.#setUnsavedInput(false);  // no ingress while it was written
     return result;
-  }
-
-  async #setUnsavedInput(value) {
-    if (this.#unsavedInput === value) return;
-    this.#unsavedInput = value;
-    await this.#ctx.storage.put('unsaved_input', value);
   }
 
   /** The pipeline, or the error that keeps it from running (Feldera's PipelineInteractionNotDeployed when stopped). */
@@ -215,22 +212,22 @@ export class PipelineObject {
     return { status: this.#pipeline.state === 'paused' ? 'Paused' : 'Running', error: null };
   }
 
-  #closePipeline() {
+  /** Closes the pipeline; resolves once its log writes in flight are done (the next pipeline reads the log). */
+  async #closePipeline() {
     this.#autoCheckpoint?.stop();
     this.#autoCheckpoint = null;
-    this.#pipeline?.close();
+    const closed = this.#pipeline?.close({ checkpoint: false });  // the object checkpoints where it means to (stop)
     this.#pipeline = null;
     this.#loadError = null;
     this.#resets.clear();
+    await closed;
   }
 
-  /** Drops the pipeline's storage: its KV checkpoints, and the rows of its connectors (`definitions`' outputs). */
+  /** Drops the pipeline's storage: its log and checkpoints, and the rows of its connectors (`definitions`' outputs). */
   async #wipeStorage(...definitions) {
-    const storage = new KVStorage(this.#env.KV, { prefix: checkpointPrefix(this.#definition.name) });
-    for (const blob of await storage.list('')) await storage.delete(blob);
+    await wipePipelineStorage(this.#ctx, this.#env, this.#definition.name);
     const outputs = definitions.flatMap((definition) => Object.values(definition.outputs));
     await Promise.all(outputs.map((output) => sinkOf(this.#env.KV, output).reset()));
-    await this.#setUnsavedInput(false);
   }
 
   /** Feldera's ProgramInfo of the current program, from `p.program` (or, while stopped, the compiler's same description). */
@@ -292,7 +289,7 @@ export class PipelineObject {
         if (wasRunning) old.start();
         throw error;
       }
-      old?.close();
+      await old?.close({ checkpoint: false });  // checkpointed above; the new one runs on the same storage
       const created = !this.#definition;
       this.#definition = definition;
       this.#programInfo = programInfo(compiled.description);
@@ -342,7 +339,7 @@ export class PipelineObject {
       if (created) {
         this.#deployment = Deployment.fresh(this.#ctx.storage, { stopped: true });
       } else {
-        this.#closePipeline();  // a failed pipeline still in memory
+        await this.#closePipeline();  // a failed pipeline still in memory
         // The stored state belongs to the old program: a new one starts empty.
         if (definition.program_code !== this.#definition.program_code) {
           await this.#wipeStorage(this.#definition, definition);
@@ -411,7 +408,7 @@ export class PipelineObject {
         throw new HttpError('CannotStartWithUndismissedError', 'Cannot process `/start?dismiss_error=false` if the ' +
                             '`deployment_error` is set. First call `/dismiss_error`.', null);
       }
-      this.#closePipeline();
+      await this.#closePipeline();
       let pipeline;
       try {
         pipeline = await this.#open(this.#definition, { fresh: false });
@@ -422,7 +419,7 @@ export class PipelineObject {
       await this.#ctx.storage.put('paused', initial === 'paused');
       await this.#deployment.update({ stopped: false, initial, error: null, storage_status: 'InUse', id: crypto.randomUUID() });
       this.#install(pipeline, initial === 'paused');
-      if (this.#unsavedInput) this.#resetConnectorsAfterLoss();
+      await this.#resetConnectorsAfterLegacyLoss();
       return accepted();
     });
   }
@@ -441,7 +438,7 @@ export class PipelineObject {
           error = errorObject(failure);
         }
       }
-      this.#closePipeline();
+      await this.#closePipeline();
       await this.#deployment.update({ stopped: true, error });
       return accepted();
     });
@@ -459,7 +456,7 @@ export class PipelineObject {
         throw new HttpError('InvalidStorageStatusTransition', "Cannot transition from storage status 'Cleared' to 'Clearing'",
                             { current_status: 'Cleared', new_status: 'Clearing' });
       }
-      this.#closePipeline();
+      await this.#closePipeline();
       await this.#wipeStorage(this.#definition);
       await this.#deployment.update({ stopped: true, storage_status: 'Cleared' });
       return accepted();
@@ -470,7 +467,7 @@ export class PipelineObject {
     return this.#exclusive(async () => {
       const current = this.#current();
       if (current.status === 'Stopped' && current.error) {
-        this.#closePipeline();  // a failed pipeline is stopped for good
+        await this.#closePipeline();  // a failed pipeline is stopped for good
         await this.#deployment.update({ stopped: true, error: null });
       }
       return new Response(null, { status: 200 });
@@ -479,13 +476,12 @@ export class PipelineObject {
 
   async remove({ name }) {
     return this.#exclusive(async () => {
-      this.#closePipeline();
+      await this.#closePipeline();
       this.#definition = null;
       this.#programInfo = undefined;
-      const storage = new KVStorage(this.#env.KV, { prefix: checkpointPrefix(name) });
-      for (const blob of await storage.list('')) await storage.delete(blob);
+      await wipePipelineStorage(this.#ctx, this.#env, name);
       await this.#ctx.storage.delete(['definition', 'paused', 'unsaved_input', 'deployment']);
-      this.#unsavedInput = false;
+      this.#legacyLoss = false;
       await unregisterPipeline(this.#env, name);
       return jsonResponse({ name, deleted: true });
     });
@@ -499,11 +495,10 @@ export class PipelineObject {
     const body = new Uint8Array(await request.arrayBuffer());
     // Without ?array=, a JSON body that opens with '[' is an array, anything else newline-delimited records.
     const array = arrayParam === null ? firstNonBlank(body) === 0x5b : arrayParam === 'true';
-    await this.#setUnsavedInput(true);  // before the input can reach a sink
-    ++this.#ingests;
     const pipeline = this.#healthy();
-    const token = ingestCounted(pipeline, params.table, () => pipeline.ingest(params.table, body, { format, updateFormat, array }));
-    this.#remember(token);
+    // Answered once the input is in the log (durability: 'log'): a restart replays it.
+    const token = await ingestCounted(pipeline, params.table, () => pipeline.ingest(params.table, body, { format, updateFormat, array }));
+    await this.#remember(token);
     this.#autoCheckpoint.poke();
     // poke() looks one timer turn later, which is usually after the automatic
     // step; when that step comes later (held back by a full egress queue, or
@@ -531,8 +526,7 @@ export class PipelineObject {
     } catch (error) {
       if (error instanceof FreshetError && error.code === 'UNKNOWN_TOKEN' && this.#wasIssuedHere(token)) {
         throw new HttpError('INPUT_LOST', `completion token '${token}' names input that is not in the pipeline's ` +
-          'state: it arrived after the last checkpoint and was lost in a restart, or the pipeline was replaced ' +
-          'since. Ingest it again.', { token });
+          'state: the pipeline was replaced with another program, or its storage cleared, since. Ingest it again.', { token });
       }
       throw error;
     }
@@ -591,7 +585,7 @@ export class PipelineObject {
   }
 
   async step() {
-    const result = this.#healthy().step();
+    const result = await this.#healthy().step();  // once the input before it is durable
     this.#autoCheckpoint.poke();
     return jsonResponse({ step: result.step, input_records: result.inputRecords, duration_ms: result.durationMs });
   }
@@ -644,11 +638,11 @@ export class PipelineObject {
   }
 
   /** Records the incarnation (the Pipeline object) a token comes from, to recognise it after a restart. */
-  #remember(token) {
+  async #remember(token) {
     const incarnation = token.split('-')[0];
     if (this.#incarnations.includes(incarnation)) return;
     this.#incarnations = [...this.#incarnations, incarnation].slice(-MAX_INCARNATIONS);
-    this.#ctx.storage.put('incarnations', this.#incarnations);
+    await this.#ctx.storage.put('incarnations', this.#incarnations);
   }
 
   #wasIssuedHere(token) {

@@ -3,14 +3,19 @@
 //   cold start      a new Durable Object creating the pipeline; workerd
 //                   restarted until the first answer; the first request to
 //                   an object that resumes the pipeline from KV
-//   restore         restart, then the first request to a pipeline whose KV
-//                   checkpoint holds 200,000 orders
+//   restore         restart, then the first request to a pipeline whose
+//                   checkpoint holds 200,000 orders, with the checkpoint in
+//                   the Durable Object's storage (the default) and in KV
 //   ingress         records/s over HTTP, batches of 1,000 and 10,000
 //   egress latency  from sending one order to receiving its delta on a
 //                   streaming client, p50/p99 over 300 ingests
+//   input log       ingress and egress latency with the durable input log
+//                   (the default) against a worker without it
+//                   (FRESHET_DURABILITY=none) in the same run; restart to the
+//                   first answer with 100,000 records in the log to replay
 //   bundle size     the worker's modules + the package's JS + the .wasm, gzip
 // Prints figures, never fails on timing. Usage:
-//   node bench/edge/run.mjs [--orders 200000] [--latency-samples 300]
+//   node bench/edge/run.mjs [--orders 200000] [--latency-samples 300] [--log-records 100000] [--only log]
 
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,7 +28,13 @@ import { SAMPLE_SQL, SampleGenerator } from '../../web-demo/sample_pipeline.js';
 const args = Object.fromEntries(process.argv.slice(2).join(' ').split('--').filter(Boolean).map((part) => part.trim().split(/\s+/)));
 const ORDERS = Number(args.orders ?? 200_000);
 const LATENCY_SAMPLES = Number(args['latency-samples'] ?? 300);
+const LOG_RECORDS = Number(args['log-records'] ?? 100_000);
+const ONLY_LOG = args.only === 'log';  // --only log: the input log's figures alone
 const persistDir = mkdtempSync(join(tmpdir(), 'freshet-edge-bench-'));
+const kvPersistDir = mkdtempSync(join(tmpdir(), 'freshet-edge-bench-kv-'));
+const noLogPersistDir = mkdtempSync(join(tmpdir(), 'freshet-edge-bench-nolog-'));
+const NO_LOG = { FRESHET_DURABILITY: 'none' };
+const KV_CHECKPOINTS = { FRESHET_CHECKPOINT_STORE: 'kv' };
 const results = [];
 
 const report = (what, value) => {
@@ -80,7 +91,8 @@ async function coldStart() {
   return worker;
 }
 
-async function restore(worker) {
+/** `where`: 'Durable Object storage' or 'KV'; `start()` starts workerd on the same folder again. */
+async function restore(worker, where, start) {
   const generator = new SampleGenerator({ seed: 2 });
   await call(worker.url, 'PUT', 'big', definition);
   await call(worker.url, 'POST', 'big/ingress/customers?update_format=raw', generator.customers());
@@ -93,13 +105,13 @@ async function restore(worker) {
   }
   await waitComplete(worker.url, 'big', token);
   const checkpoint = await call(worker.url, 'POST', 'big/checkpoint');
-  report(`checkpoint of ${ORDERS.toLocaleString('en')} orders to KV`, `${ms(checkpoint.ms)}, ${(checkpoint.body.bytes / 2 ** 20).toFixed(1)} MiB`);
+  report(`checkpoint of ${ORDERS.toLocaleString('en')} orders to ${where}`, `${ms(checkpoint.ms)}, ${(checkpoint.body.bytes / 2 ** 20).toFixed(1)} MiB`);
   await worker.stop();
   const restarted = performance.now();
-  worker = await startEdgeWorker({ persistDir });
+  worker = await start();
   const listening = performance.now() - restarted;
   const first = await call(worker.url, 'GET', 'big/stats');
-  report(`restore from KV: first request after restart (${ORDERS.toLocaleString('en')} orders)`, ms(first.ms));
+  report(`restore from ${where}: first request after restart (${ORDERS.toLocaleString('en')} orders)`, ms(first.ms));
   report('  (workerd start before it, not included)', ms(listening));
   const memory = (await call(worker.url, 'GET', 'big/stats')).body;
   report('  engine state / wasm memory after the restore (isolate limit: 128 MiB)',
@@ -110,9 +122,9 @@ async function restore(worker) {
   return worker;
 }
 
-async function ingress(worker) {
+async function ingress(worker, label, run = '') {
   for (const batchSize of [1_000, 10_000]) {
-    const pipeline = `ingress${batchSize}`;
+    const pipeline = `ingress${batchSize}${run}`;
     await call(worker.url, 'PUT', pipeline, definition);
     const generator = new SampleGenerator({ seed: 3 });
     await call(worker.url, 'POST', `${pipeline}/ingress/customers?update_format=raw`, generator.customers());
@@ -124,12 +136,14 @@ async function ingress(worker) {
     for (const body of bodies) token = (await call(worker.url, 'POST', `${pipeline}/ingress/orders`, body)).body.token;
     await waitComplete(worker.url, pipeline, token);
     const seconds = (performance.now() - started) / 1000;
-    report(`ingress over HTTP, batches of ${batchSize.toLocaleString('en')} (one client, until complete)`,
+    report(`ingress over HTTP, batches of ${batchSize.toLocaleString('en')} (one client, until complete), ${label}`,
            `${Math.round(total / seconds).toLocaleString('en')} records/s`);
+    rates[`${batchSize} ${label} ${run}`] = total / seconds;
   }
 }
+const rates = {};
 
-async function egressLatency(worker) {
+async function egressLatency(worker, label) {
   await call(worker.url, 'PUT', 'latency', definition);
   const generator = new SampleGenerator({ seed: 4 });
   await call(worker.url, 'POST', 'latency/ingress/customers?update_format=raw', generator.customers());
@@ -163,8 +177,68 @@ async function egressLatency(worker) {
   }
   await reader.cancel();
   samples.sort((a, b) => a - b);
-  report(`egress latency ingress→delta at a streaming client, p50 (${LATENCY_SAMPLES} ingests)`, ms(percentile(samples, 50)));
-  report('egress latency, p99', ms(percentile(samples, 99)));
+  report(`egress latency ingress→delta at a streaming client, p50 (${LATENCY_SAMPLES} ingests), ${label}`, ms(percentile(samples, 50)));
+  report(`egress latency, p99, ${label}`, ms(percentile(samples, 99)));
+  return percentile(samples, 50);
+}
+
+/**
+ * The input log's cost, against a worker without it in the same run
+ * (FRESHET_DURABILITY=none): egress latency, then ingress throughput, each
+ * measured on both workers one after the other.
+ */
+async function inputLogCost(worker) {
+  const noLog = await startEdgeWorker({ persistDir: noLogPersistDir, vars: NO_LOG });
+  try {
+    const without = await egressLatency(noLog, 'without the log');
+    const withLog = await egressLatency(worker, 'with the log');
+    report('  egress latency p50 with the log / without (target ≤ 2 × 3.4 ms)', `${(withLog / without).toFixed(2)} ×`);
+    // Both orders (the machine's load drifts): without, with, with, without; the better of each pair counts.
+    await ingress(noLog, 'without the log', 'a');
+    await ingress(worker, 'with the log', 'a');
+    await ingress(worker, 'with the log', 'b');
+    await ingress(noLog, 'without the log', 'b');
+    const best = (label) => Math.max(rates[`1000 ${label} a`], rates[`1000 ${label} b`]);
+    report('  batches of 1,000, the better of two runs: with the log / without (target ≥ 50,000 records/s with it)',
+           `${Math.round(best('with the log')).toLocaleString('en')} / ${Math.round(best('without the log')).toLocaleString('en')} ` +
+           `records/s = ${(best('with the log') / best('without the log')).toFixed(2)} ×`);
+  } finally {
+    await noLog.stop();
+  }
+}
+
+/**
+ * Restart to the first answer with LOG_RECORDS records in the input log
+ * (no checkpoint after the customers), against the same state restored from
+ * a checkpoint, on the same folder.
+ */
+async function logReplay(worker) {
+  const generator = new SampleGenerator({ seed: 5 });
+  await call(worker.url, 'PUT', 'replay', definition);
+  await call(worker.url, 'POST', 'replay/ingress/customers?update_format=raw', generator.customers());
+  await call(worker.url, 'POST', 'replay/checkpoint');
+  let token;
+  for (let sent = 0; sent < LOG_RECORDS; sent += 1000) {
+    const batch = Array.from({ length: Math.min(1000, LOG_RECORDS - sent) }, (_, i) => ({ insert: generator.order(sent + i + 1) }));
+    token = (await call(worker.url, 'POST', 'replay/ingress/orders', batch)).body.token;
+  }
+  await waitComplete(worker.url, 'replay', token);
+  const count = async (w) => (await call(w.url, 'GET', 'replay/query?sql=SELECT SUM(orders) AS n FROM revenue_by_region')).body[0].n;
+  const firstAnswer = async () => {
+    await worker.stop();
+    const restarted = performance.now();
+    worker = await startEdgeWorker({ persistDir });
+    await call(worker.url, 'GET', 'replay/stats');
+    return performance.now() - restarted;
+  };
+  const replayed = await firstAnswer();
+  if ((await count(worker)) !== LOG_RECORDS) throw new Error(`replayed ${await count(worker)} orders, expected ${LOG_RECORDS}`);
+  report(`restart until the first answer, ${LOG_RECORDS.toLocaleString('en')} records in the log to replay`, ms(replayed));
+  await call(worker.url, 'POST', 'replay/checkpoint');
+  const restored = await firstAnswer();
+  report('  the same state from a checkpoint, no log (baseline)', ms(restored));
+  await call(worker.url, 'DELETE', 'replay');
+  return worker;
 }
 
 /** Every module the worker entry imports, transitively (relative imports only: that is all it has). */
@@ -207,12 +281,16 @@ function bundleSize() {
 }
 
 try {
-  bundleSize();
-  let worker = await coldStart();
-  await ingress(worker);
-  await egressLatency(worker);
-  worker = await restore(worker);
+  if (!ONLY_LOG) bundleSize();
+  let worker = ONLY_LOG ? await startEdgeWorker({ persistDir }) : await coldStart();
+  await inputLogCost(worker);
+  worker = await logReplay(worker);
+  if (!ONLY_LOG) worker = await restore(worker, 'Durable Object storage', () => startEdgeWorker({ persistDir }));
   await worker.stop();
+  if (!ONLY_LOG) {
+    const kvWorker = await startEdgeWorker({ persistDir: kvPersistDir, vars: KV_CHECKPOINTS });
+    await (await restore(kvWorker, 'KV', () => startEdgeWorker({ persistDir: kvPersistDir, vars: KV_CHECKPOINTS }))).stop();
+  }
 } finally {
-  rmSync(persistDir, { recursive: true, force: true });
+  for (const dir of [persistDir, kvPersistDir, noLogPersistDir]) rmSync(dir, { recursive: true, force: true });
 }

@@ -76,20 +76,23 @@ test('stop?force=false checkpoints, then stops: storage kept, start resumes the 
   assert.deepEqual(await rows('life'), [{ s: 30, n: 2 }]);
 });
 
-test('stop?force=true does not checkpoint: input since the last checkpoint is gone after start', async () => {
+test('stop?force=true does not checkpoint, but acknowledged input is in the log: start replays it', async () => {
+  const sequence = async () => (await status('life')).checkpoint?.sequence_number;
   await edge.call('POST', 'life/checkpoint');
+  const checkpointed = await sequence();
   await ingest('life', [{ id: 3, x: 5 }]);
   assert.deepEqual(await rows('life'), [{ s: 35, n: 3 }]);
   assert.equal((await edge.call('POST', 'life/stop?force=true')).status, 202);
   assert.equal((await edge.call('POST', 'life/start')).status, 202);
-  assert.deepEqual(await rows('life'), [{ s: 30, n: 2 }], 'the state of the last checkpoint');
+  assert.equal(await sequence(), checkpointed, 'no checkpoint was taken');
+  assert.deepEqual(await rows('life'), [{ s: 35, n: 3 }], 'the checkpoint and the log after it');
 });
 
 test('clear drops the storage (Cleared); clearing again is InvalidStorageStatusTransition; start begins empty', async () => {
   assert.equal((await edge.call('POST', 'life/stop?force=false')).status, 202);
   assert.equal((await edge.call('POST', 'life/clear')).status, 202);
   assert.equal((await status('life')).storage_status, 'Cleared');
-  assert.deepEqual((await (await edge.kv()).list({ prefix: 'pipelines/life/' })).keys, [], 'no checkpoint left in KV');
+  assert.deepEqual((await (await edge.kv()).list({ prefix: 'pipelines/life/' })).keys, [], 'no checkpoint left in KV (from before the log)');
   assertError(await edge.call('POST', 'life/clear'), 400, 'InvalidStorageStatusTransition', /'Cleared' to 'Clearing'/);
   assert.equal((await edge.call('POST', 'life/start')).status, 202);
   assert.deepEqual(await rows('life'), [], 'nothing of the cleared state');
@@ -111,7 +114,7 @@ test('a failed step stops the pipeline with its deployment_error; dismiss_error 
   assert.equal(dismissed.status, 200);
   assert.equal((await status('life')).deployment_error, null);
   assert.equal((await edge.call('POST', 'life/start?dismiss_error=false')).status, 202);
-  assert.deepEqual(await rows('life'), [{ s: 1, n: 1 }], 'resumed from the checkpoint before the overflow');
+  assert.deepEqual(await rows('life'), [{ s: 1, n: 1 }], 'resumed from the checkpoint and the log, without the input the failed step took');
   assert.equal((await edge.call('POST', 'life/dismiss_error')).status, 200, 'nothing to dismiss: accepted');
 });
 

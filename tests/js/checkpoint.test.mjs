@@ -1,5 +1,6 @@
 // Checkpoints from JS: resume with nothing lost and nothing sent twice,
 // damaged checkpoints skipped, program changes, tokens across restarts.
+// close({ checkpoint: false }): these tests count the checkpoints they write themselves.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
@@ -58,7 +59,7 @@ test('a resumed pipeline has the same state and does not resend the snapshot', a
   assert.ok(written.bytes > 0);
   const before = p.snapshot('by_region');
   const step = p.stats().step;
-  p.close();
+  p.close({ checkpoint: false });
 
   for (let restart = 0; restart < 3; ++restart) {
     p = await Pipeline.create({ sql: ORDERS_SQL, storage, outputs: outputs() });
@@ -69,7 +70,7 @@ test('a resumed pipeline has the same state and does not resend the snapshot', a
     await settle(p, p.insert('orders', [{ id: 10 + restart, customer: 1, amount: 1 }]));
     assert.deepEqual(bag(dest.map.rows()), bag(p.snapshot('by_region')));
     await p.checkpoint();
-    p.close();
+    p.close({ checkpoint: false });
   }
   assert.equal(dest.counts.snapshots, 1, 'one snapshot across three restarts');
 });
@@ -98,12 +99,12 @@ test('snapshot plus deltas equal the view across random restarts', async () => {
     assert.deepEqual(bag(dest.map.rows()), bag(p.snapshot('by_region')), `round ${round}`);
     if (next() < 0.2) {
       await p.checkpoint();
-      p.close();
+      p.close({ checkpoint: false });
       p = await open();
     }
   }
   assert.equal(dest.counts.snapshots, 1);
-  p.close();
+  p.close({ checkpoint: false });
 });
 
 test('a damaged checkpoint is skipped for the previous one; none valid is CHECKPOINT_CORRUPT', async () => {
@@ -113,7 +114,7 @@ test('a damaged checkpoint is skipped for the previous one; none valid is CHECKP
   await p.checkpoint();
   await settle(p, p.insert('customers', [{ id: 2, region: 'south' }]));
   const second = await p.checkpoint();
-  p.close();
+  p.close({ checkpoint: false });
   const part = [...storage.blobs.keys()].find((name) => name.startsWith(`checkpoint-${String(second.sequenceNumber).padStart(20, '0')}.part`));
   storage.blobs.get(part)[10] ^= 0xff;
   p = await Pipeline.create({ sql: ORDERS_SQL, storage });
@@ -122,7 +123,7 @@ test('a damaged checkpoint is skipped for the previous one; none valid is CHECKP
   assert.deepEqual(status.skippedDamaged, [1]);
   assert.match(status.lastError, /checksum mismatch/);
   assert.equal(p.stats().inputs.customers.totalRecords, 1);
-  p.close();
+  p.close({ checkpoint: false });
   storage.blobs.delete('checkpoint-00000000000000000000.part-0000');
   await assert.rejects(Pipeline.create({ sql: ORDERS_SQL, storage }), { code: 'CHECKPOINT_CORRUPT' });
 });
@@ -132,16 +133,16 @@ test('another program is PROGRAM_MISMATCH unless onProgramChange is restart', as
   let p = await Pipeline.create({ sql: ORDERS_SQL, storage });
   await settle(p, p.insert('customers', [{ id: 1, region: 'north' }]));
   await p.checkpoint();
-  p.close();
+  p.close({ checkpoint: false });
   const other = `${ORDERS_SQL}\nCREATE MATERIALIZED VIEW everything AS SELECT * FROM orders;`;
   await assert.rejects(Pipeline.create({ sql: other, storage }), { code: 'PROGRAM_MISMATCH' });
   p = await Pipeline.create({ sql: `-- comments do not matter\n${ORDERS_SQL}`, storage });
   assert.equal(p.stats().inputs.customers.totalRecords, 1);
-  p.close();
+  p.close({ checkpoint: false });
   p = await Pipeline.create({ sql: other, storage, onProgramChange: 'restart' });
   assert.equal(p.stats().step, 0);
   assert.equal((await p.checkpoint()).sequenceNumber, 1);
-  p.close();
+  p.close({ checkpoint: false });
   await assert.rejects(Pipeline.create({ sql: ORDERS_SQL, storage }), { code: 'PROGRAM_MISMATCH' });
 });
 
@@ -156,7 +157,7 @@ test('tokens from before the checkpoint are answered after a resume; later ones 
   const buffered = p.insert('orders', [{ id: 1, customer: 1, amount: 3 }]);  // not stepped yet
   await p.checkpoint();
   const lost = p.insert('orders', [{ id: 2, customer: 1, amount: 4 }]);
-  p.close();  // a crash: `lost` never reached a checkpoint
+  p.close({ checkpoint: false });  // a crash: `lost` never reached a checkpoint
 
   p = await Pipeline.create({ sql: ORDERS_SQL, storage, outputs });
   assert.equal(p.completionStatus(stepped), 'complete');
@@ -166,13 +167,13 @@ test('tokens from before the checkpoint are answered after a resume; later ones 
   const fresh = p.insert('orders', [{ id: 2, customer: 1, amount: 4 }]);
   assert.notEqual(fresh, lost);
   await p.waitForCompletion(fresh);
-  p.close();
+  p.close({ checkpoint: false });
 });
 
 test('checkpoint() needs a storage; a storage that fails is STORAGE_ERROR and the previous checkpoint stays', async () => {
   const plain = await Pipeline.create({ sql: ORDERS_SQL });
   await assert.rejects(plain.checkpoint(), { code: 'INVALID_ARGUMENT' });
-  plain.close();
+  plain.close({ checkpoint: false });
   await assert.rejects(Pipeline.create({ sql: ORDERS_SQL, storage: {} }), { code: 'INVALID_ARGUMENT' });
 
   const storage = new BlobStore();
@@ -183,13 +184,13 @@ test('checkpoint() needs a storage; a storage that fails is STORAGE_ERROR and th
   storage.failPuts = true;
   await assert.rejects(p.checkpoint(), { code: 'STORAGE_ERROR', message: /disk full/ });
   assert.match(p.stats().checkpoint.lastError, /disk full/);
-  p.close();
+  p.close({ checkpoint: false });
   storage.failPuts = false;
   p = await Pipeline.create({ sql: ORDERS_SQL, storage });
   assert.equal(p.stats().checkpoint.restoredFrom, 0);
   assert.equal(p.stats().inputs.customers.totalRecords, 1);
   await until(() => true);
-  p.close();
+  p.close({ checkpoint: false });
 });
 
 test('MemoryStorage and FileStorage hold checkpoints to resume from', async () => {
@@ -205,13 +206,13 @@ test('MemoryStorage and FileStorage hold checkpoints to resume from', async () =
       await p.checkpoint();
       await p.checkpoint();
       assert.equal((await storage.list('checkpoint-')).filter((name) => name.endsWith('.manifest')).length, 2);
-      p.close();
+      p.close({ checkpoint: false });
       p = await Pipeline.create({ sql: ORDERS_SQL, storage, outputs });
       assert.equal(p.stats().checkpoint.restoredFrom, 2);
       await settle(p, p.insert('orders', [{ id: 2, customer: 1, amount: 3 }]));
       assert.deepEqual(dest.map.get({ region: 'north' }), { region: 'north', orders: 2, total: 5 });
       assert.equal(dest.counts.snapshots, 1);
-      p.close();
+      p.close({ checkpoint: false });
     }
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -228,7 +229,7 @@ test('an output configured otherwise after a resume is new: its sink is reset, t
   await settle(p, p.insert('orders', [{ id: 1, customer: 1, amount: 2 }]));
   assert.equal(dest.counts.snapshots, 0);
   await p.checkpoint();
-  p.close();
+  p.close({ checkpoint: false });
   // send_snapshot false → true: a new connector (one reset, one snapshot).
   p = await Pipeline.create({ sql: ORDERS_SQL, storage, outputs: { dash: { view: 'by_region', sendSnapshot: true, sink } } });
   await until(() => dest.counts.snapshots === 1);
@@ -236,12 +237,12 @@ test('an output configured otherwise after a resume is new: its sink is reset, t
   assert.deepEqual(bag(dest.map.rows()), bag(p.snapshot('by_region')));
   assert.equal(p.stats().outputs.dash.transmittedBatches, 2, 'statistics carry over');
   await p.checkpoint();
-  p.close();
+  p.close({ checkpoint: false });
   // The same again: carries on, no reset, no snapshot.
   p = await Pipeline.create({ sql: ORDERS_SQL, storage, outputs: { dash: { view: 'by_region', sendSnapshot: true, sink } } });
   await settle(p, p.insert('orders', [{ id: 2, customer: 1, amount: 3 }]));
   assert.equal(resets, 1);
   assert.equal(dest.counts.snapshots, 1);
   assert.deepEqual(bag(dest.map.rows()), bag(p.snapshot('by_region')));
-  p.close();
+  p.close({ checkpoint: false });
 });

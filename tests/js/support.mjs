@@ -66,3 +66,10 @@ export const openStreams = (p) => Object.keys(p.stats().egress).length;
 
 /** The rows a UI test's component shows: one <li> per row, its JSON text. */
 export const shown = (into) => [...into.querySelectorAll('li')].map((li) => JSON.parse(li.textContent));
+
+/** A program for the durable log's tests: a table without a key (a row ingested twice shows twice) and its count. */
+export const DURABLE_SQL = `
+CREATE TABLE t (id BIGINT NOT NULL, v BIGINT);
+CREATE MATERIALIZED VIEW all_rows AS SELECT * FROM t;
+CREATE MATERIALIZED VIEW totals AS SELECT v, COUNT(*) AS n FROM t GROUP BY v;
+`;

@@ -56,7 +56,9 @@ function toBytes(blob) {
 /**
  * Opens an engine for `sql`, resumed from the newest valid checkpoint in
  * `storage`. `openEngine()` returns a fresh engine (and throws SQL errors).
- * @returns {Promise<{ engine: object, status: object }>}
+ * `startedAfresh`: a checkpoint of another program, or of a format version
+ * not read, made it start afresh (onProgramChange or onIncompatibleCheckpoint 'restart').
+ * @returns {Promise<{ engine: object, status: object, startedAfresh: boolean }>}
  */
 export async function resume(openEngine, storage, onProgramChange, onIncompatibleCheckpoint = 'fail') {
   let engine = openEngine();
@@ -72,12 +74,13 @@ export async function resume(openEngine, storage, onProgramChange, onIncompatibl
         try {
           checkVersion(manifest, sequence);
         } catch (error) {
-          if (onIncompatibleCheckpoint === 'restart') break;  // a fresh start, as for another program
+          // A fresh start, as for another program (its input log goes too).
+          if (onIncompatibleCheckpoint === 'restart') return { engine, status, startedAfresh: true };
           throw error;
         }
         const info = JSON.parse(unwrap(engine.checkpointReadManifest(manifest)).text);
         if (!info.program_matches) {
-          if (onProgramChange === 'restart') break;  // a fresh start; newer checkpoints follow
+          if (onProgramChange === 'restart') return { engine, status, startedAfresh: true };  // a fresh start; newer checkpoints follow
           throw new FreshetError('PROGRAM_MISMATCH', `checkpoint ${sequence} was written by a different program; ` +
             "resume with the program that wrote it, or pass onProgramChange: 'restart' to start afresh");
         }
@@ -88,7 +91,7 @@ export async function resume(openEngine, storage, onProgramChange, onIncompatibl
         }
         unwrap(engine.restoreFinish());
         Object.assign(status, { sequenceNumber: sequence, step: info.step, restoredFrom: sequence });
-        return { engine, status };
+        return { engine, status, startedAfresh: false };
       } catch (error) {
         if (error.code !== 'CHECKPOINT_CORRUPT') throw error;
         status.skippedDamaged.push(sequence);
@@ -100,7 +103,7 @@ export async function resume(openEngine, storage, onProgramChange, onIncompatibl
     if (manifests.length && status.skippedDamaged.length === manifests.length) {
       throw new FreshetError('CHECKPOINT_CORRUPT', `no valid checkpoint is left: ${status.lastError}`);
     }
-    return { engine, status };
+    return { engine, status, startedAfresh: false };
   } catch (error) {
     engine.delete();
     throw error;

@@ -40,6 +40,11 @@ export class Connector {
     this.lastError = null;
   }
 
+  /** A write or reset is queued or in flight (close() waits for none to be left). */
+  get busy() {
+    return this.#pumping || this.#jobs.length > 0;
+  }
+
   /** Queues one chunk the core wrote to this connector. */
   deliver(chunk) {
     this.#enqueue(() => this.sink.write(chunk), () => {

@@ -66,7 +66,7 @@ export interface OutputConfig {
   sink: Sink;
 }
 
-/** Where checkpoints go: named blobs (MemoryStorage, IndexedDBStorage, KVStorage, FileStorage, or your own). */
+/** Where checkpoints go: named blobs (MemoryStorage, IndexedDBStorage, KVStorage, FileStorage, DurableObjectStorage, or your own). */
 export interface Storage {
   put(name: string, bytes: Uint8Array): Promise<void> | void;
   get(name: string): Promise<Uint8Array | ArrayBuffer | undefined> | Uint8Array | ArrayBuffer | undefined;
@@ -83,6 +83,16 @@ export interface CreateOptions {
   /** A checkpoint of another program: fail with PROGRAM_MISMATCH (default) or start afresh. */
   onProgramChange?: 'fail' | 'restart';
   /**
+   * 'log' (needs a storage): every ingest is written to the storage's input
+   * log before its token is given (ingest, insert, delete and step then
+   * return Promises); steps take only input that is durable; create replays
+   * the log after the newest checkpoint, re-running the same steps, and a
+   * checkpoint truncates it. So nothing acknowledged is lost in a crash.
+   * Costs one storage write per ingest (ingests of one turn of the event
+   * loop share it). Default 'none': input after the last checkpoint is lost
+   * in a crash.
+   */
+  durability?: Durability;
    * A checkpoint of a format version this package does not read (written by
    * a newer package, or by an older one whose format is no longer read):
    * fail with CHECKPOINT_VERSION (default; details: version, readableVersions)
@@ -342,24 +352,39 @@ export interface ProgramDescription {
   warnings: CompileWarning[];
 }
 
-export class Pipeline {
+/** Whether acknowledged input survives a crash (CreateOptions.durability). */
+export type Durability = 'none' | 'log';
+
+/** What an ingest returns: the token, or with durability 'log' a Promise of it, resolved once the input is durable. */
+export type Acknowledged<D extends Durability, T> = D extends 'log' ? Promise<T> : T;
+
+/** Options of close(). */
+export interface CloseOptions {
+  /** How long close() waits for the input log, connectors' writes and the last checkpoint (default 5000 ms). */
+  timeoutMs?: number;
+  /** Take a last checkpoint when there is a storage (default true). */
+  checkpoint?: boolean;
+}
+
+export class Pipeline<D extends Durability = 'none'> {
   private constructor();
-  static create(options: CreateOptions): Promise<Pipeline>;
+  static create<D extends Durability = 'none'>(options: CreateOptions & { durability?: D }): Promise<Pipeline<D>>;
 
   /** 'closed' after close(). */
   readonly state: 'running' | 'paused' | 'closed';
   start(): void;
   pause(): void;
-  step(): StepResult;
+  /** With durability 'log', waits until every ingest so far is durable, then steps. */
+  step(): Acknowledged<D, StepResult>;
   /** NOW() of the last step (ms since 1970), or null before a step or when no view reads NOW(). */
   readonly now: number | null;
   /** The program's description (deep-frozen; also after close()). */
   readonly program: ProgramDescription;
 
-  /** Returns a completion token. */
-  ingest(table: string, data: IngestData, options?: IngestOptions): string;
-  insert(table: string, rows: Row | Row[]): string;
-  delete(table: string, rowsOrKeys: Row | Row[]): string;
+  /** Returns a completion token (durability 'log': a Promise of it, resolved once the input is durable in the storage). */
+  ingest(table: string, data: IngestData, options?: IngestOptions): Acknowledged<D, string>;
+  insert(table: string, rows: Row | Row[]): Acknowledged<D, string>;
+  delete(table: string, rowsOrKeys: Row | Row[]): Acknowledged<D, string>;
   completionStatus(token: string): 'complete' | 'inprogress';
   waitForCompletion(token: string): Promise<void>;
 
@@ -388,7 +413,12 @@ export class Pipeline {
   checkpoint(): Promise<CheckpointResult>;
 
   stats(): Stats;
-  close(): void;
+  /**
+   * Refuses new input at once (CLOSED); with a storage, waits for the input
+   * log and the connectors' writes and takes a last checkpoint (at most
+   * `timeoutMs`), then frees the engine. Every call returns the same Promise.
+   */
+  close(options?: CloseOptions): Promise<void>;
 }
 
 /** An in-memory mirror of a view: rows with multiplicities, or rows by index key. */

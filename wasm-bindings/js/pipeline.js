@@ -26,6 +26,8 @@ import { LiveView } from './live_view.js';
 import { rowsMaker } from './live_rows.js';
 import { FreshetError, errorOf, invalidArgument, requireString, unwrap } from './errors.js';
 import { IncidentLog } from './incidents.js';
+import { hostStateText, openLog } from './input_log.js';
+import { replayLog } from './log_replay.js';
 import { Program } from './program.js';
 import { parseQueryRows } from './query.js';
 import { labelOf, retryPolicy, withRetries } from './retrying.js';
@@ -35,8 +37,10 @@ import { TokenBook } from './tokens.js';
 import { parseRows, stringifyJson } from './values.js';
 
 const CREATE_OPTIONS = new Set(['sql', 'outputs', 'storage', 'onProgramChange', 'clock', 'clockResolutionMs', 'temporalStepMs',
-                                'onIncompatibleCheckpoint', 'storageRetry']);
+                                'onIncompatibleCheckpoint', 'storageRetry', 'durability']);
 const SINK_METHODS = ['write', 'reset'];
+const DEFAULT_CLOSE_TIMEOUT_MS = 5000;
+const encoder = new TextEncoder();
 const STORAGE_METHODS = ['put', 'get', 'list', 'delete'];
 const LAG_POLICIES = new Set(['block', 'coalesce', 'drop']);
 const constructing = Symbol('Pipeline.create');
@@ -74,19 +78,28 @@ export class Pipeline {
   #checkpointing = Promise.resolve();  // checkpoints run one at a time
   #incidents = new IncidentLog();   // storage and sink faults (stats().incidents)
   #retry;                           // the storageRetry policy (retrying.js)
+  #log = null;                      // InputLog with durability: 'log'
+  #logCovered = 0;                  // records the newest checkpoint holds (the log is truncated to the one before)
+  #held = null;                     // ingests held while a step waits for the log: { args, resolve, reject }
+  #closing = null;                  // close()'s Promise once it was called
 
   /**
    * Compiles `sql` and starts the pipeline (running). With a `storage` that
    * holds checkpoints it resumes from the newest valid one.
-   * @param {{ sql: string, outputs?: Record<string, object>, storage?: object, onProgramChange?: 'fail' | 'restart' }} options
+   * With `durability: 'log'` every ingest is also written to the storage's
+   * input log before its token resolves, and the log after the checkpoint
+   * is replayed here (input_log.js, log_replay.js).
+   * @param {{ sql: string, outputs?: Record<string, object>, storage?: object, onProgramChange?: 'fail' | 'restart', durability?: 'none' | 'log' }} options
    */
   static async create(options) {
     if (typeof options?.sql !== 'string') throw invalidArgument('Pipeline.create needs { sql: string }');
     for (const key of Object.keys(options)) {
       if (!CREATE_OPTIONS.has(key)) throw invalidArgument(`Pipeline.create: unsupported option '${key}'`);
     }
-    const { onProgramChange = 'fail', onIncompatibleCheckpoint = 'fail' } = options;
+    const { onProgramChange = 'fail', onIncompatibleCheckpoint = 'fail', durability = 'none' } = options;
     let { storage } = options;
+    if (durability !== 'none' && durability !== 'log') throw invalidArgument(`durability is 'none' or 'log', not '${durability}'`);
+    if (durability === 'log' && !storage) throw invalidArgument("durability: 'log' needs a storage: Pipeline.create({ sql, storage, durability: 'log' })");
     if (storage !== undefined && STORAGE_METHODS.some((method) => typeof storage?.[method] !== 'function')) {
       throw invalidArgument(`a storage has ${STORAGE_METHODS.join(', ')} (MemoryStorage, IndexedDBStorage, KVStorage, FileStorage)`);
     }
@@ -112,9 +125,18 @@ export class Pipeline {
     };
     // The checkpoint is restored before any output is configured, so that
     // connectors are matched against the checkpointed ones as they are added.
-    let engine, status = emptyStatus();
-    if (storage) ({ engine, status } = await resume(openEngine, storage, onProgramChange, onIncompatibleCheckpoint));
+    let engine, status = emptyStatus(), startedAfresh = false;
+    if (storage) ({ engine, status, startedAfresh } = await resume(openEngine, storage, onProgramChange, onIncompatibleCheckpoint));
     else engine = openEngine();
+    let log = null, records = [];
+    if (durability === 'log') {
+      try {
+        ({ log, records } = await openLog(storage, engine.hostState(), status.restoredFrom !== null, startedAfresh));
+      } catch (error) {
+        engine.delete();
+        throw error;
+      }
+    }
     const pipeline = new Pipeline(constructing, module, engine);
     pipeline.#storage = storage;
     pipeline.#incidents = incidents;
@@ -123,10 +145,17 @@ export class Pipeline {
     pipeline.#usesClock = engine.usesClock();
     pipeline.#checkpoint = status;
     pipeline.#tokens.restore(engine.hostState());
+    if (log) {
+      log.onFailure = (error) => pipeline.#fail(error);
+      pipeline.#log = log;
+      pipeline.#logCovered = log.nextSeq - records.length;
+    }
     try {
       for (const [name, config] of Object.entries(options.outputs ?? {})) pipeline.addOutput(name, config);
+      // After the outputs: their connectors get the replayed steps' writes.
+      if (records.length) pipeline.#replay(records);
     } catch (error) {
-      pipeline.close();
+      pipeline.#free();
       throw error;
     }
     pipeline.#stepper.wake();  // input a checkpoint buffered is stepped without waiting for more
@@ -184,28 +213,95 @@ export class Pipeline {
     return micros < 0 ? null : micros / 1000;
   }
 
-  /** Runs one step now. @returns {{ step: number, inputRecords: number, durationMs: number }} */
+  /**
+   * Runs one step now. With `durability: 'log'` it first waits until every
+   * ingest so far is durable, and returns a Promise of the same.
+   * @returns {{ step: number, inputRecords: number, durationMs: number }}
+   */
   step() {
+    this.#open();
+    if (!this.#log) return this.#stepNow();
+    return this.#whenLogDurable().then(() => {
+      try {
+        return this.#stepNow();
+      } finally {
+        this.#releaseHeld();
+      }
+    });
+  }
+
+  #stepNow() {
     const engine = this.#open();
-    if (this.#usesClock) engine.setClock(this.#clock.stepMicros());
+    const now = this.#usesClock ? this.#clock.stepMicros() : null;
+    if (now !== null) engine.setClock(now);
     const started = performance.now();
     const step = this.#fast.step();
-    if (step < 0) throw this.#fail(errorOf(engine.lastError()));
+    if (step < 0) {
+      // Replay leaves out the input this step took: a resumed pipeline does not fail on it again.
+      this.#log?.append({ kind: 'failed_step' });
+      throw this.#fail(errorOf(engine.lastError()));
+    }
     const durationMs = performance.now() - started;
     const inputRecords = this.#fast.stepInputRecords();
+    // Behind every ingest it consumed: replay steps the same input here.
+    this.#log?.append({ kind: 'step', step, now }, undefined, { lazy: true });
     this.#afterStep();
     return { step, inputRecords, durationMs };
   }
 
   #autoStep(forced, clockDue = false) {
     // clockDue: a temporal filter's row is due, a step is needed without input.
-    if (!this.#engine || this.#failure || (!clockDue && !this.#engine.needsStep())) return;
-    if (!forced && (this.#state === 'paused' || !this.#engine.canAutoStep())) return;
+    if (!this.#engine || this.#closing || this.#failure || (!clockDue && !this.#engine.needsStep())) return this.#releaseHeld();
+    if (!forced && (this.#state === 'paused' || !this.#engine.canAutoStep())) return this.#releaseHeld();
+    if (this.#log?.pendingInput) {
+      // Only durable input is stepped: wait for the log, holding new ingests back meanwhile.
+      // Then a timer turn, so that the answers to the ingests just made durable go out before the step.
+      this.#whenLogDurable().then(() => setTimeout(() => this.#autoStep(forced, clockDue), 0));
+      return;
+    }
     try {
-      this.step();
+      this.#stepNow();
     } catch {
       // #fail() recorded it: waiters, egress streams and stats() report it.
     }
+    this.#releaseHeld();
+  }
+
+  /** Resolves once nothing ingested is waiting for the log; ingests made meanwhile are held (#held). */
+  async #whenLogDurable() {
+    while (this.#log.pendingInput) {
+      this.#held ??= [];
+      await this.#log.inputDurable();
+    }
+  }
+
+  #rejectHeld(error) {
+    for (const { reject } of this.#held?.splice(0) ?? []) reject(error);
+  }
+
+  /** Lets ingests held during a wait for the log in, in order. */
+  #releaseHeld() {
+    const held = this.#held;
+    this.#held = null;
+    for (const { args, resolve, reject } of held ?? []) {
+      if (this.#held) this.#held.push({ args, resolve, reject });  // a step is waiting again
+      else this.#ingestLogged(...args).then(resolve, reject);
+    }
+  }
+
+  /** Re-runs the log's records after the checkpoint: the same ingests, the same steps (log_replay.js). */
+  #replay(records) {
+    replayLog(records, {
+      ingest: (table, payload, options) => this.#ingestNumber(table, payload, options),
+      step: (now) => {
+        if (this.#usesClock && now !== null) this.#engine.setClock(now);
+        const step = this.#fast.step();
+        if (step < 0) throw errorOf(this.#engine.lastError());
+        this.#afterStep();
+        return step;
+      },
+      cover: (incarnation, below) => this.#tokens.cover(incarnation, below),
+    });
   }
 
   #afterStep() {
@@ -233,6 +329,7 @@ export class Pipeline {
 
   #fail(error) {
     this.#failure = error;
+    this.#rejectHeld(error);
     this.#stepped?.reject(error);
     this.#stepped = null;
     for (const waiter of this.#completionWaiters.splice(0)) waiter.reject(error);
@@ -244,9 +341,47 @@ export class Pipeline {
 
   /**
    * Parses `data` inside wasm and buffers it for the next step.
-   * @returns {string} a completion token
+   * With `durability: 'log'`: a Promise of the token, resolved once the
+   * input is durable in the storage's log (a bad record rejects it).
+   * @returns {string | Promise<string>} a completion token
    */
   ingest(table, data, options = {}) {
+    if (this.#log) return this.#ingestDurably(table, data, options);
+    this.#open();
+    if (this.#closing) throw closedError();
+    return this.#tokens.issue(this.#ingestNumber(table, data, options));
+  }
+
+  /** ingest() with the log: every error, CLOSED too, is a rejected Promise. */
+  #ingestDurably(table, data, options) {
+    if (!this.#engine || this.#closing) return Promise.reject(closedError());
+    if (this.#held) return new Promise((resolve, reject) => this.#held.push({ args: [table, data, options], resolve, reject }));
+    return this.#ingestLogged(table, data, options);
+  }
+
+  /** Ingests and appends the input to the log; resolves to the token once it is durable. */
+  #ingestLogged(table, data, options) {
+    let number, token;
+    const record = {};
+    try {
+      this.#open();
+      if (this.#closing) throw closedError();
+      number = this.#ingestNumber(table, data, options, record);
+      token = this.#tokens.issue(number);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    const { payload, ...input } = record;
+    const header = { kind: 'ingest', table, ...input, incarnation: this.#tokens.incarnation, token: number };
+    return this.#log.append(header, payload).then(() => token);
+  }
+
+  /**
+   * Ingests into the engine; the engine's token number. `record`, when
+   * given, receives the input as the log keeps it (format, updateFormat,
+   * array, payload bytes).
+   */
+  #ingestNumber(table, data, options = {}, record = null) {
     const engine = this.#open();
     requireString(table, 'the table');
     const { format = 'json', updateFormat = 'insert_delete' } = options;
@@ -270,7 +405,10 @@ export class Pipeline {
       const token = number >= 0 && (withOps || updateFormat === 'raw')
         ? this.#fast.ingestObjects(number, data, this.#program.columnNames(number), withOps)
         : REFUSED;
-      if (token !== REFUSED) return this.#accepted(token);
+      if (token !== REFUSED) {
+        if (record) Object.assign(record, { format, updateFormat, array: true, payload: encoder.encode(stringifyJson(data)) });
+        return this.#accepted(token);
+      }
       payload = stringifyJson(data);
       array = true;
     } else {
@@ -281,12 +419,16 @@ export class Pipeline {
       ? this.#fast.ingest(number, payload, formatNumber, array !== false)
       : engine.ingest(table, payload, format, updateFormat, array !== false);  // the engine names what is wrong
     if (token < 0) throw errorOf(engine.lastError());
+    if (record) {
+      const bytes = typeof payload === 'string' ? encoder.encode(payload) : payload.slice();  // the caller may reuse its buffer
+      Object.assign(record, { format, updateFormat, array: array !== false, payload: bytes });
+    }
     return this.#accepted(token);
   }
 
   #accepted(token) {
     if (this.#state === 'running') this.#stepper.wake();  // paused: only step() and snapshots step
-    return this.#tokens.issue(token);
+    return token;
   }
 
   /** Inserts rows (objects keyed by column name). */
@@ -498,9 +640,15 @@ export class Pipeline {
     if (this.#failure) return Promise.reject(this.#failure);
     const run = this.#checkpointing.then(async () => {
       const engine = this.#open();
+      let covered = null;
+      const hostState = () => {
+        covered = this.#log?.nextSeq ?? null;  // taken as the state is encoded
+        return hostStateText(this.#tokens.save(), covered);
+      };
       try {
-        return await writeCheckpoint(this.#module.Engine, engine, this.#storage, this.#checkpoint,
-                                     () => this.#tokens.save());
+        const written = await writeCheckpoint(this.#module.Engine, engine, this.#storage, this.#checkpoint, hostState);
+        if (covered !== null) await this.#truncateLog(covered);
+        return written;
       } catch (error) {
         noteFailedWrite(this.#checkpoint, error);  // the previous checkpoint stays in use
         throw error;
@@ -508,6 +656,21 @@ export class Pipeline {
     });
     this.#checkpointing = run.catch(() => {});
     return run;
+  }
+
+  /**
+   * Drops the log up to what the checkpoint before this one holds: the
+   * storage keeps the newest two checkpoints, and resuming from the older
+   * one (the newer damaged) still finds its log.
+   */
+  async #truncateLog(covered) {
+    const older = this.#logCovered;
+    this.#logCovered = covered;
+    try {
+      await this.#log.truncate(older);
+    } catch (error) {
+      this.#checkpoint.lastError = error.message;  // the checkpoint is whole; the log only costs space
+    }
   }
 
   // --------------------------------------------------- status and lifetime
@@ -524,8 +687,43 @@ export class Pipeline {
     return stats;
   }
 
-  /** Frees the engine; any later use fails with CLOSED. Idempotent. */
-  close() {
+  /**
+   * Stops the pipeline. New input is refused at once (CLOSED). With a
+   * storage it then waits for the input log's writes and the connectors'
+   * and takes a last checkpoint (unless `checkpoint: false`, which waits for
+   * the log alone), for at most `timeoutMs` (default 5000), and frees the
+   * engine; any later use fails with CLOSED. Idempotent: every call returns
+   * the same Promise.
+   * @param {{ timeoutMs?: number, checkpoint?: boolean }} [options]
+   * @returns {Promise<void>}
+   */
+  close(options = {}) {
+    if (this.#closing) return this.#closing;
+    if (!this.#engine) return (this.#closing = Promise.resolve());
+    const { timeoutMs = DEFAULT_CLOSE_TIMEOUT_MS, checkpoint = true } = options ?? {};
+    if (!(typeof timeoutMs === 'number' && timeoutMs >= 0)) throw invalidArgument('close({ timeoutMs }) is a number of milliseconds >= 0');
+    if (!this.#log && (!this.#storage || !checkpoint || this.#failure)) {
+      this.#free();
+      return (this.#closing = Promise.resolve());
+    }
+    this.#stepper.stop();
+    this.#closing = closeGracefully(() => this.#flushAndCheckpoint(checkpoint), timeoutMs).finally(() => this.#free());
+    this.#closing.catch(() => {});
+    return this.#closing;
+  }
+
+  /** What close() waits for: the log, then (`checkpoint`) the connectors' queued writes and a checkpoint. */
+  async #flushAndCheckpoint(checkpoint) {
+    await this.#log?.idle();
+    if (!checkpoint || this.#failure) return;
+    while (this.#engine && [...this.#connectors.values()].some((connector) => connector.busy)) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    if (this.#engine && !this.#failure) await this.checkpoint();
+  }
+
+  /** Frees the engine; any later use fails with CLOSED. */
+  #free() {
     if (!this.#engine) return;
     const engine = this.#engine;
     this.#engine = null;
@@ -534,6 +732,7 @@ export class Pipeline {
     for (const connector of this.#connectors.values()) connector.stop(error);
     this.#connectors.clear();
     for (const waiter of this.#completionWaiters.splice(0)) waiter.reject(error);
+    this.#rejectHeld(error);
     this.#stepped?.reject(error);
     this.#stepped = null;
     forgottenEngines?.unregister(this);
@@ -548,4 +747,11 @@ export class Pipeline {
 
 function closedError() {
   return new FreshetError('CLOSED', 'the pipeline is closed');
+}
+
+/** Runs `work`, giving up after `timeoutMs` (close() then frees the engine anyway). */
+function closeGracefully(work, timeoutMs) {
+  let timer;
+  const timeout = new Promise((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+  return Promise.race([work().catch(() => {}), timeout]).finally(() => clearTimeout(timer));
 }

@@ -92,6 +92,33 @@ export class KVStorage implements CheckpointStorage {
   describe(): { type: 'KVStorage'; prefix: string };
 }
 
+/** The key-value API of a Durable Object's storage (`ctx.storage`), as DurableObjectStorage uses it. */
+export interface DurableObjectStorageLike {
+  get(key: string): Promise<unknown>;
+  get(keys: string[]): Promise<Map<string, unknown>>;
+  put(key: string, value: unknown): Promise<void>;
+  put(entries: Record<string, unknown>): Promise<void>;
+  delete(key: string | string[]): Promise<unknown>;
+  list(options?: { prefix?: string }): Promise<Map<string, unknown>>;
+}
+
+/**
+ * Blobs in a Durable Object's own storage (transactional, strongly
+ * consistent, local to the object): where the edge worker keeps a
+ * pipeline's input log and checkpoints. A blob over `maxValueBytes`
+ * (default 128 KiB, the limit of a KV-backed object; a SQLite-backed one
+ * takes up to about 2 MB) is split into parts under a generation of its own
+ * and switched in by one small record, so a crash mid-put leaves the old blob.
+ */
+export class DurableObjectStorage implements CheckpointStorage {
+  constructor(storage: DurableObjectStorageLike, options?: { prefix?: string; maxValueBytes?: number });
+  put(name: string, bytes: Uint8Array): Promise<void>;
+  get(name: string): Promise<Uint8Array | undefined>;
+  list(prefix?: string): Promise<string[]>;
+  delete(name: string): Promise<void>;
+  describe(): { type: 'DurableObjectStorage'; prefix: string };
+}
+
 /**
  * Mirrors a view into an IndexedDB object store (created when missing). Through
  * an index: key JSON.stringify of the key's values in index order (e.g.

@@ -30,6 +30,17 @@ export class TokenBook {
     return `${this.#incarnation}-${n}`;
   }
 
+  /** This Pipeline object's id, the first part of its tokens. */
+  get incarnation() {
+    return this.#incarnation;
+  }
+
+  /** Tokens of `incarnation` below engine number `below` are in the state (replayed from the input log). */
+  cover(incarnation, below) {
+    if (incarnation === this.#incarnation) return;
+    this.#covered.set(incarnation, Math.max(this.#covered.get(incarnation) ?? 0, below));
+  }
+
   /** The engine token number of `token`, or UNKNOWN_TOKEN. */
   number(token) {
     const match = /^([0-9a-f]{12})-(\d{1,15})$/.exec(String(token));

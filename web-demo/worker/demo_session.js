@@ -54,7 +54,7 @@ export class DemoSession {
       try {
         pipeline.addOutput('mirror', { view: MIRROR_VIEW, index: MIRROR_INDEX, sendSnapshot: true, sink: mirror });
       } catch (error) {
-        pipeline.close();
+        pipeline.close({ checkpoint: false });
         throw error;
       }
     }
@@ -239,7 +239,9 @@ export class DemoSession {
     for (const timer of this.#timers) clearInterval(timer);
     this.#feed?.stop();
     for (const stream of this.#streams.values()) stream.close();
-    this.#pipeline.close();
+    // No last checkpoint: the engine worker checkpoints before it replaces the
+    // program, and a late one of the old program would be newer than the new one's.
+    this.#pipeline.close({ checkpoint: false });
   }
 
   // -------------------------------------------------------------- status

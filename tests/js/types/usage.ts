@@ -1,5 +1,5 @@
 // Type-checked, never run: the public API used the way docs/js-api.md shows it.
-import { FreshetError, MapSink, Pipeline, callbackSink, type Chunk, type Row, type Storage } from 'freshet';
+import { DurableObjectStorage, FreshetError, MapSink, MemoryStorage, Pipeline, callbackSink, type Chunk, type Row, type Storage } from 'freshet';
 import type { LiveStatus, LiveView } from 'freshet';
 import type { ColumnDescription, IndexDescription, ProgramDescription, TableDescription, ViewDescription } from 'freshet';
 
@@ -38,7 +38,16 @@ export async function usage(sql: string): Promise<void> {
   const stats = p.stats();
   const sent: boolean = stats.outputs.dash.snapshotSent;
   const total: number = stats.inputs.orders.totalRecords;
-  p.close();
+  await p.close({ timeoutMs: 1000 });
+
+  // durability: 'log': ingests and steps answer once the input is durable.
+  const logged = await Pipeline.create({ sql, storage: new MemoryStorage(), durability: 'log' });
+  const durable: string = await logged.insert('orders', [{ id: 2 }]);
+  const stepped: number = (await logged.step()).step;
+  void [durable, stepped];
+  await logged.close({ checkpoint: false });
+  new DurableObjectStorage({ get: async () => undefined, put: async () => {}, delete: async () => true,
+                             list: async () => new Map() } as never, { prefix: 'log/', maxValueBytes: 1 << 20 });
 
   const blobs = new Map<string, Uint8Array>();
   const storage: Storage = {
