@@ -93,6 +93,7 @@ export interface CreateOptions {
    * in a crash.
    */
   durability?: Durability;
+  /**
    * A checkpoint of a format version this package does not read (written by
    * a newer package, or by an older one whose format is no longer read):
    * fail with CHECKPOINT_VERSION (default; details: version, readableVersions)
