@@ -38,6 +38,7 @@ import { FreshetError, KVStorage, Pipeline, callbackSink } from '../wasm-binding
 import { AutoCheckpoint } from './auto_checkpoint.js';
 import { checkpointPrefix, outputsOf, parseDefinition, sinkOf } from './definition.js';
 import { Deployment } from './deployment.js';
+import { openEgress, resumeParameters } from './egress_resume.js';
 import { egressResponse } from './egress_response.js';
 import { felderaDescription } from './feldera_description.js';
 import { notDeployedMessage } from './feldera_errors.js';
@@ -510,8 +511,14 @@ export class PipelineObject {
     const backpressure = oneOf(url, 'backpressure', ['true', 'false'], 'false') === 'true';
     // Without backpressure a slow client's pending deltas merge into one
     // chunk (memory bounded by the view), rather than being dropped.
-    const stream = pipeline.egress(params.view, { sendSnapshot, onLag: backpressure ? 'block' : 'coalesce' });
-    return egressResponse(stream);
+    const resume = resumeParameters(url.searchParams.get('name'), url.searchParams.get('resume_from'));
+    const stream = openEgress(pipeline, params.view, { sendSnapshot, onLag: backpressure ? 'block' : 'coalesce', ...resume });
+    return egressResponse(stream, { chunkNumbers: resume.name !== undefined, resumeFrom: resume.resumeFrom });
+  }
+
+  async closeEgress({ url }) {
+    this.#healthy().closeEgress(required(url, 'name'));
+    return jsonResponse({});
   }
 
   async completionStatus({ url }) {
