@@ -38,10 +38,10 @@ Status OutputEndpoint::resume_after(uint64_t last_received) {
     first_available = queue_.front().sequence_number;
   }
   if (wanted < first_available) {
-    return Status(ErrorCode::kResumeUnavailable,
-                  "egress '" + name_ + "' cannot resume after chunk " + std::to_string(last_received) +
-                      ": it retains chunks from " + std::to_string(first_available) +
-                      " on (retention exceeded); start again with a snapshot");
+    return Status(ErrorCode::kResumeUnavailable, "egress '" + name_ + "' cannot resume after chunk " +
+                                                     std::to_string(last_received) + ": it retains chunks from " +
+                                                     std::to_string(first_available) +
+                                                     " on (retention exceeded); start again with a snapshot");
   }
   // Chunks the consumer has may still be queued (a checkpoint taken before
   // it took them): they go; chunks it took and lost come back, in order.

@@ -10,8 +10,8 @@
 
 namespace freshet {
 
-Result<uint64_t> Pipeline::open_named_egress(const std::string& name, EndpointConfig config,
-                                             RetentionLimits retention, std::optional<uint64_t> resume_after) {
+Result<uint64_t> Pipeline::open_named_egress(const std::string& name, EndpointConfig config, RetentionLimits retention,
+                                             std::optional<uint64_t> resume_after) {
   if (name.empty()) return Status(ErrorCode::kInvalidArgument, "an egress name must not be empty");
   auto named = named_egress_.find(name);
   if (named == named_egress_.end()) {
@@ -31,9 +31,10 @@ Result<uint64_t> Pipeline::open_named_egress(const std::string& name, EndpointCo
   }
   std::unique_ptr<OutputEndpoint>& current = egress_.at(named->second);
   if (current->config().view != config.view || current->config().index != config.index) {
-    return Status(ErrorCode::kInvalidArgument, "egress '" + name + "' follows view '" + current->config().view +
-                                                   (current->config().index.empty() ? "" : "' through index '" + current->config().index) +
-                                                   "'; close it or use another name");
+    return Status(ErrorCode::kInvalidArgument,
+                  "egress '" + name + "' follows view '" + current->config().view +
+                      (current->config().index.empty() ? "" : "' through index '" + current->config().index) +
+                      "'; close it or use another name");
   }
   if (resume_after) {
     FRESHET_RETURN_IF_ERROR(current->resume_after(*resume_after));

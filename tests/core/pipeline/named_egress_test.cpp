@@ -1,9 +1,9 @@
 // Named egress streams: retention, resume after a lost connection (also
 // across a checkpoint and a new pipeline), the error past the retention,
 // and random drops reconstructing the view exactly (the view is the oracle).
-#include <random>
-
 #include <gtest/gtest.h>
+
+#include <random>
 
 #include "freshet/pipeline/pipeline.h"
 #include "pipeline/pipeline_support.h"
@@ -178,7 +178,8 @@ TEST(NamedEgressTest, RandomDropsAndResumesReconstructTheViewExactly) {
     int64_t next_id = 0;
     for (int round = 0; round < 40; ++round) {
       std::string batch = "[";
-      for (int n = 1 + random() % 4; n > 0; --n) batch += (batch.size() > 1 ? "," : "") + order(next_id++, random() % 7);
+      for (int n = 1 + random() % 4; n > 0; --n)
+        batch += (batch.size() > 1 ? "," : "") + order(next_id++, random() % 7);
       testing::must_ingest(*p, "orders", batch + "]");
       ASSERT_TRUE(p->step().ok());
       std::vector<OutputChunk> chunks = take(*p, *id, random() % 3);

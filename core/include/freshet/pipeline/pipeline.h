@@ -47,10 +47,10 @@ struct InputStats {
   uint64_t parse_errors = 0;
 };
 
-//! A pipeline's saved state: named sections back to back in one payload
-//! (one buffer, so a large state is never copied section by section).
 class ByteWriter;
 
+//! A pipeline's saved state: named sections back to back in one payload
+//! (one buffer, so a large state is never copied section by section).
 struct SavedState {
   struct Section {
     std::string name;
