@@ -189,8 +189,9 @@ class Pipeline {
   //! Everything needed to go on from this step boundary, as named sections:
   //! the circuit's operators (traces, buffered input), the views' traces,
   //! step count, completion tokens, input statistics, connectors (snapshot
-  //! state, statistics, unaccepted chunks) and the host's bytes. Egress
-  //! streams are connections, not state: they are not kept.
+  //! state, statistics, unaccepted chunks), the host's bytes and named
+  //! egress streams (queue and retention). Other egress streams are
+  //! connections, not state: they are not kept.
   Result<SavedState> save_state() const;
   //! Restores what save_state wrote, into a pipeline just created from the
   //! same program, before any ingest or step. Connectors come back when the
