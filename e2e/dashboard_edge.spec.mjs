@@ -257,9 +257,54 @@ test('edge mode on the real worker: snapshot then deltas; paused, the screen equ
   // One stream per view, never reconnected (a reconnect is a second snapshot).
   for (const view of VIEWS) {
     expect((await page.evaluate((v) => freshetDemo.chunkCounts(v), view)).snapshot, view).toBe(1);
-    expect(egressCalls.filter((c) => c === `POST /v0/pipelines/demo/egress/${view}?format=json&send_snapshot=true`), view).toHaveLength(1);
+    expect(egressCalls.filter((c) => c.startsWith(`POST /v0/pipelines/demo/egress/${view}?`)), view).toHaveLength(1);
+    expect(egressCalls.find((c) => c.includes(`/egress/${view}?`))).toMatch(/\?format=json&name=dashboard-\w+-\w+&send_snapshot=true$/);
   }
   expect(await page.evaluate(() => window.errorToasts)).toEqual([]);
+  expect(errors).toEqual([]);
+  expect(feedErrors).toEqual([]);
+  await close();
+});
+
+test('edge mode: dropped egress connections resume with resume_from, without a new snapshot; the screen equals the worker', async () => {
+  expect((await call('POST', '/resume')).status).toBe(202);
+  const { page, errors, close } = await openPage();
+  const egressCalls = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/egress/')) egressCalls.push(`${new URL(request.url()).pathname}${new URL(request.url()).search}`);
+  });
+  await page.goto(`${worker.url}/web-demo/index.html?source=edge&pipeline=${SAMPLE_PIPELINE_NAME}`);
+  await page.waitForFunction(() => window.freshetDemo?.firstFullViewMs != null, null, { timeout: 20_000 });
+  await page.waitForFunction(() => freshetDemo.chunkCounts('revenue_by_region').delta >= 3, null, { timeout: 15_000 });
+
+  // Cut every stream, as a network failure would; each comes back resuming.
+  expect(await page.evaluate(() => freshetDemo.call('dropConnections'))).toBe(VIEWS.length);
+  const resumed = () => VIEWS.every((view) => egressCalls.some((c) => c.includes(`/egress/${view}?`) && /&resume_from=\d+$/.test(c)));
+  await expect.poll(resumed, { timeout: 10_000 }).toBe(true);
+  const afterDrop = await page.evaluate(() => freshetDemo.chunkCounts('revenue_by_region').delta);
+  await page.waitForFunction((n) => freshetDemo.chunkCounts('revenue_by_region').delta >= n + 3, afterDrop, { timeout: 15_000 });
+
+  // Paused and settled: the page's copy of every view equals the worker's.
+  expect((await call('POST', '/pause')).status).toBe(202);
+  let progress = await pageProgress(page);
+  await expect.poll(async () => {
+    const before = JSON.stringify(progress);
+    await page.waitForTimeout(1000);
+    progress = await pageProgress(page);
+    return JSON.stringify(progress) === before;
+  }, { timeout: 15_000 }).toBe(true);
+  const revenue = await query('revenue_by_region');
+  expectRowsClose(byKey('region')(await screenRows(page, '#card-revenue [data-row]')), byKey('region')(revenue), ['revenue'], 'revenue_by_region');
+  const large = await query('large_orders');
+  expectRowsClose(byKey('id')(await page.evaluate(() => freshetDemo.rows('large_orders'))), byKey('id')(large), ['amount'], 'large_orders (page state)');
+  for (const view of VIEWS) {
+    expect((await page.evaluate((v) => freshetDemo.chunkCounts(v), view)).snapshot, `${view}: one snapshot, not sent again`).toBe(1);
+    const calls = egressCalls.filter((c) => c.includes(`/egress/${view}?`));
+    expect(calls[0], view).toMatch(/&send_snapshot=true$/);
+    expect(calls.slice(1).every((c) => /&resume_from=\d+$/.test(c)), `${view}: ${calls.join(', ')}`).toBe(true);
+  }
+  // The only error toasts are the drops themselves.
+  expect((await page.evaluate(() => window.errorToasts)).every((t) => /reconnecting/.test(t))).toBe(true);
   expect(errors).toEqual([]);
   expect(feedErrors).toEqual([]);
   await close();

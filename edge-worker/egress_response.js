@@ -13,6 +13,13 @@
 // the stream's and not the package's chunk numbers. Deletes come before
 // inserts within a chunk, so that applying records in order is correct.
 //
+// A named egress (egress_resume.js) numbers its lines with the endpoint's
+// chunk numbers instead, so that a client can resume after any of them: the
+// package already splits its snapshot into chunks of SNAPSHOT_RECORDS_PER_CHUNK
+// records (one line each), and a keepalive repeats the number of the last
+// chunk written (resume_from before the first; none on a new stream that has
+// written nothing yet), so resuming after a keepalive's number is always right.
+//
 // The stream is pull-based: the next chunk is taken from the package's
 // iterator only when the response body wants more, so a client that stops
 // reading leaves chunks in the engine's queue, where the endpoint's lag
@@ -45,15 +52,20 @@ function recordsOf(chunk) {
 /**
  * A Response streaming `iterator` (the package's EgressStream).
  * @param {AsyncIterator<object> & { close(): void }} iterator
- * @param {{ keepaliveMs?: number, snapshotRecordsPerChunk?: number, headers?: object }} [options]
+ * @param {{ keepaliveMs?: number, snapshotRecordsPerChunk?: number, headers?: object,
+ *   chunkNumbers?: boolean, resumeFrom?: number }} [options] chunkNumbers: a named egress (lines carry chunk numbers)
  */
 export function egressResponse(iterator, options = {}) {
   const keepaliveMs = options.keepaliveMs ?? KEEPALIVE_MS;
   const perChunk = options.snapshotRecordsPerChunk ?? SNAPSHOT_RECORDS_PER_CHUNK;
   let sequence = 0;
+  let lastChunk = options.resumeFrom;  // a named egress: the last chunk number the client has
   let pending = null;  // the iterator's next() outlives a keepalive
   let timer = null;
-  const line = (object) => encoder.encode(`${stringify({ sequence_number: sequence++, ...object })}\r\n`);
+  const line = (object) => {
+    const number = options.chunkNumbers ? lastChunk : sequence++;
+    return encoder.encode(`${stringify({ sequence_number: number, ...object })}\r\n`);
+  };
 
   const body = new ReadableStream({
     async pull(controller) {
@@ -81,6 +93,12 @@ export function egressResponse(iterator, options = {}) {
       }
       const chunk = result.value;
       const records = recordsOf(chunk);
+      if (options.chunkNumbers) {
+        lastChunk = chunk.sequenceNumber;
+        const flags = chunk.snapshot ? { snapshot: true, snapshot_complete: chunk.snapshotComplete } : { snapshot: false };
+        controller.enqueue(line({ ...flags, json_data: records }));
+        return;
+      }
       if (!chunk.snapshot) {
         controller.enqueue(line({ snapshot: false, json_data: records }));
         return;

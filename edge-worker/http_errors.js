@@ -23,6 +23,7 @@ const ENGINE_ERROR_STATUS = {
   UNKNOWN_OUTPUT: 404,
   UNKNOWN_TOKEN: 404,
   DUPLICATE_OUTPUT: 409,
+  RESUME_UNAVAILABLE: 410,  // a named egress no longer holds the chunks asked for (egress_resume.js)
   PROGRAM_MISMATCH: 409,
   CHECKPOINT_VERSION: 409,  // a checkpoint of a format this build does not read: /clear, or the worker that wrote it
   CLOSED: 503,

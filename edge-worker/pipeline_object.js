@@ -36,6 +36,7 @@ import { AutoCheckpoint } from './auto_checkpoint.js';
 import { outputsOf, parseDefinition, sinkOf } from './definition.js';
 import { explainIncompatibleCheckpoint } from './checkpoint_upgrade.js';
 import { Deployment } from './deployment.js';
+import { openEgress, resumeParameters } from './egress_resume.js';
 import { egressResponse } from './egress_response.js';
 import { withInjectedFaults } from './fault_injection.js';
 import { felderaDescription } from './feldera_description.js';
@@ -514,8 +515,14 @@ export class PipelineObject {
     const backpressure = oneOf(url, 'backpressure', ['true', 'false'], 'false') === 'true';
     // Without backpressure a slow client's pending deltas merge into one
     // chunk (memory bounded by the view), rather than being dropped.
-    const stream = pipeline.egress(params.view, { sendSnapshot, onLag: backpressure ? 'block' : 'coalesce' });
-    return egressResponse(stream);
+    const resume = resumeParameters(url.searchParams.get('name'), url.searchParams.get('resume_from'));
+    const stream = openEgress(pipeline, params.view, { sendSnapshot, onLag: backpressure ? 'block' : 'coalesce', ...resume });
+    return egressResponse(stream, { chunkNumbers: resume.name !== undefined, resumeFrom: resume.resumeFrom });
+  }
+
+  async closeEgress({ url }) {
+    this.#healthy().closeEgress(required(url, 'name'));
+    return jsonResponse({});
   }
 
   async completionStatus({ url }) {

@@ -14,7 +14,7 @@ export const ROUTES = [
   ['clear', { POST: 'clear' }],
   ['dismiss_error', { POST: 'dismissError' }],
   ['ingress/:table', { POST: 'ingress' }],
-  ['egress/:view', { POST: 'egress' }],
+  ['egress/:view', { POST: 'egress', DELETE: 'closeEgress' }],
   ['completion_status', { GET: 'completionStatus' }],
   ['views/:view/connectors/:connector/reset', { POST: 'resetConnector' }],
   ['views/:view/connectors/:connector/stats', { GET: 'outputConnectorStats' }],

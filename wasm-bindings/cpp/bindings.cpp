@@ -79,6 +79,8 @@ EMSCRIPTEN_BINDINGS(freshet) {
       .function("takeWrites", &Engine::take_writes)
       .function("openEgress", &Engine::open_egress)
       .function("closeEgress", &Engine::close_egress)
+      .function("openNamedEgress", &Engine::open_named_egress)
+      .function("closeNamedEgress", &Engine::close_named_egress)
       .function("nextChunk", &Engine::next_chunk)
       .function("completionStatus", &Engine::completion_status)
       .function("stats", &Engine::stats)

@@ -233,9 +233,11 @@ std::string Engine::take_writes() {
   return std::move(mark_inexact_for_js(json));
 }
 
-Reply Engine::open_egress(const std::string& view, const std::string& index, bool send_snapshot,
-                          double max_queued_chunks, const std::string& on_lag) {
-  if (!pipeline_) return closed_reply();
+namespace {
+
+//! An egress endpoint's configuration from open_egress's arguments.
+Result<EndpointConfig> egress_config(const std::string& view, const std::string& index, bool send_snapshot,
+                                     double max_queued_chunks, const std::string& on_lag) {
   EndpointConfig config;
   config.view = view;
   config.index = index;
@@ -246,12 +248,45 @@ Reply Engine::open_egress(const std::string& view, const std::string& index, boo
   } else if (on_lag == "drop") {
     config.on_lag = LagPolicy::kDrop;
   } else if (on_lag != "block") {
-    return Reply::error(
-        Status(ErrorCode::kInvalidArgument, "unknown onLag '" + on_lag + "' (block, coalesce or drop)"));
+    return Status(ErrorCode::kInvalidArgument, "unknown onLag '" + on_lag + "' (block, coalesce or drop)");
   }
-  Result<uint64_t> id = pipeline_->open_egress(std::move(config));
+  return config;
+}
+
+}  // namespace
+
+Reply Engine::open_egress(const std::string& view, const std::string& index, bool send_snapshot,
+                          double max_queued_chunks, const std::string& on_lag) {
+  if (!pipeline_) return closed_reply();
+  Result<EndpointConfig> config = egress_config(view, index, send_snapshot, max_queued_chunks, on_lag);
+  if (!config.ok()) return Reply::error(config.status());
+  Result<uint64_t> id = pipeline_->open_egress(std::move(*config));
   if (!id.ok()) return Reply::error(id.status());
   return Reply::number_only(static_cast<double>(*id));
+}
+
+Reply Engine::open_named_egress(const std::string& name, const std::string& view, const std::string& index,
+                                bool send_snapshot, double max_queued_chunks, const std::string& on_lag,
+                                double resume_after, double retention_chunks, double retention_bytes) {
+  if (!pipeline_) return closed_reply();
+  Result<EndpointConfig> config = egress_config(view, index, send_snapshot, max_queued_chunks, on_lag);
+  if (!config.ok()) return Reply::error(config.status());
+  // A snapshot in chunks of this many records, one wire line each (edge-worker/egress_response.js).
+  config->snapshot_chunk_records = 10000;
+  RetentionLimits retention;
+  if (retention_chunks >= 0) retention.max_chunks = static_cast<size_t>(retention_chunks);
+  if (retention_bytes >= 0) retention.max_bytes = static_cast<size_t>(retention_bytes);
+  std::optional<uint64_t> after;
+  if (resume_after >= 0) after = static_cast<uint64_t>(resume_after);
+  Result<uint64_t> id = pipeline_->open_named_egress(name, std::move(*config), retention, after);
+  if (!id.ok()) return Reply::error(id.status());
+  return Reply::number_only(static_cast<double>(*id));
+}
+
+Reply Engine::close_named_egress(const std::string& name) {
+  if (!pipeline_) return closed_reply();
+  Status closed = pipeline_->close_named_egress(name);
+  return closed.ok() ? Reply::ok() : Reply::error(closed);
 }
 
 Reply Engine::close_egress(double id) {

@@ -91,6 +91,11 @@ class Engine {
   Reply open_egress(const std::string& view, const std::string& index, bool send_snapshot, double max_queued_chunks,
                     const std::string& on_lag);
   Reply close_egress(double id);
+  //! Pipeline::open_named_egress; resume_after < 0: none; retention_* < 0: the default.
+  Reply open_named_egress(const std::string& name, const std::string& view, const std::string& index,
+                          bool send_snapshot, double max_queued_chunks, const std::string& on_lag,
+                          double resume_after, double retention_chunks, double retention_bytes);
+  Reply close_named_egress(const std::string& name);
   //! The next queued chunk (js_chunk.h's object); "" when none, or when the
   //! call failed (then last_error() says why).
   std::string next_chunk(double id);

@@ -14,7 +14,7 @@ export type ErrorCode =
   | 'INVALID_ARGUMENT' | 'SQL_ERROR' | 'PARSE_ERROR' | 'TYPE_ERROR' | 'UNKNOWN_TABLE' | 'UNKNOWN_VIEW'
   | 'UNKNOWN_INDEX' | 'UNKNOWN_OUTPUT' | 'DUPLICATE_OUTPUT' | 'UNKNOWN_TOKEN' | 'NOT_MATERIALIZED'
   | 'NOT_RESETTABLE' | 'PROGRAM_MISMATCH' | 'CHECKPOINT_CORRUPT' | 'STORAGE_ERROR' | 'CLOSED' | 'OVERFLOW'
-  | 'INTERNAL' | 'CHECKPOINT_VERSION';
+  | 'INTERNAL' | 'RESUME_UNAVAILABLE' | 'CHECKPOINT_VERSION';
 
 export const ERROR_CODES: readonly ErrorCode[];
 
@@ -188,6 +188,12 @@ export interface EgressOptions {
   index?: string;
   maxQueuedChunks?: number;
   onLag?: 'block' | 'coalesce' | 'drop';
+  /** A named egress: it outlives its consumer, is checkpointed, and resumes (docs/js-api.md). */
+  name?: string;
+  /** With `name`: the sequenceNumber of the last chunk you have; continues with the next one (else RESUME_UNAVAILABLE). */
+  resumeFrom?: number;
+  /** With `name`: how much of what was taken it keeps for a resume (default 1000 chunks, 2 MiB). */
+  retention?: { chunks?: number; bytes?: number };
 }
 
 export interface StepResult {
@@ -391,6 +397,8 @@ export class Pipeline<D extends Durability = 'none'> {
 
   egress(view: string, options: EgressOptions & { index: string }): EgressStream<KeyedChunk>;
   egress(view: string, options?: EgressOptions): EgressStream<RowChunk>;
+  /** Closes the named egress `name` for good (a stream's close() only disconnects it). */
+  closeEgress(name: string): void;
   /** A live view of a materialized view (loading until its snapshot is complete). */
   live<R extends Row = Row>(view: string, options?: LiveOptions): LiveView<R>;
 

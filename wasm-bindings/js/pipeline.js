@@ -23,6 +23,7 @@ import { EgressStream } from './egress.js';
 import { EngineFastPath, inputFormat } from './engine_fast_path.js';
 import { loadEngineModule } from './engine_loader.js';
 import { LiveView } from './live_view.js';
+import { closeNamedEgress, openNamedEgress } from './named_egress.js';
 import { rowsMaker } from './live_rows.js';
 import { FreshetError, errorOf, invalidArgument, requireString, unwrap } from './errors.js';
 import { IncidentLog } from './incidents.js';
@@ -470,18 +471,24 @@ export class Pipeline {
   /**
    * An async iterator over a view's changes (one consumer).
    * @param {string} view
-   * @param {{ sendSnapshot?: boolean, index?: string, maxQueuedChunks?: number, onLag?: 'block' | 'coalesce' | 'drop' }} [options]
+   * With `name` the stream is a named egress (named_egress.js): it outlives
+   * its consumer, and `resumeFrom` (the last sequenceNumber received)
+   * continues with the chunk after it.
+   * @param {{ sendSnapshot?: boolean, index?: string, maxQueuedChunks?: number, onLag?: 'block' | 'coalesce' | 'drop',
+   *   name?: string, resumeFrom?: number, retention?: { chunks?: number, bytes?: number } }} [options]
    */
   egress(view, options = {}) {
     const engine = this.#open();
-    const { sendSnapshot = false, index = '', maxQueuedChunks = 1000, onLag = 'block' } = options;
+    const { sendSnapshot = false, index = '', maxQueuedChunks = 1000, onLag = 'block', name } = options;
     requireString(view, 'the view');
     requireString(index, 'index');
     if (!LAG_POLICIES.has(onLag)) throw invalidArgument(`onLag is 'block', 'coalesce' or 'drop', not '${onLag}'`);
     if (!(Number.isInteger(maxQueuedChunks) && maxQueuedChunks > 0)) {
       throw invalidArgument('maxQueuedChunks is a positive integer');
     }
-    const id = unwrap(engine.openEgress(view, index, !!sendSnapshot, maxQueuedChunks, onLag)).number;
+    const id = name === undefined
+      ? unwrap(engine.openEgress(view, index, !!sendSnapshot, maxQueuedChunks, onLag)).number
+      : openNamedEgress(engine, { view, index, sendSnapshot: !!sendSnapshot, maxQueuedChunks, onLag }, options);
     const stream = new EgressStream(id, this.#program.shape(view, index), {
       engine: () => this.#open(),
       nextChunk: (egressId) => {
@@ -491,8 +498,13 @@ export class Pipeline {
       nextStep: () => this.#nextStep(),
       taken: () => this.#state === 'running' && this.#stepper.wake(),  // a full queue may have held steps back
     });
-    if (sendSnapshot) this.#stepper.wake(true);
+    if (sendSnapshot && options.resumeFrom === undefined) this.#stepper.wake(true);
     return stream;
+  }
+
+  /** Closes the named egress `name` for good (a stream's close() only disconnects it). */
+  closeEgress(name) {
+    closeNamedEgress(this.#open(), name);
   }
 
   /**

@@ -4,6 +4,12 @@
 // polled from GET .../stats, and the step-loop controls as POSTs, each with
 // the API key when the worker wants one (api_key.js). What only
 // the local engine has (the feed's rate, the SQL panel, the mirror) is off.
+//
+// Each stream is a named egress (a name of this page's own per view): when
+// the connection drops it reconnects with resume_from = the last chunk it
+// applied and goes on with the next one, without a new snapshot. Only when
+// the worker no longer holds that chunk (410 RESUME_UNAVAILABLE) does it
+// start again with a snapshot.
 
 import { outlineOf } from '../worker/program_outline.js';
 import { apiFetch } from './api_key.js';
@@ -20,6 +26,8 @@ export class EdgeSource {
   #pipeline;
   #handlers;
   #stepRate = { at: 0, step: null, perSecond: 0 };
+  #page = Math.random().toString(36).slice(2, 10);  // names this page's egress streams
+  #connections = new Set();  // AbortControllers of the open egress requests
   #ingestRate = { ingested: null, perSecond: null };
 
   /** @param {{ base: string, pipeline: string }} where @param {object} handlers as LocalSource's */
@@ -53,23 +61,36 @@ export class EdgeSource {
   }
 
   async #follow(view) {
+    const name = `dashboard-${this.#page}-${view}`;
+    let last = null;  // the sequence number of the last chunk applied
     for (;;) {
+      const connection = new AbortController();
+      this.#connections.add(connection);
       try {
-        const response = await apiFetch(`${this.url}/egress/${encodeURIComponent(view)}?format=json&send_snapshot=true`, { method: 'POST' });
+        const resume = last === null ? '&send_snapshot=true' : `&resume_from=${last}`;
+        const response = await apiFetch(`${this.url}/egress/${encodeURIComponent(view)}?format=json&name=${encodeURIComponent(name)}${resume}`,
+          { method: 'POST', signal: connection.signal });
+        if (response.status === 410) {
+          last = null;  // RESUME_UNAVAILABLE: the worker no longer holds the next chunk
+          throw new Error(`${(await response.json()).message}; starting again with a snapshot`);
+        }
         if (!response.ok) throw new Error(`${response.status} ${await response.text()}`);
         for await (const wire of readNdjson(response.body)) {
-          if (!wire.json_data && !wire.snapshot_complete) continue;  // a keepalive
+          if (!wire.json_data) continue;  // a keepalive
           const chunk = { sequenceNumber: wire.sequence_number, snapshot: !!wire.snapshot, snapshotComplete: !!wire.snapshot_complete, inserts: [], deletes: [] };
-          for (const record of wire.json_data ?? []) {
+          for (const record of wire.json_data) {
             if (record.insert) chunk.inserts.push(record.insert);
             else if (record.delete) chunk.deletes.push(record.delete);
           }
           this.#handlers.onChunk(view, chunk, undefined);
+          last = wire.sequence_number;
         }
         throw new Error('the stream ended');
       } catch (error) {
         this.#handlers.onError(`edge egress of ${view}: ${error.message}; reconnecting`);
         await new Promise((resolve) => setTimeout(resolve, RECONNECT_MS));
+      } finally {
+        this.#connections.delete(connection);
       }
     }
   }
@@ -131,6 +152,8 @@ export class EdgeSource {
       case 'resume': return post('resume');
       case 'step': return post('step');
       case 'checkpoint': return post('checkpoint');
+      // Drops every egress connection, as a network failure would (the e2e test's way to cut them).
+      case 'dropConnections': for (const connection of this.#connections) connection.abort(); return this.#connections.size;
       case 'snapshot': {
         const query = encodeURIComponent(`SELECT * FROM ${args[0]}`);
         const response = await apiFetch(`${this.url}/query?sql=${query}`);

@@ -126,9 +126,10 @@ Result<Manifest> decode_manifest(std::string_view bytes) {
   in = ByteReader(body.substr(kMagic.size()), "manifest");
   Manifest m;
   m.version = in.u32();
-  if (in.ok() && m.version != kCheckpointFormatVersion) {
+  if (in.ok() && (m.version < kOldestReadableCheckpointFormatVersion || m.version > kCheckpointFormatVersion)) {
     return Status(ErrorCode::kCheckpointCorrupt, "checkpoint format version " + std::to_string(m.version) +
-                                                     " (this build reads version " +
+                                                     " (this build reads versions " +
+                                                     std::to_string(kOldestReadableCheckpointFormatVersion) + " to " +
                                                      std::to_string(kCheckpointFormatVersion) + ")");
   }
   m.program_hash = in.u64();

@@ -46,7 +46,7 @@ BatchPtr OutputEndpoint::current_delta() const {
 
 void OutputEndpoint::on_step(uint64_t step, size_t snapshot_chunk_records) {
   if (state_ == SnapshotState::kPending) {
-    queue_snapshot(step, snapshot_chunk_records);
+    queue_snapshot(step, config_.snapshot_chunk_records ? config_.snapshot_chunk_records : snapshot_chunk_records);
     state_ = SnapshotState::kSent;
     return;
   }
@@ -114,6 +114,7 @@ std::optional<OutputChunk> OutputEndpoint::pop() {
   OutputChunk chunk = std::move(queue_.front());
   queue_.pop_front();
   accepted(chunk);
+  if (retention_) retention_->keep(chunk);
   return chunk;
 }
 

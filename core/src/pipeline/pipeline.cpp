@@ -279,6 +279,9 @@ Result<uint64_t> Pipeline::open_egress(EndpointConfig config) {
 }
 
 Status Pipeline::close_egress(uint64_t id) {
+  auto it = egress_.find(id);
+  auto named = it == egress_.end() ? named_egress_.end() : named_egress_.find(it->second->name());
+  if (named != named_egress_.end() && named->second == id) return Status::OK();  // disconnected; lives on
   if (egress_.erase(id) == 0) return Status(ErrorCode::kUnknownOutput, "no egress stream " + std::to_string(id));
   return Status::OK();
 }

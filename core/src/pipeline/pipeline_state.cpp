@@ -4,6 +4,9 @@
 //   circuit   every operator's state (Circuit::save_state)
 //   views     the traces of every view, by name
 //   outputs   every connector: name, view, index, EndpointCheckpoint
+//   named_egress  every named egress: name, configuration, retention limits,
+//             EndpointCheckpoint whose queue starts with the retained chunks
+//             (optional: format-4 checkpoints have none)
 //   host      the host's own bytes
 // The checkpoint format around them (manifest, parts, checksums) is checkpoint/'s.
 #include "pipeline_state.h"
@@ -146,6 +149,7 @@ Result<SavedState> Pipeline::save_state() const {
     }
   });
   section("host", [&] { out.raw(host_state_); });
+  section("named_egress", [&] { save_named_egress(out); });
   state.payload = out.take();
   return state;
 }
@@ -242,7 +246,81 @@ Status Pipeline::restore_state(const SavedState& state) {
   FRESHET_RETURN_IF_ERROR(outputs.status());
 
   host_state_ = std::string(by_name["host"]);
+  if (by_name.count("named_egress")) FRESHET_RETURN_IF_ERROR(restore_named_egress(by_name["named_egress"]));
   return Status::OK();
+}
+
+void Pipeline::save_named_egress(ByteWriter& out) const {
+  out.varint(named_egress_.size());
+  for (const auto& [name, id] : named_egress_) {
+    const OutputEndpoint& endpoint = *egress_.at(id);
+    const EndpointConfig& config = endpoint.config();
+    out.bytes(name);
+    out.bytes(config.view);
+    out.bytes(config.index);
+    out.boolean(config.send_snapshot);
+    out.u64(config.max_queued_chunks);
+    out.u8(static_cast<uint8_t>(config.on_lag));
+    out.u64(config.snapshot_chunk_records);
+    out.u64(endpoint.retention()->limits().max_chunks);
+    out.u64(endpoint.retention()->limits().max_bytes);
+    EndpointCheckpoint saved = endpoint.checkpoint();
+    const std::deque<OutputChunk>& retained = endpoint.retention()->chunks();
+    out.varint(retained.size());
+    saved.queue.insert(saved.queue.begin(), retained.begin(), retained.end());
+    write_endpoint(out, saved);
+  }
+}
+
+Status Pipeline::restore_named_egress(std::string_view bytes) {
+  ByteReader in(bytes, "section 'named_egress'");
+  size_t count = in.count(30);
+  for (size_t i = 0; i < count && in.ok(); ++i) {
+    std::string name(in.bytes());
+    EndpointConfig config;
+    config.view = std::string(in.bytes());
+    config.index = std::string(in.bytes());
+    config.send_snapshot = in.boolean();
+    config.max_queued_chunks = static_cast<size_t>(in.u64());
+    uint8_t on_lag = in.u8();
+    config.snapshot_chunk_records = static_cast<size_t>(in.u64());
+    RetentionLimits limits;
+    limits.max_chunks = static_cast<size_t>(in.u64());
+    limits.max_bytes = static_cast<size_t>(in.u64());
+    size_t retained = static_cast<size_t>(in.varint());
+    if (!in.ok()) break;
+    if (on_lag > static_cast<uint8_t>(LagPolicy::kDrop)) {
+      in.fail("unknown lag policy " + std::to_string(on_lag));
+      break;
+    }
+    config.on_lag = static_cast<LagPolicy>(on_lag);
+    const MaterializedView* view = find_view(config.view);
+    std::optional<size_t> index = view && !config.index.empty() ? view->index_ordinal(config.index) : std::nullopt;
+    if (!view || (!config.index.empty() && !index)) {
+      in.fail("egress '" + name + "' names an unknown view or index");
+      break;
+    }
+    RowCheck keys = index ? rows_of(view->indexes()[*index]->key_schema) : rows_of(view->view().schema);
+    RowCheck values = index ? rows_of(view->view().schema) : rows_of(empty_schema());
+    EndpointCheckpoint saved = read_endpoint(in, keys, values);
+    if (!in.ok()) break;
+    if (retained > saved.queue.size()) {
+      in.fail("egress '" + name + "' retains more chunks than it saved");
+      break;
+    }
+    std::deque<OutputChunk> kept(saved.queue.begin(), saved.queue.begin() + static_cast<std::ptrdiff_t>(retained));
+    saved.queue.erase(saved.queue.begin(), saved.queue.begin() + static_cast<std::ptrdiff_t>(retained));
+    Result<std::unique_ptr<OutputEndpoint>> endpoint = make_endpoint(name, std::move(config), nullptr);
+    if (!endpoint.ok()) return Status(ErrorCode::kCheckpointCorrupt, endpoint.status().message());
+    (*endpoint)->retain(limits);
+    (*endpoint)->resume_from(std::move(saved));
+    (*endpoint)->restore_retained(std::move(kept));
+    uint64_t id = next_egress_++;
+    egress_.emplace(id, std::move(*endpoint));
+    named_egress_[name] = id;
+  }
+  in.expect_end();
+  return in.status();
 }
 
 }  // namespace freshet

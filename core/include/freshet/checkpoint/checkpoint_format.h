@@ -31,7 +31,12 @@ namespace freshet {
 //! whose state is the join's then the aggregate's.
 //! 4: rows store integers big-endian with the sign bit flipped
 //! (types/ordered_int.h), so every row of an older checkpoint reads wrong.
-constexpr uint32_t kCheckpointFormatVersion = 4;
+//! 5: an optional section 'named_egress' (named egress streams: their
+//! queues and retained chunks, pipeline_state.cpp). A version-4 checkpoint
+//! is a version-5 one without it, so both are read.
+constexpr uint32_t kCheckpointFormatVersion = 5;
+//! The oldest format version this build reads.
+constexpr uint32_t kOldestReadableCheckpointFormatVersion = 4;
 //! A part never exceeds this (a Workers KV value holds at most 25 MiB).
 constexpr size_t kMaxCheckpointPartBytes = size_t{16} << 20;
 

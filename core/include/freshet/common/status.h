@@ -32,6 +32,7 @@ enum class ErrorCode : uint8_t {
   kClosed,
   kOverflow,          //!< arithmetic overflow while evaluating
   kInternal,          //!< a bug: an invariant did not hold
+  kResumeUnavailable, //!< a named egress cannot resume there: start again with a snapshot
 };
 
 //! The stable, upper-case name of a code ("SQL_ERROR"), as JS sees it.

@@ -25,6 +25,7 @@
 #include <string>
 
 #include "freshet/format/json_output.h"
+#include "freshet/pipeline/egress_retention.h"
 #include "freshet/pipeline/materialized_view.h"
 #include "freshet/pipeline/output_chunk.h"
 
@@ -39,6 +40,10 @@ struct EndpointConfig {
   bool send_snapshot = false;
   size_t max_queued_chunks = 1000;
   LagPolicy on_lag = LagPolicy::kBlock;
+  //! Records per snapshot chunk; 0: the pipeline's setting. Named egress
+  //! streams set it so that each wire line of a snapshot is one chunk, with
+  //! a sequence number a consumer can resume after.
+  size_t snapshot_chunk_records = 0;
 };
 
 struct EndpointStats {
@@ -110,6 +115,23 @@ class OutputEndpoint {
   //! brackets): rows inserted and rows deleted, or through an index upserts
   //! `{"key":{...},"row":{...}}` and deletes `{"key":{...}}`.
   void encode_split(const OutputChunk& chunk, std::string* additions, std::string* removals) const;
+  // ------------------------------------------- named egress (egress_resume.cpp)
+  //! Keeps what the consumer takes, within `limits`, so it can resume.
+  void retain(RetentionLimits limits);
+  const EgressRetention* retention() const { return retention_ ? &*retention_ : nullptr; }
+  //! The consumer has every chunk up to and including `last_received`: the
+  //! next pop() gives the chunk after it. RESUME_UNAVAILABLE when that chunk
+  //! is no longer retained, or was never produced here (the pipeline went
+  //! back to an older checkpoint): the consumer must start over (restart()).
+  Status resume_after(uint64_t last_received);
+  //! Starts over: forgets the queue and the retention; with send_snapshot a
+  //! fresh snapshot comes at the next step. Sequence numbers go on counting.
+  void restart();
+  //! The sequence number the next chunk will get.
+  uint64_t next_sequence() const { return next_sequence_; }
+  //! Restores the retained chunks of a checkpoint (after resume_from()).
+  void restore_retained(std::deque<OutputChunk> chunks);
+
   //! Whether chunks go through an index (upserts and deletes by key).
   bool through_index() const { return index_.has_value(); }
 
@@ -140,6 +162,7 @@ class OutputEndpoint {
   uint64_t next_sequence_ = 0;
   EndpointStats stats_;
   uint64_t fingerprint_;
+  std::optional<EgressRetention> retention_;  // named egress only
 };
 
 //! Records in a batch: the sum of |weight|.

@@ -47,6 +47,8 @@ struct InputStats {
   uint64_t parse_errors = 0;
 };
 
+class ByteWriter;
+
 //! A pipeline's saved state: named sections back to back in one payload
 //! (one buffer, so a large state is never copied section by section).
 struct SavedState {
@@ -149,6 +151,17 @@ class Pipeline {
   //! Opens an egress stream; returns its id.
   Result<uint64_t> open_egress(EndpointConfig config);
   Status close_egress(uint64_t id);
+  //! Opens the named egress `name` (named_egress.cpp): an egress that lives
+  //! on while no consumer is connected, keeps what its consumer took within
+  //! `retention`, and is part of checkpoints. When it exists, the new
+  //! connection takes it over (the old id is gone): with `resume_after` = N
+  //! it continues with chunk N+1 (RESUME_UNAVAILABLE when it cannot),
+  //! without it starts over (a fresh snapshot with send_snapshot). A new
+  //! name with `resume_after` is RESUME_UNAVAILABLE. Returns the stream's id.
+  Result<uint64_t> open_named_egress(const std::string& name, EndpointConfig config, RetentionLimits retention,
+                                     std::optional<uint64_t> resume_after);
+  //! Closes a named egress for good (close_egress only disconnects it).
+  Status close_named_egress(std::string_view name);
   //! The next chunk of an egress stream, if one is queued.
   Result<std::optional<OutputChunk>> next_chunk(uint64_t id);
   //! An endpoint by connector name or egress id.
@@ -176,8 +189,9 @@ class Pipeline {
   //! Everything needed to go on from this step boundary, as named sections:
   //! the circuit's operators (traces, buffered input), the views' traces,
   //! step count, completion tokens, input statistics, connectors (snapshot
-  //! state, statistics, unaccepted chunks) and the host's bytes. Egress
-  //! streams are connections, not state: they are not kept.
+  //! state, statistics, unaccepted chunks), the host's bytes and named
+  //! egress streams (queue and retention). Other egress streams are
+  //! connections, not state: they are not kept.
   Result<SavedState> save_state() const;
   //! Restores what save_state wrote, into a pipeline just created from the
   //! same program, before any ingest or step. Connectors come back when the
@@ -195,6 +209,11 @@ class Pipeline {
   Result<std::unique_ptr<OutputEndpoint>> make_endpoint(const std::string& name, EndpointConfig config,
                                                         std::shared_ptr<Sink> sink) const;
   const MaterializedView* find_view(std::string_view name) const;
+  //! Closes the named egress whose consumer connected least recently (the bound kMaxNamedEgress).
+  void close_least_recently_connected();
+  //! The named egress endpoints as a checkpoint section, and back (pipeline_state.cpp).
+  void save_named_egress(ByteWriter& out) const;
+  Status restore_named_egress(std::string_view bytes);
   //! Whether every connector accepted every chunk of steps up to `step`.
   bool accepted_through(uint64_t step) const;
   //! Forgets the token ranges whose steps every connector accepted.
@@ -213,6 +232,7 @@ class Pipeline {
   std::map<std::string, std::unique_ptr<OutputEndpoint>, std::less<>> connectors_;
   std::map<uint64_t, std::unique_ptr<OutputEndpoint>> egress_;
   uint64_t next_egress_ = 0;
+  std::map<std::string, uint64_t, std::less<>> named_egress_;  // name → the id of its endpoint in egress_
 
   std::map<std::string, InputStats> input_stats_;
   // One JSON reader per table (by index in program_->tables), made on first use.
