@@ -23,6 +23,7 @@ const char* error_code_name(ErrorCode code) {
     case ErrorCode::kClosed: return "CLOSED";
     case ErrorCode::kOverflow: return "OVERFLOW";
     case ErrorCode::kInternal: return "INTERNAL";
+    case ErrorCode::kLimitExceeded: return "LIMIT_EXCEEDED";
   }
   return "INTERNAL";
 }

@@ -32,6 +32,7 @@ enum class ErrorCode : uint8_t {
   kClosed,
   kOverflow,          //!< arithmetic overflow while evaluating
   kInternal,          //!< a bug: an invariant did not hold
+  kLimitExceeded,     //!< a bound on work, size or count was reached (program, query); nothing was applied
 };
 
 //! The stable, upper-case name of a code ("SQL_ERROR"), as JS sees it.
