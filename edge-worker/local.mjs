@@ -15,12 +15,13 @@ export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /**
  * Starts workerd with the edge worker. Resolves once it listens.
- * @param {{ persistDir: string, port?: number, host?: string, apiKey?: string }} options
+ * @param {{ persistDir: string, port?: number, host?: string, apiKey?: string, vars?: Record<string, string> }} options
  *   port 0 (the default) picks a free one; `apiKey` (one key or several, comma-separated)
- *   is the FRESHET_API_KEY secret; without it the API needs no key (FRESHET_NO_AUTH)
+ *   is the FRESHET_API_KEY secret; without it the API needs no key (FRESHET_NO_AUTH);
+ *   `vars` are more Worker variables (FRESHET_CORS_ORIGINS, FRESHET_MAX_*: cors.js, limits.js)
  * @returns {Promise<{ mf: Miniflare, url: string, stop: () => Promise<void> }>} url without a trailing slash
  */
-export async function startEdgeWorker({ persistDir, port = 0, host = '127.0.0.1', apiKey = '' }) {
+export async function startEdgeWorker({ persistDir, port = 0, host = '127.0.0.1', apiKey = '', vars = {} }) {
   const mf = new Miniflare({
     modules: true,
     scriptPath: join(REPO_ROOT, 'edge-worker/worker.js'),
@@ -34,7 +35,7 @@ export async function startEdgeWorker({ persistDir, port = 0, host = '127.0.0.1'
       PIPELINES: { className: 'PipelineObject', useSQLite: true },
       REGISTRY: { className: 'PipelineRegistry', useSQLite: true },
     },
-    bindings: apiKey ? { FRESHET_API_KEY: apiKey } : { FRESHET_NO_AUTH: 'true' },
+    bindings: { ...vars, ...(apiKey ? { FRESHET_API_KEY: apiKey } : { FRESHET_NO_AUTH: 'true' }) },
     durableObjectsPersist: join(persistDir, 'durable-objects'),
     kvNamespaces: ['KV'],
     kvPersist: join(persistDir, 'kv'),
@@ -44,4 +45,9 @@ export async function startEdgeWorker({ persistDir, port = 0, host = '127.0.0.1'
   });
   const ready = await mf.ready;
   return { mf, url: ready.href.replace(/\/$/, ''), stop: () => mf.dispose() };
+}
+
+/** The Worker variables of limits.js and cors.js set in this process's environment (for `npm start`). */
+export function workerVarsFromEnv(env = process.env) {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => name === 'FRESHET_CORS_ORIGINS' || name.startsWith('FRESHET_MAX_')));
 }
