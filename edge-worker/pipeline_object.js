@@ -492,7 +492,7 @@ export class PipelineObject {
     const body = new Uint8Array(await request.arrayBuffer());
     // Without ?array=, a JSON body that opens with '[' is an array, anything else newline-delimited records.
     const array = arrayParam === null ? firstNonBlank(body) === 0x5b : arrayParam === 'true';
-    checkRecordCount(body, { format, array }, limitsOf(this.#env).ingressRecords);  // 413 before anything is applied
+    checkRecordCount(body, { format, array, updateFormat }, limitsOf(this.#env).ingressRecords);  // 413 before anything is applied
     await this.#setUnsavedInput(true);  // before the input can reach a sink
     ++this.#ingests;
     const pipeline = this.#healthy();

@@ -58,6 +58,12 @@ test('checkRecordCount refuses past the limit, stops counting there, and skips b
   assert.doesNotThrow(() => checkRecordCount(records(10), { format: 'json', array: true }, 10));
   assert.throws(() => checkRecordCount(records(11), { format: 'json', array: true }, 10), { code: 'TOO_MANY_RECORDS', status: 413 });
   assert.equal(countJsonValues(records(1000), 1, 10), 11, 'counting stops past the limit');
-  // Fewer than 2 × limit bytes cannot hold more than `limit` records: not scanned (a malformed body is the parser's).
+  // Fewer than 2 × limit bytes (13 × in insert_delete) cannot hold more than `limit` records: not scanned
+  // (a malformed body is the parser's).
   assert.doesNotThrow(() => checkRecordCount(encode('1,2,3,4,5'), { format: 'json', array: true }, 5));
+  assert.throws(() => checkRecordCount(encode('[1,2,3,4,5,6,7,8,9,10,11]'), { format: 'json', array: true }, 10), { code: 'TOO_MANY_RECORDS' });
+  assert.doesNotThrow(() => checkRecordCount(encode('[1,2,3,4,5,6,7,8,9,10,11]'), { format: 'json', array: true, updateFormat: 'insert_delete' }, 10));
+  const twelve = encode(JSON.stringify(Array.from({ length: 12 }, () => ({ insert: { x: 1 } }))));
+  assert.ok(twelve.length >= 13 * 10);
+  assert.throws(() => checkRecordCount(twelve, { format: 'json', array: true, updateFormat: 'insert_delete' }, 10), { code: 'TOO_MANY_RECORDS' });
 });
