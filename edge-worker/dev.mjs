@@ -16,7 +16,7 @@ import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 
 import { SAMPLE_PIPELINE_NAME, SAMPLE_SQL, SampleGenerator } from '../web-demo/sample_pipeline.js';
-import { REPO_ROOT, startEdgeWorker } from './local.mjs';
+import { REPO_ROOT, startEdgeWorker, workerVarsFromEnv } from './local.mjs';
 
 const port = Number(process.env.PORT ?? 8787);
 const rate = Number(process.env.FRESHET_DEMO_RATE ?? 200);
@@ -92,7 +92,7 @@ function feed(base, generator) {
 }
 
 mkdirSync(persistDir, { recursive: true });
-const worker = await startEdgeWorker({ persistDir, port, apiKey });
+const worker = await startEdgeWorker({ persistDir, port, apiKey, vars: workerVarsFromEnv() });
 const generator = await ensureDemo(worker.url);
 const stopFeeding = feed(worker.url, generator);
 console.log(`Freshet edge worker on ${worker.url}  (state in ${persistDir})`);

@@ -2,7 +2,8 @@
 // Feldera's statuses, where the edge worker meets the same situation.
 // Source: feldera crates/pipeline-manager/src/db/error.rs (error_code and
 // status_code of DBError), runner/error.rs (PipelineInteractionNotDeployed),
-// auth.rs (AuthenticationFailed); messages follow theirs.
+// auth.rs (AuthenticationFailed), adapters server/error.rs (ApiConnectionLimit);
+// messages follow theirs.
 
 export const FELDERA_ERROR_STATUS = {
   AuthenticationFailed: 401,
@@ -17,6 +18,7 @@ export const FELDERA_ERROR_STATUS = {
   InitialImmutableUnlessStopped: 400,
   InitialStandbyNotAllowed: 400,
   PipelineInteractionNotDeployed: 503,
+  ApiConnectionLimit: 429,
 };
 
 /** Feldera's answer to a request that needs a running pipeline when it is stopped. */

@@ -17,6 +17,7 @@ const ENGINE_ERROR_STATUS = {
   NOT_MATERIALIZED: 400,
   NOT_RESETTABLE: 400,
   OVERFLOW: 400,
+  LIMIT_EXCEEDED: 413,  // a program or ad-hoc query past one of the engine's bounds
   UNKNOWN_TABLE: 404,
   UNKNOWN_VIEW: 404,
   UNKNOWN_INDEX: 404,
@@ -42,8 +43,13 @@ export const HTTP_ERROR_STATUS = {
   UnknownPipelineName: 404,  // Feldera's code and status for an unknown pipeline
   UNKNOWN_CONNECTOR: 404,    // no such connector on that view (connector reset)
   NOT_FOUND: 404,            // no such route
+  ORIGIN_NOT_ALLOWED: 403,   // a write from an origin FRESHET_CORS_ORIGINS does not list (cors.js)
   METHOD_NOT_ALLOWED: 405,
   INPUT_LOST: 410,           // a completion token whose input was lost in a restart
+  PAYLOAD_TOO_LARGE: 413,    // a body over FRESHET_MAX_BODY_BYTES (limits.js)
+  PROGRAM_TOO_LARGE: 413,    // program_code over FRESHET_MAX_PROGRAM_BYTES
+  TOO_MANY_RECORDS: 413,     // an ingress over FRESHET_MAX_INGRESS_RECORDS
+  TOO_MANY_PIPELINES: 429,   // a create past FRESHET_MAX_PIPELINES
   PIPELINE_FAILED: 503,      // a step failed; the pipeline steps no more until replaced
   ...FELDERA_ERROR_STATUS,
 };

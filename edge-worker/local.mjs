@@ -19,7 +19,8 @@ export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
  *   port 0 (the default) picks a free one; `apiKey` (one key or several, comma-separated)
  *   is the FRESHET_API_KEY secret; without it the API needs no key (FRESHET_NO_AUTH); `faults`
  *   ("fail_every=7,slow_ms=5", tests only) makes KV calls fail or slow (fault_injection.js);
- *   `vars` are more environment variables (wrangler.toml's [vars]), e.g. FRESHET_CHECKPOINT_STORE
+ *   `vars` are more Worker variables (wrangler.toml's [vars]: FRESHET_CHECKPOINT_STORE,
+ *   FRESHET_CORS_ORIGINS, FRESHET_MAX_*: pipeline_storage.js, cors.js, limits.js)
  * @returns {Promise<{ mf: Miniflare, url: string, stop: () => Promise<void> }>} url without a trailing slash
  */
 export async function startEdgeWorker({ persistDir, port = 0, host = '127.0.0.1', apiKey = '', faults = '', vars = {} }) {
@@ -46,4 +47,9 @@ export async function startEdgeWorker({ persistDir, port = 0, host = '127.0.0.1'
   });
   const ready = await mf.ready;
   return { mf, url: ready.href.replace(/\/$/, ''), stop: () => mf.dispose() };
+}
+
+/** The Worker variables of limits.js and cors.js set in this process's environment (for `npm start`). */
+export function workerVarsFromEnv(env = process.env) {
+  return Object.fromEntries(Object.entries(env).filter(([name]) => name === 'FRESHET_CORS_ORIGINS' || name.startsWith('FRESHET_MAX_')));
 }

@@ -46,11 +46,13 @@ import { HttpError, errorObject, errorResponse } from './http_errors.js';
 import { incarnationOf, ingestCounted } from './incarnation.js';
 import { jsonResponse, stringify } from './json.js';
 import { retriedKV } from './kv_retries.js';
+import { checkEgressConnections, limitsOf } from './limits.js';
 import { identify, storedBody, withIdentity } from './pipeline_identity.js';
 import { registerPipeline, unregisterPipeline } from './pipeline_registry.js';
 import { compileProgram, programInfo } from './program_info.js';
 import { queryFormat, queryResponse } from './query_formats.js';
 import { ingressDurability, pipelineStorage, wipePipelineStorage } from './pipeline_storage.js';
+import { checkRecordCount } from './record_count.js';
 import { matchRoute, splitPipelinePath } from './routes.js';
 import { snakeCaseKeys } from './snake_case.js';
 import { discardUnreadBody } from './unread_body.js';
@@ -496,6 +498,7 @@ export class PipelineObject {
     const body = new Uint8Array(await request.arrayBuffer());
     // Without ?array=, a JSON body that opens with '[' is an array, anything else newline-delimited records.
     const array = arrayParam === null ? firstNonBlank(body) === 0x5b : arrayParam === 'true';
+    checkRecordCount(body, { format, array, updateFormat }, limitsOf(this.#env).ingressRecords);  // 413 before anything is applied
     const pipeline = this.#healthy();
     // Answered once the input is in the log (durability: 'log'): a restart replays it.
     const token = await ingestCounted(pipeline, params.table, () => pipeline.ingest(params.table, body, { format, updateFormat, array }));
@@ -510,6 +513,7 @@ export class PipelineObject {
 
   async egress({ url, params }) {
     const pipeline = this.#healthy();
+    checkEgressConnections(Object.keys(pipeline.stats().egress).length, limitsOf(this.#env));  // 429 ApiConnectionLimit
     oneOf(url, 'format', ['json'], 'json');
     const sendSnapshot = oneOf(url, 'send_snapshot', ['true', 'false'], 'false') === 'true';
     const backpressure = oneOf(url, 'backpressure', ['true', 'false'], 'false') === 'true';
@@ -627,7 +631,8 @@ export class PipelineObject {
     const sql = url.searchParams.get('sql');
     if (!sql?.trim()) throw new HttpError('INVALID_REQUEST', "the 'sql' parameter is required: ?sql=SELECT ...");
     // Any SELECT over the materialized views and tables, compiled by the engine's SQL front end.
-    return queryResponse({ rows: await pipeline.query(sql) }, format);
+    const { queryRows, queryBytes } = limitsOf(this.#env);
+    return queryResponse({ rows: await pipeline.query(sql, { maxRows: queryRows, maxBytes: queryBytes }) }, format);
   }
 
 

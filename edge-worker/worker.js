@@ -8,30 +8,28 @@
 // Bindings: PIPELINES (Durable Object namespace of PipelineObject), REGISTRY
 // (PipelineRegistry: the names, for GET /v0/pipelines), KV (checkpoints and
 // KV connectors), ASSETS (optional), FRESHET_API_KEY (secret: the API keys,
-// api_keys.js), FRESHET_NO_AUTH ("true": no keys needed; local only).
+// api_keys.js), FRESHET_NO_AUTH ("true": no keys needed; local only),
+// FRESHET_CORS_ORIGINS (origins that may write: cors.js), FRESHET_MAX_*
+// (bounds on requests: limits.js).
 
 import { checkApiKey } from './api_keys.js';
+import { checkOrigin, corsHeaders } from './cors.js';
 import { checkPipelineName } from './definition.js';
 import { configResponse } from './feldera_config.js';
 import { HttpError, errorResponse } from './http_errors.js';
+import { boundedBody, boundedProgram, checkPipelineCount, limitsOf } from './limits.js';
 import { createPipeline, listPipelines } from './pipeline_collection.js';
+import { pipelineNames } from './pipeline_registry.js';
 import { splitPipelinePath } from './routes.js';
 import { discardUnreadBody } from './unread_body.js';
 
 export { PipelineObject } from './pipeline_object.js';
 export { PipelineRegistry } from './pipeline_registry.js';
 
-const CORS_HEADERS = {
-  'access-control-allow-origin': '*',
-  'access-control-allow-methods': 'GET, PUT, POST, PATCH, DELETE, OPTIONS',
-  'access-control-allow-headers': 'content-type, authorization',
-  'access-control-max-age': '86400',
-};
-
 export default {
   async fetch(request, env) {
     const url = new URL(request.url);
-    if (url.pathname === '/v0' || url.pathname.startsWith('/v0/')) return withCors(await api(request, env, url));
+    if (url.pathname === '/v0' || url.pathname.startsWith('/v0/')) return withCors(await api(request, env, url), corsHeaders(request, url, env));
     if (url.pathname === '/') return Response.redirect(new URL('/web-demo/index.html', url).href, 302);
     if (env.ASSETS) return env.ASSETS.fetch(request);
     return new Response('not found\n', { status: 404 });
@@ -44,6 +42,8 @@ async function api(request, env, url) {
     const route = `${request.method} ${url.pathname.replace(/\/$/, '')}`;
     if (route === 'GET /v0/config') return configResponse();
     await checkApiKey(request, env);
+    checkOrigin(request, url, env);
+    request = await boundedRequest(request, env, url);
     if (route === 'GET /v0/pipelines') return await listPipelines(env, url);
     if (route === 'POST /v0/pipelines') return await createPipeline(env, request, url);
     const path = splitPipelinePath(url.pathname);
@@ -66,9 +66,30 @@ async function api(request, env, url) {
   }
 }
 
-function withCors(response) {
+function withCors(response, headers) {
   const answer = new Response(response.body, response);
-  for (const [name, value] of Object.entries(CORS_HEADERS)) answer.headers.set(name, value);
+  for (const [name, value] of Object.entries(headers)) answer.headers.set(name, value);
   return answer;
+}
+
+/**
+ * The request within the bounds of limits.js (its body; a definition's
+ * program; a new pipeline within the deployment's count), read at most
+ * once here. A create's count is checked against the registry first, so
+ * concurrent creates may pass the bound by as many as run at once.
+ */
+async function boundedRequest(request, env, url) {
+  const limits = limitsOf(env);
+  request = await boundedBody(request, limits);
+  const path = url.pathname.replace(/\/$/, '');
+  const pipeline = /^\/v0\/pipelines\/([^/]+)$/.exec(path)?.[1];
+  const definition = (request.method === 'POST' && path === '/v0/pipelines') ||
+                     (pipeline && (request.method === 'PUT' || request.method === 'PATCH'));
+  if (!definition) return request;
+  request = await boundedProgram(request, limits);
+  if (request.method === 'PATCH') return request;
+  const name = pipeline ? splitPipelinePath(path).pipeline : (await request.clone().json().catch(() => null))?.name;
+  if (typeof name === 'string') checkPipelineCount(await pipelineNames(env), name, limits);
+  return request;
 }
 

@@ -74,7 +74,10 @@ class Engine {
   Reply lookup(const std::string& index, const std::string& key_json) const;
   //! An ad-hoc SELECT over the materialized views and tables (engine_query.cpp);
   //! text = `{"columns":[...],"rows":[...]}`, rows in ORDER BY order.
-  Reply query(const std::string& sql) const;
+  //! The limits (QueryLimits' result rows and bytes, work rows and bytes)
+  //! are numbers from JS; 0 keeps the engine's default.
+  Reply query(const std::string& sql, double max_rows = 0, double max_bytes = 0, double max_work_rows = 0,
+              double max_work_bytes = 0) const;
 
   //! number = 1 when a checkpointed connector of this name had another
   //! configuration: it starts afresh and JS must wipe its destination first.

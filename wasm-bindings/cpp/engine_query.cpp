@@ -6,10 +6,23 @@
 #include "js_chunk.h"
 
 namespace freshet::wasm {
+namespace {
 
-Reply Engine::query(const std::string& sql) const {
+void set_limit(double from_js, uint64_t* limit) {
+  if (from_js >= 1) *limit = static_cast<uint64_t>(from_js);
+}
+
+}  // namespace
+
+Reply Engine::query(const std::string& sql, double max_rows, double max_bytes, double max_work_rows,
+                    double max_work_bytes) const {
   if (!pipeline_) return closed_reply();
-  Result<QueryResult> result = pipeline_->query(sql);
+  QueryLimits limits;
+  set_limit(max_rows, &limits.max_result_rows);
+  set_limit(max_bytes, &limits.max_result_bytes);
+  set_limit(max_work_rows, &limits.max_work_rows);
+  set_limit(max_work_bytes, &limits.max_work_bytes);
+  Result<QueryResult> result = pipeline_->query(sql, limits);
   if (!result.ok()) return Reply::error(result.status());
   format::JsonRowEncoder encoder(*result->schema);
   std::string json = "{\"columns\":";

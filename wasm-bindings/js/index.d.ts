@@ -14,7 +14,7 @@ export type ErrorCode =
   | 'INVALID_ARGUMENT' | 'SQL_ERROR' | 'PARSE_ERROR' | 'TYPE_ERROR' | 'UNKNOWN_TABLE' | 'UNKNOWN_VIEW'
   | 'UNKNOWN_INDEX' | 'UNKNOWN_OUTPUT' | 'DUPLICATE_OUTPUT' | 'UNKNOWN_TOKEN' | 'NOT_MATERIALIZED'
   | 'NOT_RESETTABLE' | 'PROGRAM_MISMATCH' | 'CHECKPOINT_CORRUPT' | 'STORAGE_ERROR' | 'CLOSED' | 'OVERFLOW'
-  | 'INTERNAL' | 'RESUME_UNAVAILABLE' | 'CHECKPOINT_VERSION';
+  | 'INTERNAL' | 'RESUME_UNAVAILABLE' | 'LIMIT_EXCEEDED' | 'CHECKPOINT_VERSION';
 
 export const ERROR_CODES: readonly ErrorCode[];
 
@@ -127,6 +127,18 @@ export interface CreateOptions {
    * max(clockResolutionMs, temporalStepMs), redoing its rows each time.
    */
   temporalStepMs?: number;
+}
+
+/** Bounds on one ad-hoc query (`p.query`); 0 or absent keeps the default. */
+export interface QueryLimits {
+  /** Rows of the answer, each counted as often as it occurs (default 100,000). */
+  maxRows?: number;
+  /** Bytes of the answer's rows in the engine's encoding (default 16 MiB). */
+  maxBytes?: number;
+  /** Rows the query's operators build on the way, its inputs' copies included (default 4,000,000). */
+  maxWorkRows?: number;
+  /** Their bytes (default 64 MiB). */
+  maxWorkBytes?: number;
 }
 
 export interface CheckpointResult {
@@ -413,9 +425,10 @@ export class Pipeline<D extends Durability = 'none'> {
    * over the current contents, as of the last step, of the materialized views
    * and tables. Rows come in ORDER BY order. Reading a relation that is not
    * materialized fails with code NOT_MATERIALIZED; bad SQL with SQL_ERROR,
-   * naming line and column.
+   * naming line and column. Bounded by `limits` (defaults in QueryLimits):
+   * past one, LIMIT_EXCEEDED and nothing kept.
    */
-  query(sql: string): Promise<Row[]>;
+  query(sql: string, limits?: QueryLimits): Promise<Row[]>;
   lookup(index: string, key: Row | SqlValue[] | SqlValue): Row[];
 
   /** Writes one checkpoint (state, buffered input, connectors) to the storage given to create(). */

@@ -606,12 +606,22 @@ export class Pipeline {
    * the materialized views and tables, compiled by the same SQL front end as
    * the program; rows come in ORDER BY order. A relation that is not
    * materialized fails with NOT_MATERIALIZED, bad SQL with SQL_ERROR naming
-   * line and column.
+   * line and column. Bounded (LIMIT_EXCEEDED past a bound, nothing kept):
+   * the answer by `maxRows` (default 100,000) and `maxBytes` (16 MiB), the
+   * work on the way by `maxWorkRows` (4,000,000 rows built by its operators,
+   * its inputs' copies included) and `maxWorkBytes` (64 MiB).
    * @param {string} sql
+   * @param {{ maxRows?: number, maxBytes?: number, maxWorkRows?: number, maxWorkBytes?: number }} [limits]
    * @returns {Promise<Record<string, any>[]>}
    */
-  async query(sql) {
-    const reply = unwrap(this.#open().query(requireString(sql, 'the query')));
+  async query(sql, limits = {}) {
+    const bound = (name) => {
+      const value = limits[name] ?? 0;
+      if (!(Number.isSafeInteger(value) && value >= 0)) throw invalidArgument(`${name} is a positive integer`);
+      return value;  // 0: the engine's default
+    };
+    const reply = unwrap(this.#open().query(requireString(sql, 'the query'), bound('maxRows'), bound('maxBytes'),
+                                            bound('maxWorkRows'), bound('maxWorkBytes')));
     return parseQueryRows(reply.text);
   }
 

@@ -141,7 +141,16 @@ export class EdgeSource {
 
   async call(method, ...args) {
     const post = async (path) => {
-      const response = await apiFetch(`${this.url}/${path}`, { method: 'POST' });
+      let response;
+      try {
+        response = await apiFetch(`${this.url}/${path}`, { method: 'POST' });
+      } catch (error) {
+        // A worker on another origin refuses writes unless it lists this one
+        // (its preflight offers read methods only, so the browser says no more).
+        const elsewhere = new URL(this.url).origin !== location.origin;
+        throw elsewhere ? new Error(`${error.message}: the worker may refuse writes from ${location.origin}; ` +
+                                    'list it in its FRESHET_CORS_ORIGINS') : error;
+      }
       const body = await response.json().catch(() => ({}));
       if (!response.ok) throw Object.assign(new Error(body.message ?? `${response.status}`), { code: body.error_code });
       this.#pollStats();

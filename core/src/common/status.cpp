@@ -24,6 +24,7 @@ const char* error_code_name(ErrorCode code) {
     case ErrorCode::kOverflow: return "OVERFLOW";
     case ErrorCode::kInternal: return "INTERNAL";
     case ErrorCode::kResumeUnavailable: return "RESUME_UNAVAILABLE";
+    case ErrorCode::kLimitExceeded: return "LIMIT_EXCEEDED";
   }
   return "INTERNAL";
 }

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "freshet/circuit/circuit.h"
+#include "freshet/circuit/work_meter.h"
 #include "freshet/operators/row_functions.h"
 #include "freshet/zset/batch_codec.h"
 #include "freshet/zset/trace.h"
@@ -48,6 +49,7 @@ class JoinCore {
   template <typename Emit>
   void walk(const Batch& delta, const Trace& other, bool delta_is_left, Emit& emit) {
     if (delta.empty()) return;
+    WorkMeter* meter = active_work_meter();
     const Schema& key_schema = *left_->key_schema;
     const Schema& delta_schema = delta_is_left ? *left_->value_schema : *right_->value_schema;
     const Schema& other_schema = delta_is_left ? *right_->value_schema : *left_->value_schema;
@@ -62,6 +64,10 @@ class JoinCore {
         for (size_t d = delta.values_begin(k); d < delta.values_end(k); ++d) {
           RowReader delta_value(delta_schema, delta.value(d));
           for (size_t o = batch->values_begin(position); o < batch->values_end(position); ++o) {
+            // Under an ad-hoc query's meter each matched pair is work (a join
+            // fused with an aggregate builds no entries for them): past its
+            // bound the walk stops, and the query throws its result away.
+            if (meter && !meter->charge(0)) return;
             RowReader other_value(other_schema, batch->value(o));
             const RowReader& left = delta_is_left ? delta_value : other_value;
             const RowReader& right = delta_is_left ? other_value : delta_value;

@@ -27,17 +27,32 @@ class ProgramCompiler {
   explicit ProgramCompiler(const CompileOptions& options) : options_(options) {}
 
   Result<std::unique_ptr<CompiledProgram>> compile(const Program& program) {
+    if (program.statements.size() > options_.max_statements) {
+      return Status(ErrorCode::kLimitExceeded, "the program has " + std::to_string(program.statements.size()) +
+                                                   " statements; the limit is " + std::to_string(options_.max_statements));
+    }
     for (const Statement& statement : program.statements) {
       Status status = std::visit([this](const auto& s) { return add(s); }, statement);
       if (!status.ok()) return status;
     }
     prune_views();
-    for (const std::function<Status()>& build : builds_) FRESHET_RETURN_IF_ERROR(build());
+    for (const std::function<Status()>& build : builds_) {
+      FRESHET_RETURN_IF_ERROR(build());
+      FRESHET_RETURN_IF_ERROR(check_operator_count());
+    }
     compiled_->reused_subplans = shared_.reuses();
     return std::move(compiled_);
   }
 
  private:
+  Status check_operator_count() const {
+    const size_t count = compiled_->circuit->operator_count();
+    if (count <= options_.max_operators) return Status::OK();
+    return Status(ErrorCode::kLimitExceeded, "the program's circuit has more than " +
+                                                 std::to_string(options_.max_operators) + " operators (" +
+                                                 std::to_string(count) + " so far); split it or simplify its views");
+  }
+
   Status claim_name(const std::string& name, SourcePosition position) {
     if (!names_.insert(name).second) return sql_error(position, "'" + name + "' is already defined");
     return Status::OK();
@@ -287,6 +302,10 @@ Result<std::unique_ptr<CompiledProgram>> compile_program(std::string_view sql) {
 }
 
 Result<std::unique_ptr<CompiledProgram>> compile_program(std::string_view sql, const CompileOptions& options) {
+  if (sql.size() > options.max_program_bytes) {
+    return Status(ErrorCode::kLimitExceeded, "the program has " + std::to_string(sql.size()) +
+                                                 " bytes; the limit is " + std::to_string(options.max_program_bytes));
+  }
   Result<Program> program = parse_program(sql);
   if (!program.ok()) return program.status();
   return ProgramCompiler(options).compile(*program);

@@ -33,6 +33,7 @@ enum class ErrorCode : uint8_t {
   kOverflow,          //!< arithmetic overflow while evaluating
   kInternal,          //!< a bug: an invariant did not hold
   kResumeUnavailable, //!< a named egress cannot resume there: start again with a snapshot
+  kLimitExceeded,     //!< a bound on work, size or count was reached (program, query); nothing was applied
 };
 
 //! The stable, upper-case name of a code ("SQL_ERROR"), as JS sees it.

@@ -86,6 +86,17 @@ struct QueryResult {
   std::vector<std::string> rows;
 };
 
+//! Bounds on one ad-hoc query, so that a query over big views (a cross
+//! join, say) fails with LIMIT_EXCEEDED instead of taking the isolate's
+//! memory or time. Defaults fit a 128 MiB Workers isolate.
+struct QueryLimits {
+  uint64_t max_sql_bytes = 256 * 1024;      //!< the query's text
+  uint64_t max_result_rows = 100'000;       //!< rows of the answer, each counted as often as it occurs
+  uint64_t max_result_bytes = 16u << 20;    //!< their encoded bytes (the rows, before JSON)
+  uint64_t max_work_rows = 4'000'000;       //!< entries the query's operators build, its inputs' copies included
+  uint64_t max_work_bytes = 64u << 20;      //!< their bytes
+};
+
 class Pipeline {
  public:
   static Result<std::unique_ptr<Pipeline>> create(std::string_view sql);
@@ -139,7 +150,9 @@ class Pipeline {
   //! Runs one SELECT once over the current contents of the materialized
   //! views and tables (sql/adhoc_query.h; pipeline_query.cpp). Reading a
   //! relation that is not materialized is NOT_MATERIALIZED.
-  Result<QueryResult> query(std::string_view sql) const;
+  //! Bounded by `limits`: past one, LIMIT_EXCEEDED naming it, and nothing
+  //! of the query is kept (pipeline_query.cpp).
+  Result<QueryResult> query(std::string_view sql, const QueryLimits& limits = QueryLimits()) const;
 
   // ---------------------------------------------------- output endpoints
   Status add_connector(const std::string& name, EndpointConfig config, std::shared_ptr<Sink> sink);

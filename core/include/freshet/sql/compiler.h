@@ -98,6 +98,13 @@ struct CompileOptions {
   //! occurrence is planned on its own: the oracle of the sharing tests and
   //! the baseline of its benchmark.
   bool share_subplans = true;
+  //! Bounds on what one program may cost to compile and hold, so that a
+  //! program sent to a server fails with LIMIT_EXCEEDED instead of taking
+  //! its memory: the text's bytes, its statements (tables, views, indexes),
+  //! and the circuit's operators (checked after each view is planned).
+  size_t max_program_bytes = 1u << 20;
+  size_t max_statements = 1000;
+  size_t max_operators = 20000;
 };
 
 //! Compiles a whole program.

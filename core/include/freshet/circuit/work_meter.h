@@ -1,0 +1,63 @@
+// WorkMeter: a bound on the work of one run of a circuit, for a circuit that
+// runs on behalf of one request (an ad-hoc query) and must not take the
+// whole isolate's memory or time with it.
+//
+// ## Design
+// Work is counted where operators make their output: every entry added to a
+// BatchBuilder (its rows and their bytes) and every pair a join matches (a
+// row of no bytes: a join fused with an aggregate builds no entry for it)
+// while a meter is active on the thread (ScopedWorkMeter). Past the limit
+// the builders keep nothing more (memory stays bounded), the joins stop
+// walking (time stays bounded), and
+// the caller, which sees exceeded(), throws the incomplete result away and
+// answers LIMIT_EXCEEDED. A pipeline's own steps run with no meter: the
+// cost is one null check per entry.
+#pragma once
+
+#include <cstdint>
+
+namespace freshet {
+
+class WorkMeter {
+ public:
+  WorkMeter(uint64_t max_rows, uint64_t max_bytes) : max_rows_(max_rows), max_bytes_(max_bytes) {}
+
+  //! Counts one entry of `bytes`; false once a limit is passed (and from then on).
+  bool charge(uint64_t bytes) {
+    ++rows_;
+    bytes_ += bytes;
+    return !exceeded();
+  }
+  bool exceeded() const { return rows_ > max_rows_ || bytes_ > max_bytes_; }
+  uint64_t rows() const { return rows_; }
+  uint64_t bytes() const { return bytes_; }
+  uint64_t max_rows() const { return max_rows_; }
+  uint64_t max_bytes() const { return max_bytes_; }
+
+ private:
+  uint64_t max_rows_, max_bytes_;
+  uint64_t rows_ = 0, bytes_ = 0;
+};
+
+namespace detail {
+// One engine runs on one thread; thread_local keeps native tests that run
+// pipelines on several threads apart. Inline: BatchBuilder::add reads it per entry.
+inline thread_local WorkMeter* active_work_meter = nullptr;
+}  // namespace detail
+
+//! The meter active on this thread, or null (a pipeline's own steps).
+inline WorkMeter* active_work_meter() { return detail::active_work_meter; }
+
+//! Makes `meter` the active one for its lifetime (and restores the previous one).
+class ScopedWorkMeter {
+ public:
+  explicit ScopedWorkMeter(WorkMeter* meter) : previous_(detail::active_work_meter) { detail::active_work_meter = meter; }
+  ~ScopedWorkMeter() { detail::active_work_meter = previous_; }
+  ScopedWorkMeter(const ScopedWorkMeter&) = delete;
+  ScopedWorkMeter& operator=(const ScopedWorkMeter&) = delete;
+
+ private:
+  WorkMeter* previous_;
+};
+
+}  // namespace freshet
