@@ -2,25 +2,59 @@
 // wrangler needed), with the bindings of wrangler.toml — PIPELINES (the
 // Durable Objects), KV — persisted under one folder, and an ASSETS binding
 // served from Node (static_files.mjs). Used by `npm start` (dev.mjs), the
-// tests (tests/edge/) and the benchmarks (bench/edge/).
+// tests (tests/edge/) and the benchmarks (bench/edge/). One process at a
+// time persists into a folder (state_lock.mjs).
 
+import { readFileSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { Miniflare } from 'miniflare';
 
+import { lockStateFolder } from './state_lock.mjs';
 import { serveStaticFile } from './static_files.mjs';
 
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /**
  * Starts workerd with the edge worker. Resolves once it listens.
- * @param {{ persistDir: string, port?: number, host?: string, apiKey?: string }} options
+ * @param {{ persistDir: string, port?: number, host?: string, apiKey?: string, ignoreInterrupts?: boolean }} options
  *   port 0 (the default) picks a free one; `apiKey` (one key or several, comma-separated)
- *   is the FRESHET_API_KEY secret; without it the API needs no key (FRESHET_NO_AUTH)
- * @returns {Promise<{ mf: Miniflare, url: string, stop: () => Promise<void> }>} url without a trailing slash
+ *   is the FRESHET_API_KEY secret; without it the API needs no key (FRESHET_NO_AUTH);
+ *   `ignoreInterrupts`: workerd ignores SIGINT and SIGTERM (see shieldWorkerdFromSignals)
+ * @returns {Promise<{ mf: Miniflare, url: string, workerdPid: number | null, stop: () => Promise<void> }>}
+ *   url without a trailing slash; stop() kills workerd (Miniflare sends SIGKILL) and releases the folder
+ * @throws {import('./state_lock.mjs').StateFolderLocked} when another process uses `persistDir`
  */
-export async function startEdgeWorker({ persistDir, port = 0, host = '127.0.0.1', apiKey = '' }) {
+export async function startEdgeWorker({ persistDir, port = 0, host = '127.0.0.1', apiKey = '', ignoreInterrupts = false }) {
+  const lock = lockStateFolder(persistDir);
+  if (ignoreInterrupts) shieldWorkerdFromSignals();
+  const before = workerdChildren();
+  let started;
+  try {
+    started = await newMiniflare({ persistDir, port, host, apiKey });
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+  const workerdPid = workerdChildren().find((pid) => !before.includes(pid)) ?? null;
+  lock.setWorkerdPid(workerdPid);
+  return {
+    mf: started.instance,
+    url: started.url,
+    workerdPid,
+    stop: async () => {
+      try {
+        await started.instance.dispose();
+      } finally {
+        lock.release();
+      }
+    },
+  };
+}
+
+async function newMiniflare({ persistDir, port, host, apiKey }) {
   const mf = new Miniflare({
     modules: true,
     scriptPath: join(REPO_ROOT, 'edge-worker/worker.js'),
@@ -34,7 +68,8 @@ export async function startEdgeWorker({ persistDir, port = 0, host = '127.0.0.1'
       PIPELINES: { className: 'PipelineObject', useSQLite: true },
       REGISTRY: { className: 'PipelineRegistry', useSQLite: true },
     },
-    bindings: apiKey ? { FRESHET_API_KEY: apiKey } : { FRESHET_NO_AUTH: 'true' },
+    // FRESHET_LOCAL_HOST: this process stops workerd, and asks first (host_shutdown.js).
+    bindings: { ...(apiKey ? { FRESHET_API_KEY: apiKey } : { FRESHET_NO_AUTH: 'true' }), FRESHET_LOCAL_HOST: 'true' },
     durableObjectsPersist: join(persistDir, 'durable-objects'),
     kvNamespaces: ['KV'],
     kvPersist: join(persistDir, 'kv'),
@@ -43,5 +78,40 @@ export async function startEdgeWorker({ persistDir, port = 0, host = '127.0.0.1'
     port,
   });
   const ready = await mf.ready;
-  return { mf, url: ready.href.replace(/\/$/, ''), stop: () => mf.dispose() };
+  return { instance: mf, url: ready.href.replace(/\/$/, '') };
+}
+
+/**
+ * Ctrl-C in a terminal sends SIGINT to the whole process group, workerd
+ * included, which would die before the last checkpoints could be written
+ * (dev.mjs). Miniflare spawns workerd through MINIFLARE_WORKERD_PATH: a shell
+ * that ignores SIGINT and SIGTERM and execs the real binary (the same pid;
+ * ignored signals stay ignored across exec). Process-wide, for every later
+ * start of this process; workerd is still stopped by SIGKILL (Miniflare's
+ * dispose, and a later start that finds it orphaned, state_lock.mjs).
+ */
+export function shieldWorkerdFromSignals() {
+  process.env.FRESHET_WORKERD ??= process.env.MINIFLARE_WORKERD_PATH ?? createRequire(import.meta.url)('workerd').default;
+  process.env.MINIFLARE_WORKERD_PATH = join(REPO_ROOT, 'edge-worker/workerd_ignoring_interrupts.sh');
+}
+
+/** The pids of this process's workerd children (Linux /proc; empty elsewhere). */
+function workerdChildren() {
+  const pids = [];
+  let entries = [];
+  try {
+    entries = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
+  } catch {
+    return pids;
+  }
+  for (const pid of entries) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      if (parent === process.pid && /workerd/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))) pids.push(Number(pid));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return pids;
 }
