@@ -99,11 +99,15 @@ function feed(base, generator) {
 mkdirSync(persistDir, { recursive: true });
 let worker;
 try {
-  worker = await startEdgeWorker({ persistDir, port, apiKey, ignoreInterrupts: true });
+  worker = await startEdgeWorker({ persistDir, port, apiKey, detached: true });
 } catch (error) {
   if (!(error instanceof StateFolderLocked)) throw error;
   console.error(`npm start: ${error.message}`);
   process.exit(1);
+}
+if (worker.staleLock) {
+  console.log(`took over the state folder from process ${worker.staleLock.pid}, which had ended without releasing it` +
+              `${worker.staleLock.workerdPid ? ` (its workerd ${worker.staleLock.workerdPid} was stopped if still running)` : ''}`);
 }
 const generator = await ensureDemo(worker.url);
 const stopFeeding = feed(worker.url, generator);
@@ -115,8 +119,9 @@ console.log(apiKey
   ? '  API keys:   required (FRESHET_API_KEY): send Authorization: Bearer <key>; the dashboard asks for one'
   : '  API keys:   none — the API is open to anyone who can reach this port (set FRESHET_API_KEY to require a key)');
 
-// Ctrl-C reaches the whole process group, but workerd ignores it
-// (local.mjs): it answers the last checkpoints, then stop() kills it.
+// Ctrl-C reaches the whole process group, but not workerd, which runs in a
+// session of its own (local.mjs): it answers the last checkpoints, then
+// stop() kills it.
 async function shutdown(signal) {
   console.log(`${signal}: stopping (last checkpoints, at most ${stopTimeoutMs} ms; again to stop at once)`);
   await stopFeeding();

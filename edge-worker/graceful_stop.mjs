@@ -1,10 +1,10 @@
 // The graceful stop of a local edge worker (`npm start`, dev.mjs): on
-// SIGINT or SIGTERM every pipeline stops taking input, delivers what it
+// SIGINT, SIGTERM or SIGHUP (the terminal closed) every pipeline stops taking input, delivers what it
 // accepted to its connectors and writes a last checkpoint (POST
 // .../shutdown, host_shutdown.js), then workerd is stopped. All of it within
 // a bounded time (FRESHET_STOP_TIMEOUT_MS, default STOP_TIMEOUT_MS); a second
-// signal stops at once. workerd itself ignores the terminal's Ctrl-C
-// (local.mjs, shieldWorkerdFromSignals), so it is still there to answer.
+// signal stops at once. The terminal's Ctrl-C does not reach workerd
+// (local.mjs, detachWorkerd), so it is still there to answer.
 
 /** How long the last checkpoints may take, all pipelines together, before workerd is stopped anyway. */
 export const STOP_TIMEOUT_MS = 15_000;
@@ -35,7 +35,7 @@ export async function shutDownPipelines(url, { headers = {}, timeoutMs = STOP_TI
 }
 
 /**
- * Calls `stop(signal)` on the first SIGINT or SIGTERM, and exits at once (status 130) on a second one.
+ * Calls `stop(signal)` on the first SIGINT, SIGTERM or SIGHUP, and exits at once (status 130) on a second one.
  * Takes the signals over from Miniflare, whose exit hook would exit at once.
  * @param {(signal: string) => Promise<void>} stop
  */
@@ -49,7 +49,7 @@ export function onStopSignals(stop) {
     stopping = true;
     stop(signal);
   };
-  for (const signal of ['SIGINT', 'SIGTERM']) {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
     process.removeAllListeners(signal);
     process.on(signal, handle);
   }

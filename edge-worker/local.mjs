@@ -19,17 +19,18 @@ export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /**
  * Starts workerd with the edge worker. Resolves once it listens.
- * @param {{ persistDir: string, port?: number, host?: string, apiKey?: string, ignoreInterrupts?: boolean }} options
+ * @param {{ persistDir: string, port?: number, host?: string, apiKey?: string, detached?: boolean }} options
  *   port 0 (the default) picks a free one; `apiKey` (one key or several, comma-separated)
  *   is the FRESHET_API_KEY secret; without it the API needs no key (FRESHET_NO_AUTH);
- *   `ignoreInterrupts`: workerd ignores SIGINT and SIGTERM (see shieldWorkerdFromSignals)
- * @returns {Promise<{ mf: Miniflare, url: string, workerdPid: number | null, stop: () => Promise<void> }>}
- *   url without a trailing slash; stop() kills workerd (Miniflare sends SIGKILL) and releases the folder
+ *   `detached`: workerd runs in a session of its own, out of reach of the terminal's signals (detachWorkerd)
+ * @returns {Promise<{ mf: Miniflare, url: string, workerdPid: number | null, staleLock: object | null, stop: () => Promise<void> }>}
+ *   url without a trailing slash; `staleLock`: the lock of a dead process it took over;
+ *   stop() kills workerd (Miniflare sends SIGKILL) and releases the folder
  * @throws {import('./state_lock.mjs').StateFolderLocked} when another process uses `persistDir`
  */
-export async function startEdgeWorker({ persistDir, port = 0, host = '127.0.0.1', apiKey = '', ignoreInterrupts = false }) {
+export async function startEdgeWorker({ persistDir, port = 0, host = '127.0.0.1', apiKey = '', detached = false }) {
   const lock = lockStateFolder(persistDir);
-  if (ignoreInterrupts) shieldWorkerdFromSignals();
+  if (detached) detachWorkerd();
   const before = workerdChildren();
   let started;
   try {
@@ -44,6 +45,7 @@ export async function startEdgeWorker({ persistDir, port = 0, host = '127.0.0.1'
     mf: started.instance,
     url: started.url,
     workerdPid,
+    staleLock: lock.tookOver,
     stop: async () => {
       try {
         await started.instance.dispose();
@@ -82,17 +84,18 @@ async function newMiniflare({ persistDir, port, host, apiKey }) {
 }
 
 /**
- * Ctrl-C in a terminal sends SIGINT to the whole process group, workerd
- * included, which would die before the last checkpoints could be written
- * (dev.mjs). Miniflare spawns workerd through MINIFLARE_WORKERD_PATH: a shell
- * that ignores SIGINT and SIGTERM and execs the real binary (the same pid;
- * ignored signals stay ignored across exec). Process-wide, for every later
- * start of this process; workerd is still stopped by SIGKILL (Miniflare's
- * dispose, and a later start that finds it orphaned, state_lock.mjs).
+ * Ctrl-C in a terminal sends SIGINT to the whole process group, and a
+ * process manager may send SIGTERM to it: workerd would die before the last
+ * checkpoints could be written (dev.mjs). Miniflare spawns workerd through
+ * MINIFLARE_WORKERD_PATH: workerd_detached.sh execs the real binary in a
+ * session of its own (the same pid). Process-wide, for every later start of
+ * this process. workerd is still stopped with SIGKILL by Miniflare (on stop
+ * and when this process exits), or, when this process was killed with
+ * SIGKILL, by the next start that takes the stale lock over (state_lock.mjs).
  */
-export function shieldWorkerdFromSignals() {
+export function detachWorkerd() {
   process.env.FRESHET_WORKERD ??= process.env.MINIFLARE_WORKERD_PATH ?? createRequire(import.meta.url)('workerd').default;
-  process.env.MINIFLARE_WORKERD_PATH = join(REPO_ROOT, 'edge-worker/workerd_ignoring_interrupts.sh');
+  process.env.MINIFLARE_WORKERD_PATH = join(REPO_ROOT, 'edge-worker/workerd_detached.sh');
 }
 
 /** The pids of this process's workerd children (Linux /proc; empty elsewhere). */
