@@ -53,10 +53,7 @@ test('Ctrl-C during a burst of ingress: after a restart every acknowledged recor
   await until(() => subject.acknowledged.size >= 600, { what: 'a burst of acknowledged ingress' });
   server.interrupt('SIGINT');
   const acknowledged = (await Promise.all(bursts.map((burst) => burst.done))).reduce((a, b) => a + b, 0);
-  assert.equal(await server.exited, 0, server.output());
-  assert.match(server.output(), /SIGINT: stopping/);
-  assert.match(server.output(), /pipeline 'crash': checkpoint at step \d+\n/, 'the last checkpoint, connectors flushed');
-  assert.match(server.output(), /pipeline 'demo': checkpoint at step \d+/);
+  await server.exited;
   assert.ok(acknowledged >= 600, `${acknowledged} acknowledged in the burst`);
 
   await subject.start();  // the same worker on the same folder, in this process (to read its KV)
@@ -71,6 +68,10 @@ test('Ctrl-C during a burst of ingress: after a restart every acknowledged recor
   } finally {
     await subject.worker.stop();
   }
+  assert.equal(await server.exited, 0, server.output());
+  assert.match(server.output(), /SIGINT: stopping/);
+  assert.match(server.output(), /pipeline 'crash': checkpoint at step \d+\n/, 'the last checkpoint, connectors flushed');
+  assert.match(server.output(), /pipeline 'demo': checkpoint at step \d+/);
 });
 
 test('a second npm start on the same folder fails at once, naming the process that holds it; the first runs on', async () => {
