@@ -10,9 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 
-import { CrashSubject, DEFINITION } from './crash_harness.mjs';
+import { CrashSubject, SQL } from './crash_harness.mjs';
 import { startDevServer } from './dev_server.mjs';
-import { sleep, until } from './support.mjs';
+import { assertError, edgeWorker, sleep, until } from './support.mjs';
 
 const servers = [];
 const folders = [];
@@ -103,4 +103,23 @@ test('the lock of a dev.mjs killed with kill -9 is taken over, and the workerd i
   assert.equal((await fetch(`${next.url}/v0/pipelines/demo/stats`)).status, 200);
   next.interrupt('SIGINT');
   assert.equal(await next.exited, 0, next.output());
+});
+
+test('POST .../shutdown: input from then on is refused with 503 CLOSED, the accepted input is in the last checkpoint', async () => {
+  const edge = await edgeWorker();
+  try {
+    assert.equal((await edge.call('PUT', 'down', { program_code: SQL, checkpoint_interval_ms: 0 })).status, 201);
+    const token = (await edge.call('POST', 'down/ingress/t?update_format=raw', [{ id: 1, run: 0 }, { id: 2, run: 0 }])).body.token;
+    const shutdown = await edge.call('POST', 'down/shutdown?flush_ms=2000');
+    assert.equal(shutdown.status, 200, JSON.stringify(shutdown.body));
+    assert.deepEqual({ ...shutdown.body, step: 0, checkpoint_sequence_number: 0 },
+                     { checkpointed: true, flushed: true, step: 0, checkpoint_sequence_number: 0 });
+    assertError(await edge.call('POST', 'down/ingress/t?update_format=raw', [{ id: 3, run: 0 }]), 503, 'CLOSED', /shutting down/);
+    await edge.restart();
+    assert.deepEqual((await edge.call('GET', 'down/query?sql=SELECT id FROM t ORDER BY id')).body, [{ id: 1 }, { id: 2 }]);
+    assert.deepEqual((await edge.call('GET', `down/completion_status?token=${token}`)).body, { status: 'complete' });
+    assert.equal((await edge.call('POST', 'down/ingress/t?update_format=raw', [{ id: 3, run: 1 }])).status, 200, 'a new workerd takes input');
+  } finally {
+    await edge.stop();
+  }
 });
