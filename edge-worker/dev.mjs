@@ -124,6 +124,12 @@ console.log(apiKey
 // stop() kills it.
 async function shutdown(signal) {
   console.log(`${signal}: stopping (last checkpoints, at most ${stopTimeoutMs} ms; again to stop at once)`);
+  // Whatever hangs (the generator's request, workerd itself), the stop is bounded;
+  // exiting kills workerd (Miniflare's exit hook).
+  setTimeout(() => {
+    console.error('  the stop took too long: stopping at once');
+    process.exit(1);
+  }, stopTimeoutMs + 5_000).unref();
   await stopFeeding();
   let status = 0;
   try {

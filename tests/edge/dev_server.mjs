@@ -4,6 +4,7 @@
 // process alone (its workerd outlives it, as after a crash).
 
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -31,12 +32,20 @@ export function startDevServer(state, env = {}) {
     interrupt: (signal = 'SIGINT') => process.kill(-child.pid, signal),
     /** kill -9 of dev.mjs alone. */
     kill: () => process.kill(child.pid, 'SIGKILL'),
-    /** Whatever is left of the group (cleanup). */
+    /** Whatever is left: the group, and workerd (in a session of its own) as the lock names it (cleanup). */
     killGroup: () => {
+      let workerdPid = null;
       try {
-        process.kill(-child.pid, 'SIGKILL');
+        workerdPid = JSON.parse(readFileSync(join(state, 'freshet.lock'), 'utf8')).workerdPid;
       } catch {
-        // gone
+        // no lock: nothing of it runs
+      }
+      for (const pid of [-child.pid, workerdPid]) {
+        try {
+          if (pid) process.kill(pid, 'SIGKILL');
+        } catch {
+          // gone
+        }
       }
     },
   };
