@@ -13,7 +13,8 @@
 // Crash points (`kind`):
 //   ack         between the acknowledgement of ingress and the next checkpoint
 //   checkpoint  in the middle of a checkpoint write (POST .../checkpoint)
-//   connector   while the KV connectors deliver a large change
+//   connector   while the KV connectors deliver a large change (sometimes after a
+//               checkpoint taken while they do)
 //
 // After the restart a run checks: every acknowledged record is in the table
 // exactly once (lost / duplicated otherwise); the view equals the view
@@ -152,8 +153,11 @@ export class CrashSubject {
       await this.crashAndRestart();
       await written;
     } else {
-      await this.ingest(BUCKETS);  // a change to every bucket: hundreds of KV writes per connector
-      await sleep(rand() * 150);
+      // A change to every bucket: a hundred KV operations per connector, which take about a
+      // second here; half the time a checkpoint is taken while they are under way.
+      await this.ingest(BUCKETS);
+      if (rand() < 0.5) await this.call('POST', 'checkpoint');
+      await sleep(rand() * 800);
       await this.crashAndRestart();
     }
     return this.check();
