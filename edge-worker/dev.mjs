@@ -123,6 +123,7 @@ console.log(apiKey
 // session of its own (local.mjs): it answers the last checkpoints, then
 // stop() kills it.
 async function shutdown(signal) {
+  const started = Date.now();
   console.log(`${signal}: stopping (last checkpoints, at most ${stopTimeoutMs} ms; again to stop at once)`);
   // Whatever hangs (the generator's request, workerd itself), the stop is bounded;
   // exiting kills workerd (Miniflare's exit hook).
@@ -144,6 +145,7 @@ async function shutdown(signal) {
     status = 1;
   }
   await worker.stop().catch(() => {});
+  console.log(`stopped in ${Date.now() - started} ms`);
   process.exit(status);
 }
 onStopSignals(shutdown);
