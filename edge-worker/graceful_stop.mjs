@@ -4,7 +4,7 @@
 // .../shutdown, host_shutdown.js), then workerd is stopped. All of it within
 // a bounded time (FRESHET_STOP_TIMEOUT_MS, default STOP_TIMEOUT_MS); a second
 // signal stops at once. The terminal's Ctrl-C does not reach workerd
-// (local.mjs, detachWorkerd), so it is still there to answer.
+// (workerd_process.mjs, detachWorkerd), so it is still there to answer.
 
 /** How long the last checkpoints may take, all pipelines together, before workerd is stopped anyway. */
 export const STOP_TIMEOUT_MS = 15_000;

@@ -5,8 +5,6 @@
 // tests (tests/edge/) and the benchmarks (bench/edge/). One process at a
 // time persists into a folder (state_lock.mjs).
 
-import { readFileSync, readdirSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -14,6 +12,7 @@ import { Miniflare } from 'miniflare';
 
 import { lockStateFolder } from './state_lock.mjs';
 import { serveStaticFile } from './static_files.mjs';
+import { detachWorkerd, workerdChildren } from './workerd_process.mjs';
 
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -22,7 +21,7 @@ export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
  * @param {{ persistDir: string, port?: number, host?: string, apiKey?: string, detached?: boolean }} options
  *   port 0 (the default) picks a free one; `apiKey` (one key or several, comma-separated)
  *   is the FRESHET_API_KEY secret; without it the API needs no key (FRESHET_NO_AUTH);
- *   `detached`: workerd runs in a session of its own, out of reach of the terminal's signals (detachWorkerd)
+ *   `detached`: workerd runs in a session of its own, out of reach of the terminal's signals (workerd_process.mjs)
  * @returns {Promise<{ mf: Miniflare, url: string, workerdPid: number | null, staleLock: object | null, stop: () => Promise<void> }>}
  *   url without a trailing slash; `staleLock`: the lock of a dead process it took over;
  *   stop() kills workerd (Miniflare sends SIGKILL) and releases the folder
@@ -32,31 +31,6 @@ export async function startEdgeWorker({ persistDir, port = 0, host = '127.0.0.1'
   const lock = lockStateFolder(persistDir);
   if (detached) detachWorkerd();
   const before = workerdChildren();
-  let started;
-  try {
-    started = await newMiniflare({ persistDir, port, host, apiKey });
-  } catch (error) {
-    lock.release();
-    throw error;
-  }
-  const workerdPid = workerdChildren().find((pid) => !before.includes(pid)) ?? null;
-  lock.setWorkerdPid(workerdPid);
-  return {
-    mf: started.instance,
-    url: started.url,
-    workerdPid,
-    staleLock: lock.tookOver,
-    stop: async () => {
-      try {
-        await started.instance.dispose();
-      } finally {
-        lock.release();
-      }
-    },
-  };
-}
-
-async function newMiniflare({ persistDir, port, host, apiKey }) {
   const mf = new Miniflare({
     modules: true,
     scriptPath: join(REPO_ROOT, 'edge-worker/worker.js'),
@@ -79,42 +53,12 @@ async function newMiniflare({ persistDir, port, host, apiKey }) {
     host,
     port,
   });
-  const ready = await mf.ready;
-  return { instance: mf, url: ready.href.replace(/\/$/, '') };
-}
-
-/**
- * Ctrl-C in a terminal sends SIGINT to the whole process group, and a
- * process manager may send SIGTERM to it: workerd would die before the last
- * checkpoints could be written (dev.mjs). Miniflare spawns workerd through
- * MINIFLARE_WORKERD_PATH: workerd_detached.sh execs the real binary in a
- * session of its own (the same pid). Process-wide, for every later start of
- * this process. workerd is still stopped with SIGKILL by Miniflare (on stop
- * and when this process exits), or, when this process was killed with
- * SIGKILL, by the next start that takes the stale lock over (state_lock.mjs).
- */
-export function detachWorkerd() {
-  process.env.FRESHET_WORKERD ??= process.env.MINIFLARE_WORKERD_PATH ?? createRequire(import.meta.url)('workerd').default;
-  process.env.MINIFLARE_WORKERD_PATH = join(REPO_ROOT, 'edge-worker/workerd_detached.sh');
-}
-
-/** The pids of this process's workerd children (Linux /proc; empty elsewhere). */
-function workerdChildren() {
-  const pids = [];
-  let entries = [];
-  try {
-    entries = readdirSync('/proc').filter((name) => /^\d+$/.test(name));
-  } catch {
-    return pids;
-  }
-  for (const pid of entries) {
-    try {
-      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-      const parent = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
-      if (parent === process.pid && /workerd/.test(readFileSync(`/proc/${pid}/cmdline`, 'utf8'))) pids.push(Number(pid));
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return pids;
+  const ready = await mf.ready.catch((error) => {
+    lock.release();
+    throw error;
+  });
+  const workerdPid = workerdChildren().find((pid) => !before.includes(pid)) ?? null;
+  lock.setWorkerdPid(workerdPid);
+  return { mf, url: ready.href.replace(/\/$/, ''), workerdPid, staleLock: lock.tookOver,
+           stop: () => mf.dispose().finally(() => lock.release()) };
 }
