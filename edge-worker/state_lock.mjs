@@ -5,13 +5,13 @@
 // process that holds it.
 //
 // The lock is the file `freshet.lock` in the folder, created exclusively
-// (O_EXCL), holding { pid, command, workerdPid, since }. It is released when
+// (O_EXCL), holding { pid, command, workerdPid, workerdCommand, since }. It is released when
 // the holder stops (or exits). A lock whose process is dead (killed with
 // kill -9, a crash) is stale and taken over; the workerd it had started, if
 // it outlived its parent, is killed first, since it still writes into the
 // folder.
 
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 
 export const LOCK_FILE = 'freshet.lock';
@@ -51,8 +51,12 @@ export function lockStateFolder(folder) {
     }
     const holder = readLock(path);
     if (holder && isAlive(holder)) throw new StateFolderLocked(folder, holder);
-    // Stale (or unreadable: a holder killed while it wrote it): take it over.
-    if (holder?.workerdPid && isWorkerd(holder.workerdPid)) process.kill(holder.workerdPid, 'SIGKILL');
+    if (!holder && Date.now() - modified(path) < 2_000) {
+      throw new StateFolderLocked(folder, { pid: 'unknown', command: 'a process that is taking the lock right now', since: 'now' });
+    }
+    // Stale (or unreadable for a while: a holder killed while it wrote it): take it over,
+    // and stop the workerd it left running, which still writes into the folder.
+    if (holder?.workerdPid && commandOf(holder.workerdPid) === holder.workerdCommand) process.kill(holder.workerdPid, 'SIGKILL');
     tookOver = holder ?? { pid: null };
     rmSync(path, { force: true });
   }
@@ -67,6 +71,7 @@ export function lockStateFolder(folder) {
     tookOver,
     setWorkerdPid(pid) {
       mine.workerdPid = pid;
+      mine.workerdCommand = pid === null ? null : commandOf(pid);
       if (readLock(path)?.pid === process.pid) writeFileSync(path, JSON.stringify(mine));
     },
     release,
@@ -92,13 +97,12 @@ function isAlive(holder) {
   return command === null || command === holder.command;
 }
 
-function isWorkerd(pid) {
+function modified(path) {
   try {
-    process.kill(pid, 0);
+    return statSync(path).mtimeMs;
   } catch {
-    return false;
+    return 0;
   }
-  return /workerd/.test(commandOf(pid) ?? '');
 }
 
 /** The command line of a process (Linux /proc), or null where that cannot be read. */
