@@ -16,8 +16,10 @@ import { assertError, edgeWorker, sleep, until } from './support.mjs';
 
 const servers = [];
 const folders = [];
+const orphans = [];  // workerd pids left behind on purpose, killed here if the test failed to see them stopped
 after(() => {
   for (const server of servers) server.killGroup();
+  for (const pid of orphans.filter(alive)) process.kill(pid, 'SIGKILL');
   for (const folder of folders) rmSync(folder, { recursive: true, force: true });
 });
 
@@ -91,6 +93,7 @@ test('the lock of a dev.mjs killed with kill -9 is taken over, and the workerd i
   const first = await devServer(state);
   const { workerdPid } = JSON.parse(readFileSync(join(state, 'freshet.lock'), 'utf8'));
   assert.ok(workerdPid > 0);
+  orphans.push(workerdPid);
   first.kill();
   await first.exited;
   await sleep(200);
