@@ -48,7 +48,7 @@ export const DEFINITION = {
   checkpoint_interval_ms: 60_000,
 };
 
-/** A seeded generator (mulberry32), so that a failing run can be run again. */
+/** A seeded generator (mulberry32): a run's random choices (sizes, delays) come from its seed; where the kill lands also depends on the machine's timing. */
 export function random(seed) {
   let state = seed >>> 0;
   return () => {
