@@ -4,7 +4,7 @@
 // order generator over HTTP so that views and the dashboard keep moving.
 // State lives in build/edge-state/ (FRESHET_EDGE_STATE overrides), locked
 // while it runs (state_lock.mjs: a second `npm start` on the folder fails at
-// once). Ctrl-C (SIGINT) or SIGTERM stops gracefully (graceful_stop.mjs):
+// once). Ctrl-C (SIGINT), SIGTERM or SIGHUP stop gracefully (graceful_stop.mjs):
 // the generator first, then every pipeline takes a last checkpoint, then
 // workerd; starting again resumes with nothing lost.
 //
