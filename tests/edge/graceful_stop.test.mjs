@@ -14,6 +14,8 @@ import { CrashSubject, SQL } from './crash_harness.mjs';
 import { startDevServer } from './dev_server.mjs';
 import { assertError, edgeWorker, sleep, until } from './support.mjs';
 
+/** A stop that hangs fails its test instead of the run (dev servers are killed in after()). */
+const LIMIT = { timeout: 120_000 };
 const servers = [];
 const folders = [];
 const orphans = [];  // workerd pids left behind on purpose, killed here if the test failed to see them stopped
@@ -44,7 +46,7 @@ const alive = (pid) => {
   }
 };
 
-test('Ctrl-C during a burst of ingress: after a restart every acknowledged record is there once, tokens answer, the connector mirrors the view', async () => {
+test('Ctrl-C during a burst of ingress: after a restart every acknowledged record is there once, tokens answer, the connector mirrors the view', LIMIT, async () => {
   const state = stateFolder();
   const server = await devServer(state, { FRESHET_DEMO_RATE: '400' });  // the generator runs too, and must stop first
   const subject = new CrashSubject(state);
@@ -76,7 +78,7 @@ test('Ctrl-C during a burst of ingress: after a restart every acknowledged recor
   assert.match(server.output(), /pipeline 'demo': checkpoint at step \d+/);
 });
 
-test('a second npm start on the same folder fails at once, naming the process that holds it; the first runs on', async () => {
+test('a second npm start on the same folder fails at once, naming the process that holds it; the first runs on', LIMIT, async () => {
   const state = stateFolder();
   const first = await devServer(state);
   const second = await devServer(state);
@@ -88,7 +90,7 @@ test('a second npm start on the same folder fails at once, naming the process th
   assert.equal(await first.exited, 0, first.output());
 });
 
-test('the lock of a dev.mjs killed with kill -9 is taken over, and the workerd it left behind is stopped', async () => {
+test('the lock of a dev.mjs killed with kill -9 is taken over, and the workerd it left behind is stopped', LIMIT, async () => {
   const state = stateFolder();
   const first = await devServer(state);
   const { workerdPid } = JSON.parse(readFileSync(join(state, 'freshet.lock'), 'utf8'));
@@ -108,7 +110,7 @@ test('the lock of a dev.mjs killed with kill -9 is taken over, and the workerd i
   assert.equal(await next.exited, 0, next.output());
 });
 
-test('POST .../shutdown: input from then on is refused with 503 CLOSED, the accepted input is in the last checkpoint', async () => {
+test('POST .../shutdown: input from then on is refused with 503 CLOSED, the accepted input is in the last checkpoint', LIMIT, async () => {
   const edge = await edgeWorker();
   try {
     assert.equal((await edge.call('PUT', 'down', { program_code: SQL, checkpoint_interval_ms: 0 })).status, 201);
