@@ -2,26 +2,33 @@
 // real workerd, with the built-in sample pipeline 'demo' (web-demo/
 // sample_pipeline.js) created if missing, resumed if present, and fed by its
 // order generator over HTTP so that views and the dashboard keep moving.
-// State lives in build/edge-state/ (FRESHET_EDGE_STATE overrides): stop with
-// Ctrl-C and start again to resume from the last automatic checkpoint.
+// State lives in build/edge-state/ (FRESHET_EDGE_STATE overrides), locked
+// while it runs (state_lock.mjs: a second `npm start` on the folder fails at
+// once). Ctrl-C (SIGINT), SIGTERM or SIGHUP stop gracefully (graceful_stop.mjs):
+// the generator first, then every pipeline takes a last checkpoint, then
+// workerd; starting again resumes with nothing lost.
 //
 // Environment: PORT (8787), FRESHET_DEMO_RATE (orders a second, 200; 0 stops
 // the generator), FRESHET_EDGE_STATE (the persistence folder),
 // FRESHET_API_KEY (the API keys, comma-separated: without it the API on
 // loopback needs no key; with it every client, this generator and the
-// dashboard included, sends `Authorization: Bearer <key>`).
+// dashboard included, sends `Authorization: Bearer <key>`),
+// FRESHET_STOP_TIMEOUT_MS (how long the last checkpoints may take, 15000).
 
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 
 import { SAMPLE_PIPELINE_NAME, SAMPLE_SQL, SampleGenerator } from '../web-demo/sample_pipeline.js';
+import { STOP_TIMEOUT_MS, onStopSignals, shutDownPipelines } from './graceful_stop.mjs';
 import { REPO_ROOT, startEdgeWorker, workerVarsFromEnv } from './local.mjs';
+import { StateFolderLocked } from './state_lock.mjs';
 
 const port = Number(process.env.PORT ?? 8787);
 const rate = Number(process.env.FRESHET_DEMO_RATE ?? 200);
 const persistDir = process.env.FRESHET_EDGE_STATE ?? join(REPO_ROOT, 'build/edge-state');
 const TICKS_PER_SECOND = 4;
+const stopTimeoutMs = Number(process.env.FRESHET_STOP_TIMEOUT_MS ?? STOP_TIMEOUT_MS);
 const apiKey = process.env.FRESHET_API_KEY ?? '';
 /** The generator's own requests use the first key. */
 const authorization = apiKey ? { authorization: `Bearer ${apiKey.split(/[\s,]+/).filter(Boolean)[0]}` } : {};
@@ -72,27 +79,36 @@ async function ensureDemo(base) {
   return generator;
 }
 
+/** Feeds orders; returns a stop() that resolves once the request in flight, if any, is answered. */
 function feed(base, generator) {
-  if (!(rate > 0)) return () => {};
+  if (!(rate > 0)) return async () => {};
   const perTick = Math.max(1, Math.round(rate / TICKS_PER_SECOND));
-  let busy = false;
-  const timer = setInterval(async () => {
-    if (busy) return;  // the worker is behind: skip a tick rather than pile up requests
-    busy = true;
-    try {
-      const answer = await call(base, 'POST', '/ingress/orders?array=true', generator.next(perTick));
+  let inFlight = null;
+  const timer = setInterval(() => {
+    if (inFlight) return;  // the worker is behind: skip a tick rather than pile up requests
+    inFlight = call(base, 'POST', '/ingress/orders?array=true', generator.next(perTick)).then((answer) => {
       if (answer.status !== 200) console.error('generator: ingest failed:', JSON.stringify(answer.body));
-    } catch (error) {
-      console.error('generator:', error.message);
-    } finally {
-      busy = false;
-    }
+    }, (error) => console.error('generator:', error.message)).finally(() => (inFlight = null));
   }, 1000 / TICKS_PER_SECOND);
-  return () => clearInterval(timer);
+  return async () => {
+    clearInterval(timer);
+    await inFlight;
+  };
 }
 
 mkdirSync(persistDir, { recursive: true });
-const worker = await startEdgeWorker({ persistDir, port, apiKey, vars: workerVarsFromEnv() });
+let worker;
+try {
+  worker = await startEdgeWorker({ persistDir, port, apiKey, detached: true, vars: workerVarsFromEnv() });
+} catch (error) {
+  if (!(error instanceof StateFolderLocked)) throw error;
+  console.error(`npm start: ${error.message}`);
+  process.exit(1);
+}
+if (worker.staleLock) {
+  console.log(`took over the state folder from process ${worker.staleLock.pid}, which had ended without releasing it` +
+              `${worker.staleLock.workerdPid ? ` (its workerd ${worker.staleLock.workerdPid} was stopped if still running)` : ''}`);
+}
 const generator = await ensureDemo(worker.url);
 const stopFeeding = feed(worker.url, generator);
 console.log(`Freshet edge worker on ${worker.url}  (state in ${persistDir})`);
@@ -103,21 +119,33 @@ console.log(apiKey
   ? '  API keys:   required (FRESHET_API_KEY): send Authorization: Bearer <key>; the dashboard asks for one'
   : '  API keys:   none — the API is open to anyone who can reach this port (set FRESHET_API_KEY to require a key)');
 
-// A signal reaches workerd too (one process group), so no last checkpoint can
-// be written here: what the pipeline took in after its last automatic
-// checkpoint (at most checkpoint_interval_ms ago) is not resumed.
-let stopping = false;
+// Ctrl-C reaches the whole process group, but not workerd, which runs in a
+// session of its own (local.mjs): it answers the last checkpoints, then
+// stop() kills it.
 async function shutdown(signal) {
-  if (stopping) return;
-  stopping = true;
-  console.log(`${signal}: stopping`);
-  stopFeeding();
+  const started = Date.now();
+  console.log(`${signal}: stopping (last checkpoints, at most ${stopTimeoutMs} ms; again to stop at once)`);
+  // Whatever hangs (the generator's request, workerd itself), the stop is bounded;
+  // exiting kills workerd (Miniflare's exit hook).
+  setTimeout(() => {
+    console.error('  the stop took too long: stopping at once');
+    process.exit(1);
+  }, stopTimeoutMs + 5_000).unref();
+  await stopFeeding();
+  let status = 0;
+  try {
+    for (const { name, ok, answer } of await shutDownPipelines(worker.url, { headers: authorization, timeoutMs: stopTimeoutMs })) {
+      if (ok) console.log(`  pipeline '${name}': ${answer.checkpointed ? `checkpoint at step ${answer.step}` : 'stopped, nothing to save'}` +
+                          `${answer.checkpointed && !answer.flushed ? ' (connectors not all flushed: they resume from the checkpoint)' : ''}`);
+      else console.error(`  pipeline '${name}': no last checkpoint: ${typeof answer === 'string' ? answer : JSON.stringify(answer)}`);
+      if (!ok) status = 1;
+    }
+  } catch (error) {
+    console.error(`  no last checkpoints: ${error.message}`);
+    status = 1;
+  }
   await worker.stop().catch(() => {});
-  process.exit(0);
+  console.log(`stopped in ${Date.now() - started} ms`);
+  process.exit(status);
 }
-// Miniflare's exit hook exits at once on a signal; take the signals over so
-// that the generator stops before workerd goes.
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.removeAllListeners(signal);
-  process.on(signal, () => shutdown(signal));
-}
+onStopSignals(shutdown);

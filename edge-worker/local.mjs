@@ -2,28 +2,38 @@
 // wrangler needed), with the bindings of wrangler.toml — PIPELINES (the
 // Durable Objects), KV — persisted under one folder, and an ASSETS binding
 // served from Node (static_files.mjs). Used by `npm start` (dev.mjs), the
-// tests (tests/edge/) and the benchmarks (bench/edge/).
+// tests (tests/edge/) and the benchmarks (bench/edge/). One process at a
+// time persists into a folder (state_lock.mjs).
 
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { Miniflare } from 'miniflare';
 
+import { lockStateFolder } from './state_lock.mjs';
 import { serveStaticFile } from './static_files.mjs';
+import { detachWorkerd, workerdChildren } from './workerd_process.mjs';
 
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /**
  * Starts workerd with the edge worker. Resolves once it listens.
- * @param {{ persistDir: string, port?: number, host?: string, apiKey?: string, faults?: string, vars?: Record<string, string> }} options
+ * @param {{ persistDir: string, port?: number, host?: string, apiKey?: string, faults?: string, vars?: Record<string, string>, detached?: boolean }} options
  *   port 0 (the default) picks a free one; `apiKey` (one key or several, comma-separated)
  *   is the FRESHET_API_KEY secret; without it the API needs no key (FRESHET_NO_AUTH); `faults`
  *   ("fail_every=7,slow_ms=5", tests only) makes KV calls fail or slow (fault_injection.js);
  *   `vars` are more Worker variables (wrangler.toml's [vars]: FRESHET_CHECKPOINT_STORE,
- *   FRESHET_CORS_ORIGINS, FRESHET_MAX_*: pipeline_storage.js, cors.js, limits.js)
- * @returns {Promise<{ mf: Miniflare, url: string, stop: () => Promise<void> }>} url without a trailing slash
+ *   FRESHET_CORS_ORIGINS, FRESHET_MAX_*: pipeline_storage.js, cors.js, limits.js);
+ *   `detached`: workerd runs in a session of its own, out of reach of the terminal's signals (workerd_process.mjs)
+ * @returns {Promise<{ mf: Miniflare, url: string, workerdPid: number | null, staleLock: object | null, stop: () => Promise<void> }>}
+ *   url without a trailing slash; `staleLock`: the lock of a dead process it took over;
+ *   stop() kills workerd (Miniflare sends SIGKILL) and releases the folder
+ * @throws {import('./state_lock.mjs').StateFolderLocked} when another process uses `persistDir`
  */
-export async function startEdgeWorker({ persistDir, port = 0, host = '127.0.0.1', apiKey = '', faults = '', vars = {} }) {
+export async function startEdgeWorker({ persistDir, port = 0, host = '127.0.0.1', apiKey = '', faults = '', vars = {}, detached = false }) {
+  const lock = lockStateFolder(persistDir);
+  if (detached) detachWorkerd();
+  const before = workerdChildren();
   const mf = new Miniflare({
     modules: true,
     scriptPath: join(REPO_ROOT, 'edge-worker/worker.js'),
@@ -37,7 +47,9 @@ export async function startEdgeWorker({ persistDir, port = 0, host = '127.0.0.1'
       PIPELINES: { className: 'PipelineObject', useSQLite: true },
       REGISTRY: { className: 'PipelineRegistry', useSQLite: true },
     },
-    bindings: { ...vars, ...(apiKey ? { FRESHET_API_KEY: apiKey } : { FRESHET_NO_AUTH: 'true' }), ...(faults ? { FRESHET_FAULTS: faults } : {}) },
+    // FRESHET_LOCAL_HOST: this process stops workerd, and asks first (host_shutdown.js).
+    bindings: { ...vars, ...(apiKey ? { FRESHET_API_KEY: apiKey } : { FRESHET_NO_AUTH: 'true' }), ...(faults ? { FRESHET_FAULTS: faults } : {}),
+                FRESHET_LOCAL_HOST: 'true' },
     durableObjectsPersist: join(persistDir, 'durable-objects'),
     kvNamespaces: ['KV'],
     kvPersist: join(persistDir, 'kv'),
@@ -45,8 +57,14 @@ export async function startEdgeWorker({ persistDir, port = 0, host = '127.0.0.1'
     host,
     port,
   });
-  const ready = await mf.ready;
-  return { mf, url: ready.href.replace(/\/$/, ''), stop: () => mf.dispose() };
+  const ready = await mf.ready.catch((error) => {
+    lock.release();
+    throw error;
+  });
+  const workerdPid = workerdChildren().find((pid) => !before.includes(pid)) ?? null;
+  lock.setWorkerdPid(workerdPid);
+  return { mf, url: ready.href.replace(/\/$/, ''), workerdPid, staleLock: lock.tookOver,
+           stop: () => mf.dispose().finally(() => lock.release()) };
 }
 
 /** The Worker variables of limits.js and cors.js set in this process's environment (for `npm start`). */

@@ -42,6 +42,7 @@ import { withInjectedFaults } from './fault_injection.js';
 import { felderaDescription } from './feldera_description.js';
 import { notDeployedMessage } from './feldera_errors.js';
 import { checkpointStatus, controllerStatus, inputConnectorStatus, outputConnectorStatus } from './feldera_stats.js';
+import { FLUSH_MS, connectorsFlushed, requireLocalHost, shuttingDownError } from './host_shutdown.js';
 import { HttpError, errorObject, errorResponse } from './http_errors.js';
 import { incarnationOf, ingestCounted } from './incarnation.js';
 import { jsonResponse, stringify } from './json.js';
@@ -73,6 +74,7 @@ export class PipelineObject {
   #deployment = null;       // Deployment: stopped or not, deployment_error, storage status
   #programInfo = undefined; // Feldera's ProgramInfo of the definition's program (undefined: not derived yet)
   #kvIncidents = new IncidentLog();  // KV calls that failed and were retried (kv_retries.js), in /stats
+  #shuttingDown = false;    // the local host stops workerd next: no more input (host_shutdown.js)
 
   constructor(ctx, env) {
     this.#ctx = ctx;
@@ -609,6 +611,19 @@ export class PipelineObject {
                           step: result.step, bytes: result.bytes });
   }
 
+  /** Local hosts only (host_shutdown.js): refuse input from now on, deliver what was accepted, a last checkpoint. */
+  async shutdown({ url }) {
+    requireLocalHost(this.#env);
+    const flushMs = Number(url.searchParams.get('flush_ms') ?? FLUSH_MS);
+    return this.#exclusive(async () => {
+      this.#shuttingDown = true;
+      if (this.#current().status === 'Stopped') return jsonResponse({ checkpointed: false, flushed: true });
+      const flushed = await connectorsFlushed(this.#pipeline, flushMs);
+      const result = await this.#checkpoint();
+      return jsonResponse({ checkpointed: true, flushed, step: result.step, checkpoint_sequence_number: result.sequenceNumber });
+    });
+  }
+
   async checkpointStatus({ url }) {
     return jsonResponse(checkpointStatus(this.#running(), url.searchParams.get('incarnation_uuid')));
   }
@@ -641,6 +656,7 @@ export class PipelineObject {
   /** The pipeline, unless it is not running or a step failed. */
   #healthy() {
     const pipeline = this.#running();
+    if (this.#shuttingDown) throw shuttingDownError(this.#definition.name);
     const failure = pipeline.stats().failure;
     if (failure) {
       throw new HttpError('PIPELINE_FAILED', `the pipeline stopped after a failed step (${failure.code}: ` +

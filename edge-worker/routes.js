@@ -25,6 +25,7 @@ export const ROUTES = [
   ['step', { POST: 'step' }],
   ['checkpoint', { POST: 'checkpoint' }],
   ['checkpoint_status', { GET: 'checkpointStatus' }],
+  ['shutdown', { POST: 'shutdown' }],
   ['stats', { GET: 'stats' }],
   ['query', { GET: 'query' }],
 ].map(([pattern, methods]) => [pattern ? pattern.split('/') : [], methods]);
