@@ -53,7 +53,8 @@ function recordsOf(chunk) {
  * A Response streaming `iterator` (the package's EgressStream).
  * @param {AsyncIterator<object> & { close(): void }} iterator
  * @param {{ keepaliveMs?: number, snapshotRecordsPerChunk?: number, headers?: object,
- *   chunkNumbers?: boolean, resumeFrom?: number }} [options] chunkNumbers: a named egress (lines carry chunk numbers)
+ *   chunkNumbers?: boolean, resumeFrom?: number, onEnd?: () => void }} [options] chunkNumbers: a named egress
+ *   (lines carry chunk numbers); onEnd runs once when the response ends or the client goes
  */
 export function egressResponse(iterator, options = {}) {
   const keepaliveMs = options.keepaliveMs ?? KEEPALIVE_MS;
@@ -62,6 +63,11 @@ export function egressResponse(iterator, options = {}) {
   let lastChunk = options.resumeFrom;  // a named egress: the last chunk number the client has
   let pending = null;  // the iterator's next() outlives a keepalive
   let timer = null;
+  let ended = false;
+  const end = () => {
+    if (!ended) options.onEnd?.();
+    ended = true;
+  };
   const line = (object) => {
     const number = options.chunkNumbers ? lastChunk : sequence++;
     return encoder.encode(`${stringify({ sequence_number: number, ...object })}\r\n`);
@@ -78,6 +84,7 @@ export function egressResponse(iterator, options = {}) {
         // The pipeline closed (replaced, deleted) or failed: say why, then end.
         if (error?.code !== 'CLOSED') controller.enqueue(line({ snapshot: false, error: errorObject(error) }));
         controller.close();
+        end();
         return;
       } finally {
         clearTimeout(timer);
@@ -89,6 +96,7 @@ export function egressResponse(iterator, options = {}) {
       pending = null;
       if (result.done) {
         controller.close();
+        end();
         return;
       }
       const chunk = result.value;
@@ -112,6 +120,7 @@ export function egressResponse(iterator, options = {}) {
     cancel() {
       clearTimeout(timer);
       iterator.close();
+      end();
     },
   }, { highWaterMark: 0 });
 

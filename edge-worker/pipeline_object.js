@@ -73,6 +73,7 @@ export class PipelineObject {
   #lifecycle = Promise.resolve();
   #deployment = null;       // Deployment: stopped or not, deployment_error, storage status
   #programInfo = undefined; // Feldera's ProgramInfo of the definition's program (undefined: not derived yet)
+  #egressConnections = 0;   // egress responses streaming now (FRESHET_MAX_EGRESS_CONNECTIONS)
   #kvIncidents = new IncidentLog();  // KV calls that failed and were retried (kv_retries.js), in /stats
   #shuttingDown = false;    // the local host stops workerd next: no more input (host_shutdown.js)
 
@@ -515,7 +516,8 @@ export class PipelineObject {
 
   async egress({ url, params }) {
     const pipeline = this.#healthy();
-    checkEgressConnections(Object.keys(pipeline.stats().egress).length, limitsOf(this.#env));  // 429 ApiConnectionLimit
+    // Connections, not endpoints: a named egress whose client went lives on without one.
+    checkEgressConnections(this.#egressConnections, limitsOf(this.#env));  // 429 ApiConnectionLimit
     oneOf(url, 'format', ['json'], 'json');
     const sendSnapshot = oneOf(url, 'send_snapshot', ['true', 'false'], 'false') === 'true';
     const backpressure = oneOf(url, 'backpressure', ['true', 'false'], 'false') === 'true';
@@ -523,7 +525,9 @@ export class PipelineObject {
     // chunk (memory bounded by the view), rather than being dropped.
     const resume = resumeParameters(url.searchParams.get('name'), url.searchParams.get('resume_from'));
     const stream = openEgress(pipeline, params.view, { sendSnapshot, onLag: backpressure ? 'block' : 'coalesce', ...resume });
-    return egressResponse(stream, { chunkNumbers: resume.name !== undefined, resumeFrom: resume.resumeFrom });
+    ++this.#egressConnections;
+    return egressResponse(stream, { chunkNumbers: resume.name !== undefined, resumeFrom: resume.resumeFrom,
+                                    onEnd: () => --this.#egressConnections });
   }
 
   async closeEgress({ url }) {

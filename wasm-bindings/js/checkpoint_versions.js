@@ -11,13 +11,14 @@
 //
 //   package   writes   reads
 //   0.1.0     4        4
+//   0.2.0     5        4, 5   (5 adds named egress endpoints; 4 reads as having none)
 // Keep this list in step with the engine: the last entry is the version the
 // engine writes (tests/js/checkpoint_versions.test.mjs checks it), and a
 // version stays here as long as the engine keeps a reader for it.
 
 import { FreshetError } from './errors.js';
 
-export const READABLE_CHECKPOINT_VERSIONS = Object.freeze([4]);
+export const READABLE_CHECKPOINT_VERSIONS = Object.freeze([4, 5]);
 
 const MAGIC = 'FRSHCKPT';
 
@@ -35,7 +36,7 @@ export function checkVersion(bytes, sequence) {
   const readable = READABLE_CHECKPOINT_VERSIONS.join(', ');
   const newer = version > READABLE_CHECKPOINT_VERSIONS.at(-1);
   const error = new FreshetError('CHECKPOINT_VERSION',
-    `checkpoint ${sequence} is in format version ${version}, and this version of freshet reads format ${readable}; ` +
+    `checkpoint ${sequence} is in format version ${version}, and this version of freshet reads format${READABLE_CHECKPOINT_VERSIONS.length > 1 ? 's' : ''} ${readable}; ` +
     (newer ? 'resume it with the newer freshet that wrote it, ' : 'resume it with an older freshet that reads it, ') +
     "or pass onIncompatibleCheckpoint: 'restart' to start afresh without it");
   error.details = { ...error.details, sequenceNumber: sequence, version, readableVersions: [...READABLE_CHECKPOINT_VERSIONS] };
