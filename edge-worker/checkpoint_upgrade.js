@@ -12,7 +12,7 @@ export function explainIncompatibleCheckpoint(error, pipeline) {
   const { version, readableVersions, sequenceNumber } = error.details;
   const explained = new FreshetError('CHECKPOINT_VERSION',
     `pipeline '${pipeline}': its newest checkpoint is in format version ${version}, and this edge worker reads ` +
-    `format ${readableVersions.join(', ')}; deploy the version of the worker that wrote it, or start afresh ` +
+    `format${readableVersions.length > 1 ? 's' : ''} ${readableVersions.join(', ')}; deploy the version of the worker that wrote it, or start afresh ` +
     `without its state: POST /v0/pipelines/${pipeline}/clear, then POST /v0/pipelines/${pipeline}/start`);
   explained.details = { sequence_number: sequenceNumber, version, readable_versions: readableVersions };  // Feldera's case
   return explained;

@@ -74,12 +74,12 @@ test('KV failing every 4th call: nothing lost or doubled in views, connectors an
   // Each failed KV call was retried on its own (kv_retries.js), all recovered; concurrent
   // failures of one operation are one incident.
   assert.ok(stats.kv_incidents.failures > 10, JSON.stringify(stats.kv_incidents));
-  assert.equal(stats.kv_incidents.given_up, 0);
+  assert.equal(stats.kv_incidents.given_up, 0, JSON.stringify(stats.kv_incidents));
   assert.ok(stats.kv_incidents.incidents > 0 && stats.kv_incidents.incidents <= stats.kv_incidents.failures);
   assert.ok(stats.kv_incidents.recent.every((incident) => incident.outcome === 'recovered' && incident.target === 'KV'));
-  assert.equal(stats.incidents.failures, 0, "nothing reached the pipeline's own retries");
+  assert.equal(stats.incidents.failures, 0, `nothing reached the pipeline's own retries: ${JSON.stringify(stats.incidents)}`);
   assert.deepEqual(stats.connectors.plain.errors + stats.connectors.keyed.errors, 0, 'retried faults are not connector errors');
-  assert.equal(stats.checkpoint.failed_writes, 0);
+  assert.equal(stats.checkpoint.failed_writes, 0, JSON.stringify(stats.checkpoint));
   const status = (await worker.call('GET', 'faulty/checkpoint_status')).body;
   assert.equal(status.failure, null);
   // Resumes from what was written through the faults (still failing every 4th call).
