@@ -14,6 +14,7 @@ import { chromium, expect, test } from '@playwright/test';
 import { startEdgeWorker } from '../edge-worker/local.mjs';
 import { SAMPLE_SQL, SampleGenerator } from '../web-demo/sample_pipeline.js';
 import { baseURL, launchOptions, runDir } from './chromium.mjs';
+import { openRecordedPage } from './recorded_page.mjs';
 
 let browser;
 const started = [];
@@ -46,19 +47,7 @@ async function workerWithDemo(vars) {
 }
 
 async function openDashboard(worker) {
-  const context = await browser.newContext({ viewport: { width: 1440, height: 1000 } });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (error) => errors.push(error));
-  await page.addInitScript(() => {
-    window.errorToasts = [];
-    document.addEventListener('DOMContentLoaded', () => {
-      const toast = document.querySelector('#toast');
-      new MutationObserver(() => {
-        if (toast.classList.contains('error')) window.errorToasts.push(toast.textContent);
-      }).observe(toast, { attributes: true, childList: true, characterData: true, subtree: true });
-    });
-  });
+  const { context, page, errors } = await openRecordedPage(browser, { width: 1440, height: 1000 });
   await page.goto(`${baseURL}/web-demo/index.html?source=edge&base=${encodeURIComponent(worker.url)}&pipeline=demo`);
   // The egress streams (POSTs that only read) cross origins: the regions appear.
   await expect.poll(() => page.locator('#card-revenue [data-row]').count(), { timeout: 20_000 }).toBeGreaterThan(0);

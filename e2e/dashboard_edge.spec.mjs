@@ -15,6 +15,7 @@ import { chromium, expect, test } from '@playwright/test';
 import { startEdgeWorker } from '../edge-worker/local.mjs';
 import { SAMPLE_PIPELINE_NAME, SAMPLE_SQL, SampleGenerator } from '../web-demo/sample_pipeline.js';
 import { launchOptions, runDir } from './chromium.mjs';
+import { openRecordedPage } from './recorded_page.mjs';
 
 const VIEWPORT = { width: 1440, height: 1000 };
 const VIEWS = ['revenue_by_region', 'top_products', 'large_orders'];
@@ -110,21 +111,7 @@ test.afterAll(async () => {
 
 /** A fresh context (in-memory profile) and page, recording page errors and error toasts. */
 async function openPage() {
-  const context = await browser.newContext({ viewport: VIEWPORT });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (error) => errors.push(error));
-  // The page reports a failing egress or stats poll only in its toast, for
-  // 6 s: keep every error toast it shows.
-  await page.addInitScript(() => {
-    window.errorToasts = [];
-    document.addEventListener('DOMContentLoaded', () => {
-      const toast = document.querySelector('#toast');
-      new MutationObserver(() => {
-        if (toast.classList.contains('error')) window.errorToasts.push(toast.textContent);
-      }).observe(toast, { attributes: true, childList: true, characterData: true, subtree: true });
-    });
-  });
+  const { context, page, errors } = await openRecordedPage(browser, VIEWPORT);
   return { page, errors, close: () => context.close() };
 }
 
@@ -155,6 +142,17 @@ const pageProgress = (page) => page.evaluate((views) => ({
   chunks: Object.fromEntries(views.map((view) => [view, freshetDemo.chunkCounts(view)])),
   step: freshetDemo.status?.step ?? null,
 }), VIEWS);
+
+/** Waits until the page's progress stays the same for a second (the pipeline is paused). */
+async function settled(page, timeout) {
+  let progress = await pageProgress(page);
+  await expect.poll(async () => {
+    const before = JSON.stringify(progress);
+    await page.waitForTimeout(1000);
+    progress = await pageProgress(page);
+    return JSON.stringify(progress) === before;
+  }, { timeout }).toBe(true);
+}
 
 test('GET / on the worker redirects to the dashboard, which loads without errors', async () => {
   const response = await fetch(`${worker.url}/`, { redirect: 'manual' });
@@ -220,13 +218,7 @@ test('edge mode on the real worker: snapshot then deltas; paused, the screen equ
   await expect.poll(() => page.evaluate(() => freshetDemo.status?.state), { timeout: 5_000 }).toBe('paused');
   await expect(page.getByRole('button', { name: 'Resume' })).toBeVisible();
   await expect(page.locator('[data-metric="step"] .metric-value')).toHaveText(stats.step.toLocaleString('en-US'));
-  let progress = await pageProgress(page);
-  await expect.poll(async () => {
-    const before = JSON.stringify(progress);
-    await page.waitForTimeout(1000);
-    progress = await pageProgress(page);
-    return JSON.stringify(progress) === before;
-  }, { timeout: 10_000 }).toBe(true);
+  await settled(page, 10_000);
   await page.evaluate(() => freshetDemo.nextFrame());
   expect((await call('GET', '/stats')).body.step).toBe(stats.step);
 
@@ -286,13 +278,7 @@ test('edge mode: dropped egress connections resume with resume_from, without a n
 
   // Paused and settled: the page's copy of every view equals the worker's.
   expect((await call('POST', '/pause')).status).toBe(202);
-  let progress = await pageProgress(page);
-  await expect.poll(async () => {
-    const before = JSON.stringify(progress);
-    await page.waitForTimeout(1000);
-    progress = await pageProgress(page);
-    return JSON.stringify(progress) === before;
-  }, { timeout: 15_000 }).toBe(true);
+  await settled(page, 15_000);
   const revenue = await query('revenue_by_region');
   expectRowsClose(byKey('region')(await screenRows(page, '#card-revenue [data-row]')), byKey('region')(revenue), ['revenue'], 'revenue_by_region');
   const large = await query('large_orders');

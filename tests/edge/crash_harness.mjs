@@ -27,6 +27,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 import { startEdgeWorker } from '../../edge-worker/local.mjs';
+// A run's random choices (sizes, delays) come from its seed; where the kill lands also depends on the machine's timing.
+import { random } from '../js/support.mjs';
 
 export const BUCKETS = 64;
 export const SQL = `
@@ -47,18 +49,6 @@ export const DEFINITION = {
   // A long interval: the crash lands between checkpoints, as on the edge.
   checkpoint_interval_ms: 60_000,
 };
-
-/** A seeded generator (mulberry32): a run's random choices (sizes, delays) come from its seed; where the kill lands also depends on the machine's timing. */
-export function random(seed) {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 /** One state folder, one pipeline, many crashes: what was acknowledged so far, and the checks. */
 export class CrashSubject {
