@@ -8,7 +8,7 @@
 import { jsonResponse } from './json.js';
 
 /** The package's version (package.json; tests/edge/feldera_pipelines.test.mjs checks they agree). */
-export const FRESHET_VERSION = '0.1.0';
+export const FRESHET_VERSION = '0.2.0';
 
 /** The answer of GET /v0/config. */
 export function configResponse() {

@@ -159,3 +159,33 @@ test('past the retention, or for an egress never opened, resuming is RESUME_UNAV
   assert.throws(() => p.egress('by_region', { name: 'dash', resumeFrom: 5 }), { code: 'RESUME_UNAVAILABLE' });
   p.close();
 });
+
+test("with durability 'log', a crash after the checkpoint: replay makes the same chunks, and the consumer resumes after the last it took", async () => {
+  const storage = new MemoryStorage();
+  const p = await ordersPipeline({ storage, durability: 'log' });
+  await p.insert('customers', CUSTOMERS);
+  const stream = p.egress('by_region', { name: 'dash', sendSnapshot: true });
+  await p.step();
+  const copy = new Copy();
+  const [snapshot] = await take(p, stream, 1);
+  copy.apply(snapshot);
+  await p.checkpoint();
+  await p.insert('orders', [{ id: 1, customer: 1, amount: 10 }]);
+  await p.step();
+  const [taken] = await take(p, stream, 1);  // after the checkpoint: only the log has its input
+  copy.apply(taken);
+  await p.insert('orders', [{ id: 2, customer: 2, amount: 20 }, { id: 3, customer: 1, amount: 5 }]);
+  await p.step();
+  const [inFlight] = await take(p, stream, 1);  // lost in flight with the process
+  const steps = p.stats().step;
+  await p.close({ checkpoint: false });  // as a crash once the log is written: no last checkpoint
+
+  const q = await ordersPipeline({ storage, durability: 'log' });
+  assert.equal(q.stats().step, steps, 'the steps after the checkpoint were replayed');
+  const resumed = q.egress('by_region', { name: 'dash', resumeFrom: taken.sequenceNumber });
+  const chunks = await take(q, resumed, Infinity);
+  assert.deepEqual(chunks, [inFlight], 'the replayed step made the same chunk, with the same number');
+  copy.apply(chunks[0]);
+  assert.deepEqual(copy.sorted(), bag(q.snapshot('by_region')));
+  await q.close({ checkpoint: false });
+});

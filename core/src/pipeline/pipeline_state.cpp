@@ -86,7 +86,9 @@ EndpointCheckpoint read_endpoint(ByteReader& in, const RowCheck& keys, const Row
   saved.reset_in_progress = in.boolean();
   saved.next_sequence = in.u64();
   saved.stats = read_stats(in);
-  size_t chunks = in.count(30);
+  // A chunk is at least 28 bytes: three u64, two booleans and a batch of no
+  // rows (its two counts) — the snapshot of an empty view is such a chunk.
+  size_t chunks = in.count(28);
   for (size_t i = 0; i < chunks && in.ok(); ++i) {
     OutputChunk chunk;
     chunk.sequence_number = in.u64();
