@@ -14,22 +14,42 @@
 import { HttpError } from './http_errors.js';
 
 /**
- * The named-egress parameters of an egress request, checked.
- * @param {string | null} name the `name` parameter
- * @param {string | null} resume the `resume_from` parameter
- * @returns {{ name?: string, resumeFrom?: number }}
+ * The named-egress parameters of an egress request, checked: `name`,
+ * `resume_from`, and the retention (`retention_chunks`, `retention_bytes`;
+ * bytes at most `maxRetentionBytes`, FRESHET_MAX_EGRESS_RETENTION_BYTES).
+ * @param {{ name: string | null, resume: string | null, chunks: string | null, bytes: string | null }} texts the parameters as sent
+ * @param {number} maxRetentionBytes
+ * @returns {{ name?: string, resumeFrom?: number, retention?: { chunks?: number, bytes?: number } }}
  */
-export function resumeParameters(name, resume) {
+export function resumeParameters(texts, maxRetentionBytes) {
+  const { name, resume } = texts;
+  const chunks = count(texts.chunks, 'retention_chunks');
+  const bytes = count(texts.bytes, 'retention_bytes');
   if (name === null) {
     if (resume !== null) throw new HttpError('INVALID_REQUEST', "'resume_from' needs 'name' (the egress to resume)");
+    if (chunks !== undefined || bytes !== undefined) {
+      throw new HttpError('INVALID_REQUEST', "'retention_chunks' and 'retention_bytes' need 'name' (only a named egress retains chunks)");
+    }
     return {};
   }
   if (!name) throw new HttpError('INVALID_REQUEST', "'name' must not be empty");
-  if (resume === null) return { name };
+  if (bytes > maxRetentionBytes) {
+    throw new HttpError('LIMIT_EXCEEDED', `'retention_bytes' is ${bytes}; the limit is ${maxRetentionBytes} ` +
+                        '(FRESHET_MAX_EGRESS_RETENTION_BYTES)', { retention_bytes: bytes, limit: maxRetentionBytes });
+  }
+  const retention = chunks === undefined && bytes === undefined ? {} : { retention: { chunks, bytes } };
+  if (resume === null) return { name, ...retention };
   if (!/^\d{1,15}$/.test(resume)) {
     throw new HttpError('INVALID_REQUEST', `'resume_from' is the sequence_number of the last chunk received, not '${resume}'`);
   }
-  return { name, resumeFrom: Number(resume) };
+  return { name, resumeFrom: Number(resume), ...retention };
+}
+
+/** A positive integer parameter, or undefined when absent. */
+function count(text, parameter) {
+  if (text === null) return undefined;
+  if (!/^[1-9]\d{0,14}$/.test(text)) throw new HttpError('INVALID_REQUEST', `'${parameter}' is a positive integer, not '${text}'`);
+  return Number(text);
 }
 
 /**

@@ -12,6 +12,7 @@
 //   FRESHET_MAX_PIPELINES           100        429 TOO_MANY_PIPELINES     pipelines of the deployment
 //   FRESHET_MAX_QUERY_ROWS          100,000    413 LIMIT_EXCEEDED         rows of an ad-hoc query's answer
 //   FRESHET_MAX_QUERY_BYTES         16 MiB     413 LIMIT_EXCEEDED         bytes of that answer
+//   FRESHET_MAX_EGRESS_RETENTION_BYTES  4 MiB  413 LIMIT_EXCEEDED         retention_bytes a named egress asks for
 //
 // Why these defaults: an ingress body is held three times at its peak (the
 // request's bytes, their copy in wasm memory, the parsed batch), so 8 MiB
@@ -33,6 +34,7 @@ export const LIMIT_DEFAULTS = Object.freeze({
   FRESHET_MAX_PIPELINES: 100,
   FRESHET_MAX_QUERY_ROWS: 100_000,
   FRESHET_MAX_QUERY_BYTES: 16 * MiB,
+  FRESHET_MAX_EGRESS_RETENTION_BYTES: 4 * MiB,
 });
 
 const cache = new WeakMap();
@@ -42,7 +44,7 @@ const cache = new WeakMap();
  * an unset or empty one keeps its default).
  * @param {Record<string, unknown>} env
  * @returns {{ bodyBytes: number, programBytes: number, ingressRecords: number, egressConnections: number,
- *             pipelines: number, queryRows: number, queryBytes: number }}
+ *             pipelines: number, queryRows: number, queryBytes: number, egressRetentionBytes: number }}
  */
 export function limitsOf(env) {
   let limits = cache.get(env);
@@ -64,6 +66,7 @@ export function limitsOf(env) {
     pipelines: value('FRESHET_MAX_PIPELINES'),
     queryRows: value('FRESHET_MAX_QUERY_ROWS'),
     queryBytes: value('FRESHET_MAX_QUERY_BYTES'),
+    egressRetentionBytes: value('FRESHET_MAX_EGRESS_RETENTION_BYTES'),
   });
   if (env && typeof env === 'object') cache.set(env, limits);
   return limits;

@@ -523,7 +523,11 @@ export class PipelineObject {
     const backpressure = oneOf(url, 'backpressure', ['true', 'false'], 'false') === 'true';
     // Without backpressure a slow client's pending deltas merge into one
     // chunk (memory bounded by the view), rather than being dropped.
-    const resume = resumeParameters(url.searchParams.get('name'), url.searchParams.get('resume_from'));
+    const { searchParams } = url;
+    const resume = resumeParameters({
+      name: searchParams.get('name'), resume: searchParams.get('resume_from'),
+      chunks: searchParams.get('retention_chunks'), bytes: searchParams.get('retention_bytes'),
+    }, limitsOf(this.#env).egressRetentionBytes);
     const stream = openEgress(pipeline, params.view, { sendSnapshot, onLag: backpressure ? 'block' : 'coalesce', ...resume });
     ++this.#egressConnections;
     return egressResponse(stream, { chunkNumbers: resume.name !== undefined, resumeFrom: resume.resumeFrom,

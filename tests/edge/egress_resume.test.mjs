@@ -167,3 +167,28 @@ test('after a restart from a checkpoint the named egress resumes with the chunk 
   while (JSON.stringify(client.bag.sorted()) !== JSON.stringify(expected)) await client.read(resumed);
   await resumed.cancel();
 });
+
+test('retention_chunks and retention_bytes set what a named egress keeps; past FRESHET_MAX_EGRESS_RETENTION_BYTES, 413', async () => {
+  const sql = 'CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY); CREATE MATERIALIZED VIEW v AS SELECT * FROM t;';
+  assert.equal((await edge.call('PUT', 'kept', { program_code: sql })).status, 201);
+  await edge.call('POST', 'kept/pause');
+  const client = new Client();
+  const reader = await connect('kept/egress/v?name=dash&retention_chunks=3');
+  for (let id = 0; id < 5; ++id) {
+    await edge.call('POST', 'kept/ingress/t', [{ insert: { id } }]);
+    await edge.call('POST', 'kept/step');
+    await client.read(reader);
+  }
+  await reader.cancel();
+  assert.equal(client.last, 4);
+  // Three chunks kept (2, 3, 4): after chunk 1 it resumes, after chunk 0 it cannot.
+  assertError(await connect('kept/egress/v?name=dash&resume_from=0'), 410, 'RESUME_UNAVAILABLE', /retains chunks from 2 on/);
+  const fine = await connect('kept/egress/v?name=dash&resume_from=1');
+  assert.equal((await client.read(fine, false)).sequence_number, 2);
+  await fine.cancel();
+
+  assertError(await connect(`kept/egress/v?name=big&retention_bytes=${4 * 1024 * 1024 + 1}`), 413, 'LIMIT_EXCEEDED',
+              /'retention_bytes' is 4194305; the limit is 4194304 \(FRESHET_MAX_EGRESS_RETENTION_BYTES\)/);
+  assertError(await connect('kept/egress/v?retention_chunks=3'), 400, 'INVALID_REQUEST', /need 'name'/);
+  assertError(await connect('kept/egress/v?name=dash&retention_chunks=0'), 400, 'INVALID_REQUEST', /positive integer/);
+});
