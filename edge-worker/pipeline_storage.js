@@ -47,8 +47,7 @@ export function checkpointStore(env) {
  * @returns {Promise<object>} put/get/list/delete
  */
 export async function pipelineStorage(ctx, env, name) {
-  const local = new DurableObjectStorage(ctx.storage, { prefix: OBJECT_PREFIX, maxValueBytes: PART_BYTES });
-  const kv = new KVStorage(env.KV, { prefix: checkpointPrefix(name) });
+  const { local, kv } = storagesOf(ctx, env, name);
   if (checkpointStore(env) === 'kv') return new LogApart(local, kv);
   await adoptKvCheckpoints(local, kv);
   return local;
@@ -56,9 +55,16 @@ export async function pipelineStorage(ctx, env, name) {
 
 /** Deletes a pipeline's log and checkpoints, wherever they are. */
 export async function wipePipelineStorage(ctx, env, name) {
-  const local = new DurableObjectStorage(ctx.storage, { prefix: OBJECT_PREFIX, maxValueBytes: PART_BYTES });
-  const kv = new KVStorage(env.KV, { prefix: checkpointPrefix(name) });
+  const { local, kv } = storagesOf(ctx, env, name);
   for (const storage of [local, kv]) for (const blob of await storage.list('')) await storage.delete(blob);
+}
+
+/** Where a pipeline's blobs may be: the object's own storage, and its prefix in KV. */
+function storagesOf(ctx, env, name) {
+  return {
+    local: new DurableObjectStorage(ctx.storage, { prefix: OBJECT_PREFIX, maxValueBytes: PART_BYTES }),
+    kv: new KVStorage(env.KV, { prefix: checkpointPrefix(name) }),
+  };
 }
 
 /** A pipeline that checkpointed to KV before: its checkpoints move into the object's storage (once, before anything is written there). */

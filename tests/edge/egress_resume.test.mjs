@@ -109,19 +109,29 @@ test('100 random drops of a long stream under continuous ingest: the resumed cli
   assert.ok(expected.length > 25_000);
 });
 
-test('resume_from past the retention, of a closed or unknown egress, or without a name: the errors', async () => {
+/**
+ * A paused pipeline `pipeline` with one table and its view v, whose egress
+ * (`parameters`) took `chunks` chunks, one row each, then disconnected.
+ * @returns {Promise<Client>} the client that took them
+ */
+async function chunksTaken(pipeline, parameters, chunks) {
   const sql = 'CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY); CREATE MATERIALIZED VIEW v AS SELECT * FROM t;';
-  assert.equal((await edge.call('PUT', 'gone', { program_code: sql })).status, 201);
-  await edge.call('POST', 'gone/pause');
+  assert.equal((await edge.call('PUT', pipeline, { program_code: sql })).status, 201);
+  await edge.call('POST', `${pipeline}/pause`);
   const client = new Client();
-  const reader = await connect('gone/egress/v?name=dash');
-  // 1,002 chunks taken: the default retention (1,000 chunks) no longer holds chunks 0 and 1.
-  for (let id = 0; id < 1002; ++id) {
-    await edge.call('POST', 'gone/ingress/t', [{ insert: { id } }]);
-    await edge.call('POST', 'gone/step');
+  const reader = await connect(`${pipeline}/egress/v?${parameters}`);
+  for (let id = 0; id < chunks; ++id) {
+    await edge.call('POST', `${pipeline}/ingress/t`, [{ insert: { id } }]);
+    await edge.call('POST', `${pipeline}/step`);
     await client.read(reader);
   }
   await reader.cancel();
+  return client;
+}
+
+test('resume_from past the retention, of a closed or unknown egress, or without a name: the errors', async () => {
+  // 1,002 chunks taken: the default retention (1,000 chunks) no longer holds chunks 0 and 1.
+  const client = await chunksTaken('gone', 'name=dash', 1002);
   assert.equal(client.last, 1001);
   const past = await connect('gone/egress/v?name=dash&resume_from=0');
   assertError(past, 410, 'RESUME_UNAVAILABLE', /egress 'dash' cannot resume after chunk 0: it retains chunks from 2 on .*start again with a snapshot/);
@@ -169,17 +179,7 @@ test('after a restart from a checkpoint the named egress resumes with the chunk 
 });
 
 test('retention_chunks and retention_bytes set what a named egress keeps; past FRESHET_MAX_EGRESS_RETENTION_BYTES, 413', async () => {
-  const sql = 'CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY); CREATE MATERIALIZED VIEW v AS SELECT * FROM t;';
-  assert.equal((await edge.call('PUT', 'kept', { program_code: sql })).status, 201);
-  await edge.call('POST', 'kept/pause');
-  const client = new Client();
-  const reader = await connect('kept/egress/v?name=dash&retention_chunks=3');
-  for (let id = 0; id < 5; ++id) {
-    await edge.call('POST', 'kept/ingress/t', [{ insert: { id } }]);
-    await edge.call('POST', 'kept/step');
-    await client.read(reader);
-  }
-  await reader.cancel();
+  const client = await chunksTaken('kept', 'name=dash&retention_chunks=3', 5);
   assert.equal(client.last, 4);
   // Three chunks kept (2, 3, 4): after chunk 1 it resumes, after chunk 0 it cannot.
   assertError(await connect('kept/egress/v?name=dash&resume_from=0'), 410, 'RESUME_UNAVAILABLE', /retains chunks from 2 on/);
