@@ -11,9 +11,17 @@
 // package's own retry of the whole write, and the connector's unbounded retry
 // after it, stay behind this one for longer outages.
 
-import { withRetries } from '../wasm-bindings/js/retrying.js';
+//
+// Ten tries, not the package's five: a KV call is small and cheap to repeat,
+// and with many calls in flight under a steady failure rate p, five tries
+// leave p^4 of the failed calls given up (1 in 256 at p = 1/4, so most runs
+// of a few hundred calls gave one up). Ten leave p^9; the backoff caps at
+// 2 s, so a call gives up after about 6.5 s of an outage.
+import { DEFAULT_RETRY, withRetries } from '../wasm-bindings/js/retrying.js';
+
+export const KV_RETRY = Object.freeze({ ...DEFAULT_RETRY, attempts: 10 });
 
 /** `kv` (the KV binding) with each call retried; failures go to `incidents` (an IncidentLog, shown in /stats as kv_incidents). */
 export function retriedKV(kv, incidents) {
-  return withRetries(kv, ['get', 'put', 'delete', 'list'], { label: 'KV', incidents });
+  return withRetries(kv, ['get', 'put', 'delete', 'list'], { label: 'KV', incidents, policy: KV_RETRY });
 }
