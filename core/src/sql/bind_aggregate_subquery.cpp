@@ -106,7 +106,7 @@ Result<QueryBinder::Bound> QueryBinder::bind_aggregate_subqueries(const Select& 
   for (size_t i = 0; i < select.items.size(); ++i) {
     Result<ExprPtr> expr = binder.bind(*select.items[i].expr);
     if (!expr.ok()) return expr.status();
-    if (is_null_literal(**expr)) *expr = null_literal(SqlType::integer());
+    if (is_null_literal(**expr)) *expr = untyped_null(SqlType::integer());  // INTEGER unless a set operation types it
     output.columns.push_back({"", output_name(select.items[i], i), (*expr)->type});
     expressions.push_back(std::move(*expr));
   }

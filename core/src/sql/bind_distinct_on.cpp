@@ -130,7 +130,7 @@ Result<QueryBinder::Bound> QueryBinder::bind_distinct_on(const Select& select, c
     }
     Result<ExprPtr> expr = binder.bind(*item.expr);
     if (!expr.ok()) return expr.status();
-    if (is_null_literal(**expr)) *expr = null_literal(SqlType::integer());
+    if (is_null_literal(**expr)) *expr = untyped_null(SqlType::integer());  // INTEGER unless a set operation types it
     scope.columns.push_back({"", output_name(item, i), (*expr)->type});
     projections.push_back(std::move(*expr));
   }

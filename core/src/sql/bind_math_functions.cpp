@@ -99,7 +99,9 @@ Result<ExprPtr> ExpressionBinder::bind_comparison_function(const AstExpr& ast, s
     Result<ExprPtr> otherwise = bind(*ast.children[0]);
     if (!otherwise.ok()) return otherwise.status();
     SqlType type = (*otherwise)->type.with_nullable(true);
-    if (is_null_literal(**otherwise)) return null_literal(args[1]->type.with_nullable(true));
+    if (is_null_literal(**otherwise)) {  // NULL whatever b is, of b's type (untyped when b is too)
+      return is_null_literal(*args[1]) ? untyped_null() : null_literal(args[1]->type.with_nullable(true));
+    }
     Result<ExprPtr> equal = bind_comparison(AstOperator::kEqual, std::move(args[0]), std::move(args[1]), ast.position);
     if (!equal.ok()) return equal.status();
     std::vector<ExprPtr> children;
@@ -119,7 +121,7 @@ Result<ExprPtr> ExpressionBinder::bind_comparison_function(const AstExpr& ast, s
       if (!next) return sql_error(ast.position, name + "() mixes " + describe(*common) + " and " + describe(arg->type));
       common = next;
     }
-    if (!common) common = SqlType::integer();
+    if (!common) return untyped_null();  // only bare NULLs: a bare NULL
     common->nullable = call.any_nullable();
     for (ExprPtr& arg : args) arg = cast_to(std::move(arg), *common);
     return call.make(name == "greatest" ? ScalarFunction::kGreatest : ScalarFunction::kLeast, *common);

@@ -105,7 +105,7 @@ Result<ExprPtr> ExpressionBinder::bind_node(const AstExpr& ast) {
         return sql_error(ast.position, "cannot cast " + describe((*operand)->type) + " to " + describe(ast.cast_type));
       }
       ExprPtr child = std::move(*operand);
-      if (is_null_literal(*child)) return null_literal(ast.cast_type.with_nullable(true));
+      if (is_null_literal(*child)) return null_literal(ast.cast_type.with_nullable(true));  // typed from here on
       // A CAST that cannot convert a value fails the step; it never makes NULLs.
       SqlType type = ast.cast_type.with_nullable(child->type.nullable);
       return unary(ExprKind::kCast, type, std::move(child));
@@ -179,7 +179,7 @@ Result<ExprPtr> ExpressionBinder::bind_function(const AstExpr& ast) {
       if (!next) return sql_error(ast.position, "coalesce() mixes " + describe(*common) + " and " + describe(arg->type));
       common = next;
     }
-    if (!common) common = SqlType::boolean();
+    if (!common) return untyped_null();  // only bare NULLs: a bare NULL
     common->nullable = all_nullable;
     for (ExprPtr& arg : args) arg = cast_to(std::move(arg), *common);
     return make_expr(ExprKind::kCoalesce, *common, std::move(args));

@@ -30,10 +30,17 @@ const char* set_operator_name(SetOperator op) {
   return "UNION";
 }
 
-// Whether column `i` of `plan` is a NULL literal in every row (`SELECT NULL`,
-// a VALUES column of NULLs): its INTEGER type is only a default.
+// Whether column `i` of `plan` is a bare NULL in every row (`SELECT NULL`,
+// a VALUES column of NULLs, a set operation whose rows all come from such
+// columns): its INTEGER type is only a default.
 bool is_null_column(const LogicalPlan& plan, size_t i) {
-  if (plan.kind == LogicalPlan::Kind::kProject) return is_null_literal(*plan.expressions[i]);
+  using Kind = LogicalPlan::Kind;
+  if (plan.kind == Kind::kProject) return is_null_literal(*plan.expressions[i]);
+  if (plan.kind == Kind::kDistinct || plan.kind == Kind::kExcept || plan.kind == Kind::kExceptAll ||
+      plan.kind == Kind::kIntersect || plan.kind == Kind::kIntersectAll) {
+    return is_null_column(*plan.inputs[0], i);  // every row is one of the first input's
+  }
+  if (plan.kind == Kind::kUnionAll) return is_null_column(*plan.inputs[0], i) && is_null_column(*plan.inputs[1], i);
   if (plan.kind != LogicalPlan::Kind::kValues) return false;
   for (const std::vector<ExprPtr>& row : plan.rows) {
     if (!is_null_literal(*row[i])) return false;
@@ -251,7 +258,8 @@ Result<QueryBinder::Bound> QueryBinder::bind_select_body(const Select& select, B
       }
       Result<ExprPtr> expr = binder.bind(*item.expr);
       if (!expr.ok()) return expr.status();
-      if (is_null_literal(**expr)) *expr = null_literal(SqlType::integer());
+      // A column of only NULL is INTEGER unless a set operation's other side types it (is_null_column).
+      if (is_null_literal(**expr)) *expr = untyped_null(SqlType::integer());
       scope.columns.push_back({"", output_name(item, i), (*expr)->type});
       expressions.push_back(std::move(*expr));
     }

@@ -50,8 +50,9 @@ Result<QueryBinder::Bound> QueryBinder::bind_values(const Query& query) {
       }
       common = next;
     }
-    SqlType type = common.value_or(SqlType::integer()).with_nullable(nullable);  // all NULL: INTEGER, as SELECT NULL
-    for (std::vector<ExprPtr>& row : rows) row[c] = cast_to(std::move(row[c]), type);
+    // All bare NULL: INTEGER as SELECT NULL, left untyped for a set operation's other side (is_null_column).
+    SqlType type = common.value_or(SqlType::integer()).with_nullable(nullable);
+    for (std::vector<ExprPtr>& row : rows) row[c] = common ? cast_to(std::move(row[c]), type) : untyped_null(type);
     scope.columns.push_back({"", "EXPR$" + std::to_string(c), type});
   }
   PlanPtr plan = make_plan(LogicalPlan::Kind::kValues, schema_of(scope), nullptr);

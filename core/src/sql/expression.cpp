@@ -110,6 +110,7 @@ struct ExprMembers {
   bool negated;
   bool has_else;
   bool sorted;
+  bool untyped;
   std::vector<ExprPtr> children;
   std::shared_ptr<const Regex> regex;
 };
@@ -131,6 +132,7 @@ ExprPtr clone_expr(const Expr& expr, const std::vector<ExprPtr>* columns) {
   copy->negated = expr.negated;
   copy->has_else = expr.has_else;
   copy->sorted = expr.sorted;
+  copy->untyped = expr.untyped;
   for (const ExprPtr& child : expr.children) copy->children.push_back(clone_expr(*child, columns));
   copy->regex = expr.regex;
   return copy;

@@ -16,11 +16,17 @@ std::string describe(const SqlType& type) { return type.with_nullable(true).to_s
 
 }  // namespace
 
-bool is_null_literal(const Expr& expr) { return expr.kind == ExprKind::kLiteral && expr.literal.null; }
+bool is_null_literal(const Expr& expr) { return expr.kind == ExprKind::kLiteral && expr.literal.null && expr.untyped; }
+
+ExprPtr untyped_null(SqlType placeholder) {
+  ExprPtr null = null_literal(placeholder.with_nullable(true));
+  null->untyped = true;
+  return null;
+}
 
 ExprPtr cast_to(ExprPtr expr, const SqlType& type) {
   SqlType target = type.with_nullable(expr->type.nullable);
-  if (is_null_literal(*expr)) return null_literal(type.with_nullable(true));
+  if (expr->kind == ExprKind::kLiteral && expr->literal.null) return null_literal(type.with_nullable(true));
   if (expr->type == target) return expr;
   std::vector<ExprPtr> children;
   children.push_back(std::move(expr));
@@ -89,7 +95,7 @@ Result<std::vector<ExprPtr>> ExpressionBinder::bind_children(const AstExpr& ast)
 
 Result<ExprPtr> ExpressionBinder::bind_literal(const AstExpr& ast) {
   switch (ast.literal_kind) {
-    case LiteralKind::kNull: return null_literal(SqlType::boolean());
+    case LiteralKind::kNull: return untyped_null();
     case LiteralKind::kBoolean: return literal_expr(Value::boolean(ast.text == "true"), SqlType::boolean(false));
     case LiteralKind::kInteger: {
       errno = 0;
@@ -215,7 +221,10 @@ Result<ExprPtr> ExpressionBinder::bind_binary(const AstExpr& ast) {
   if (left->type.is_datetime() || left->type.is_interval() || right->type.is_datetime() || right->type.is_interval()) {
     return bind_temporal_arithmetic(ast, std::move(left), std::move(right));
   }
-  // Arithmetic. A NULL literal takes the other side's type.
+  // Arithmetic. A NULL literal takes the other side's type; two give no type (as Calcite).
+  if (is_null_literal(*left) && is_null_literal(*right)) {
+    return sql_error(ast.operator_position, "arithmetic on NULL and NULL has no type: CAST one of them");
+  }
   if (is_null_literal(*left)) left = null_literal(right->type);
   if (is_null_literal(*right)) right = null_literal(left->type);
   std::optional<SqlType> type = arithmetic_type(ast.op, left->type, right->type);
@@ -305,7 +314,7 @@ Result<ExprPtr> ExpressionBinder::bind_case(const AstExpr& ast) {
     if (!next) return sql_error(ast.position, "CASE mixes " + describe(*result_type) + " and " + describe(result->type));
     result_type = next;
   }
-  if (!result_type) result_type = SqlType::boolean();
+  if (!result_type) return untyped_null();  // every result a bare NULL: the CASE is one too
   result_type->nullable = nullable;
   for (size_t i : results) children[i] = cast_to(std::move(children[i]), *result_type);
   ExprPtr expr = make_expr(ExprKind::kCase, *result_type, std::move(children));

@@ -61,10 +61,15 @@ class ExpressionBinder {
 inline constexpr size_t kMaxExpressionDepth = 1000;
 
 //! `expr` as `type`: wrapped in a CAST unless it already has that type (a
-//! NULL literal just takes the type).
+//! NULL literal just becomes a NULL of that type).
 ExprPtr cast_to(ExprPtr expr, const SqlType& type);
-//! Whether a bound expression is the literal NULL (whose type adapts).
+//! Whether a bound expression is an untyped NULL (Expr::untyped): a bare
+//! NULL, or a CASE, COALESCE, NULLIF, GREATEST or LEAST of only bare NULLs.
+//! Its type is the context's; `CAST(NULL AS T)` is typed and does not count.
 bool is_null_literal(const Expr& expr);
+//! An untyped NULL whose placeholder type is `placeholder` (the default
+//! where nothing decides: INTEGER for a column of only NULLs).
+ExprPtr untyped_null(SqlType placeholder = SqlType::boolean());
 //! COUNT, SUM, AVG, MIN, MAX, STDDEV, ... (aggregate_functions.h).
 bool is_aggregate_function(const std::string& name);
 //! Whether an aggregate call appears anywhere in the tree (window calls such as SUM(x) OVER (...) do not count).

@@ -38,9 +38,10 @@ class KeyWriter {
 
   void expression(const Expr* expr) {
     if (!expr) return open('-');
-    const auto& [kind, type, op, column, literal, literal_text, function, field, negated, has_else, sorted, children,
-                 regex] = *expr;
-    (void)regex;  // compiled from the pattern among `children`
+    const auto& [kind, type, op, column, literal, literal_text, function, field, negated, has_else, sorted, untyped,
+                 children, regex] = *expr;
+    (void)regex;    // compiled from the pattern among `children`
+    (void)untyped;  // a NULL literal's value and type are all that count once bound
     open('e');
     number(static_cast<uint64_t>(kind));
     this->type(type);

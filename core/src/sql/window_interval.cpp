@@ -37,7 +37,9 @@ Result<int64_t> constant_interval_micros(const AstExpr& ast, const std::string& 
     }
     return bound.status();
   }
-  if (is_null_literal(**bound)) return sql_error(ast.position, what + " must not be NULL");
+  if ((*bound)->kind == ExprKind::kLiteral && (*bound)->literal.null) {  // a bare NULL or CAST(NULL AS ...)
+    return sql_error(ast.position, what + " must not be NULL");
+  }
   return interval_value(**bound, ast, what);
 }
 

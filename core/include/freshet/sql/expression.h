@@ -143,6 +143,11 @@ struct Expr {
   //! kInList: children[1..] are constants, not NULL, distinct and in
   //! ascending order, so a binary search finds x (sort_in_list).
   bool sorted = false;
+  //! kLiteral NULL written as a bare NULL (or an expression of only such
+  //! NULLs, folded): it has no type of its own, `type` is a placeholder that
+  //! the binder replaces by the type the context needs (docs/sql.md, "The
+  //! type of NULL"). A CAST(NULL AS T) is a NULL of type T, not untyped.
+  bool untyped = false;
   std::vector<ExprPtr> children;
   //! RLIKE / REGEXP_REPLACE with a constant pattern: compiled once by the binder.
   std::shared_ptr<const Regex> regex;
