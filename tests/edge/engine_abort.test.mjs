@@ -54,9 +54,16 @@ test('a step past FRESHET_MAX_MEMORY_BYTES: OUT_OF_MEMORY in Feldera\'s error sh
   let answer;
   await until(async () => (answer = await worker.call('GET', 'big/query?sql=SELECT COUNT(*) AS n FROM w')).status !== 200,
               { what: 'the step to fail' });
-  assert.equal(answer.status, 503);
-  assert.equal(answer.body.error_code, 'PIPELINE_FAILED');
-  assert.match(answer.body.message, /OUT_OF_MEMORY: .*join: the step would hold [\d.]+ MiB, over the pipeline's memory budget of 4 MiB/);
+  // 507: a bound of the server's (not a bad request: 4xx), and not transient (503 would invite a retry).
+  assert.equal(answer.status, 507, JSON.stringify(answer.body));
+  assert.equal(answer.body.error_code, 'OUT_OF_MEMORY');
+  assert.deepEqual(Object.keys(answer.body).sort(), ['details', 'error_code', 'message']);
+  assert.match(answer.body.message, /join: the step would pass the pipeline's memory budget of 4 MiB/);
   const described = (await worker.call('GET', 'big')).body;
   assert.equal(described.deployment_error?.error_code, 'OUT_OF_MEMORY');
+  // Ingress into the failed pipeline: refused, with the step's error as the cause.
+  const refused = await worker.call('POST', 'big/ingress/t', rows(2000, 1));
+  assert.equal(refused.status, 503);
+  assert.equal(refused.body.error_code, 'PIPELINE_FAILED');
+  assert.match(refused.body.message, /OUT_OF_MEMORY: .*memory budget of 4 MiB/);
 });

@@ -101,7 +101,7 @@ test('maxMemoryBytes: validated, shown in stats(), a step past it is OUT_OF_MEMO
   assert.throws(() => p.step(), (error) => {
     assert.ok(error instanceof FreshetError);
     assert.equal(error.code, 'OUT_OF_MEMORY');
-    assert.match(error.message, /join: the step would hold [\d.]+ MiB, over the pipeline's memory budget of 4 MiB/);
+    assert.match(error.message, /join: the step would pass the pipeline's memory budget of 4 MiB \(the state holds [\d.]+ \w+; the step had built [\d.]+ MiB when it was stopped\)/);
     return true;
   });
   assert.equal(p.stats().failure.code, 'OUT_OF_MEMORY');

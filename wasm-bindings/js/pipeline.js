@@ -180,8 +180,9 @@ export class Pipeline {
     this.#fast = new EngineFastPath(module, engine);
     forgottenEngines?.register(this, engine, this);
     // A trap in any pipeline of the realm stops the wasm instance (engine_guard.js): this one fails too.
-    // Weakly: the module's list of listeners must not keep a dropped pipeline alive.
-    const self = new WeakRef(this);
+    // Weakly where the host can (workerd has no WeakRef; close() unsubscribes):
+    // the module's list of listeners must not keep a dropped pipeline alive.
+    const self = typeof WeakRef === 'function' ? new WeakRef(this) : { deref: () => this };
     this.#stopListening = onEngineStop(module, (error) => self.deref()?.#engineStopped(error));
     this.#program = new Program(unwrap(engine.describeProgram()).text);
   }

@@ -9,14 +9,17 @@ namespace freshet {
 StepMemory::StepMemory(size_t budget, size_t held_bytes)
     : budget_(budget),
       held_(held_bytes),
-      meter_(std::numeric_limits<uint64_t>::max(), budget > held_bytes ? budget - held_bytes : 0, kEntryOverhead) {
+      meter_(std::numeric_limits<uint64_t>::max(), budget > held_bytes ? budget - held_bytes : 0, kRowCopies,
+             kEntryOverhead) {
   if (budget_ > 0) active_.emplace(&meter_);
 }
 
 Status StepMemory::check() const {
   if (budget_ == 0 || !meter_.exceeded()) return Status::OK();
-  return Status(ErrorCode::kOutOfMemory, "the step would hold " + format_bytes(uint64_t{held_} + meter_.bytes()) +
-                                             ", over the pipeline's memory budget of " + format_bytes(budget_));
+  // The builders stop at the limit, so what the step would have built in all is not known: say where it stood.
+  return Status(ErrorCode::kOutOfMemory, "the step would pass the pipeline's memory budget of " + format_bytes(budget_) +
+                                             " (the state holds " + format_bytes(held_) + "; the step had built " +
+                                             format_bytes(meter_.bytes()) + " when it was stopped)");
 }
 
 std::string format_bytes(uint64_t bytes) {
