@@ -180,10 +180,7 @@ export class Pipeline {
     this.#fast = new EngineFastPath(module, engine);
     forgottenEngines?.register(this, engine, this);
     // A trap in any pipeline of the realm stops the wasm instance (engine_guard.js): this one fails too.
-    // Weakly where the host can (workerd has no WeakRef; close() unsubscribes):
-    // the module's list of listeners must not keep a dropped pipeline alive.
-    const self = typeof WeakRef === 'function' ? new WeakRef(this) : { deref: () => this };
-    this.#stopListening = onEngineStop(module, (error) => self.deref()?.#engineStopped(error));
+    this.#stopListening = onEngineStop(module, Pipeline.#stopListener(this));
     this.#program = new Program(unwrap(engine.describeProgram()).text);
   }
 
@@ -339,6 +336,15 @@ export class Pipeline {
     if (this.#failure) return Promise.reject(this.#failure);
     this.#stepped ??= signal();
     return this.#stepped.promise;
+  }
+
+  // The listener for the engine's stop (a trap anywhere in the instance, engine_guard.js): weakly
+  // where the host can (workerd has no WeakRef; close() unsubscribes), so that the module's list
+  // of listeners does not keep a dropped pipeline alive. Made out of the constructor, whose
+  // closures would share (and keep) its `this`.
+  static #stopListener(pipeline) {
+    const ref = typeof WeakRef === 'function' ? new WeakRef(pipeline) : { deref: () => pipeline };
+    return (error) => ref.deref()?.#engineStopped(error);
   }
 
   #engineStopped(error) {
