@@ -50,6 +50,7 @@ test('a step past FRESHET_MAX_MEMORY_BYTES: OUT_OF_MEMORY in Feldera\'s error sh
   const worker = await edgeWorker({ vars: { FRESHET_MAX_MEMORY_BYTES: String(4 * 1024 * 1024) } });
   t.after(() => worker.stop());
   assert.equal((await worker.call('PUT', 'big', { program_code: SQL, outputs: {} })).status, 201);
+  assert.equal((await worker.call('GET', 'big/stats')).body.memory_budget_bytes, 4 * 1024 * 1024);
   assert.equal((await worker.call('POST', 'big/ingress/t', rows(0, 1000))).status, 200);  // 10^6 rows of square
   let answer;
   await until(async () => (answer = await worker.call('GET', 'big/query?sql=SELECT COUNT(*) AS n FROM w')).status !== 200,
