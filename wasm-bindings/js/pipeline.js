@@ -180,7 +180,7 @@ export class Pipeline {
     this.#fast = new EngineFastPath(module, engine);
     forgottenEngines?.register(this, engine, this);
     // A trap in any pipeline of the realm stops the wasm instance (engine_guard.js): this one fails too.
-    this.#stopListening = onEngineStop(module, Pipeline.#stopListener(this));
+    this.#stopListening = onEngineStop(module, Pipeline.#stopListener(weakRefTo(this)));
     this.#program = new Program(unwrap(engine.describeProgram()).text);
   }
 
@@ -340,10 +340,9 @@ export class Pipeline {
 
   // The listener for the engine's stop (a trap anywhere in the instance, engine_guard.js): weakly
   // where the host can (workerd has no WeakRef; close() unsubscribes), so that the module's list
-  // of listeners does not keep a dropped pipeline alive. Made out of the constructor, whose
-  // closures would share (and keep) its `this`.
-  static #stopListener(pipeline) {
-    const ref = typeof WeakRef === 'function' ? new WeakRef(pipeline) : { deref: () => pipeline };
+  // of listeners does not keep a dropped pipeline alive. Made where no closure holds the pipeline
+  // (V8 shares one context among a scope's closures: one in the constructor would keep `this`).
+  static #stopListener(ref) {
     return (error) => ref.deref()?.#engineStopped(error);
   }
 
@@ -796,6 +795,11 @@ export class Pipeline {
     if (stopped) throw stopped;
     return this.#engine;
   }
+}
+
+/** A WeakRef to `object`, or where the host has none (workerd) a strong one. */
+function weakRefTo(object) {
+  return typeof WeakRef === 'function' ? new WeakRef(object) : { deref: () => object };
 }
 
 // stats() of a pipeline whose engine stopped before any stats() was read.
