@@ -1,5 +1,6 @@
 // The engine's failures at the edge, in real workerd:
-//  - a replay at the object's start that aborts the wasm engine (the
+//  - a replay at the object's start that aborts the wasm engine at its
+//    first ingest (the
 //    package's test-only abort, FRESHET_TEST_ABORT=replay, edge-worker/
 //    test_abort.js) leaves the pipeline Stopped with an INTERNAL
 //    deployment_error saying the way out; the next start does not try again
