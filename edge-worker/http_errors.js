@@ -18,6 +18,9 @@ const ENGINE_ERROR_STATUS = {
   NOT_RESETTABLE: 400,
   OVERFLOW: 400,
   LIMIT_EXCEEDED: 413,  // a program or ad-hoc query past one of the engine's bounds
+  // A step past the pipeline's memory budget: a bound of the server's, not a bad request
+  // (4xx), and not transient (503 would invite retries of the same step).
+  OUT_OF_MEMORY: 507,
   UNKNOWN_TABLE: 404,
   UNKNOWN_VIEW: 404,
   UNKNOWN_INDEX: 404,

@@ -13,6 +13,7 @@
 //   FRESHET_MAX_QUERY_ROWS          100,000    413 LIMIT_EXCEEDED         rows of an ad-hoc query's answer
 //   FRESHET_MAX_QUERY_BYTES         16 MiB     413 LIMIT_EXCEEDED         bytes of that answer
 //   FRESHET_MAX_EGRESS_RETENTION_BYTES  4 MiB  413 LIMIT_EXCEEDED         retention_bytes a named egress asks for
+//   FRESHET_MAX_MEMORY_BYTES        40 MiB     OUT_OF_MEMORY (the step)   a pipeline's state + what one step builds
 //
 // Why these defaults: an ingress body is held three times at its peak (the
 // request's bytes, their copy in wasm memory, the parsed batch), so 8 MiB
@@ -35,6 +36,8 @@ export const LIMIT_DEFAULTS = Object.freeze({
   FRESHET_MAX_QUERY_ROWS: 100_000,
   FRESHET_MAX_QUERY_BYTES: 16 * MiB,
   FRESHET_MAX_EGRESS_RETENTION_BYTES: 4 * MiB,
+  // The package's default (wasm-bindings/js/memory_budget.js): state and a step in a third of 128 MiB.
+  FRESHET_MAX_MEMORY_BYTES: 40 * MiB,
 });
 
 const cache = new WeakMap();
@@ -67,6 +70,7 @@ export function limitsOf(env) {
     queryRows: value('FRESHET_MAX_QUERY_ROWS'),
     queryBytes: value('FRESHET_MAX_QUERY_BYTES'),
     egressRetentionBytes: value('FRESHET_MAX_EGRESS_RETENTION_BYTES'),
+    memoryBytes: value('FRESHET_MAX_MEMORY_BYTES'),
   });
   if (env && typeof env === 'object') cache.set(env, limits);
   return limits;

@@ -39,6 +39,8 @@ import { Deployment } from './deployment.js';
 import { openEgress, resumeParameters } from './egress_resume.js';
 import { egressResponse } from './egress_response.js';
 import { withInjectedFaults } from './fault_injection.js';
+import { explainFailedResume, stopsForGood } from './failed_resume.js';
+import { armTestAbort } from './test_abort.js';
 import { felderaDescription } from './feldera_description.js';
 import { notDeployedMessage } from './feldera_errors.js';
 import { checkpointStatus, controllerStatus, inputConnectorStatus, outputConnectorStatus } from './feldera_stats.js';
@@ -121,9 +123,13 @@ export class PipelineObject {
     registerPipeline(this.#env, definition.name).catch((error) => console.error('freshet edge worker: registry:', error?.message ?? error));
     if (this.#deployment.stopped || definition.program_status !== 'Success') return;
     try {
+      await armTestAbort(this.#env);
       this.#install(await this.#open(definition, { fresh: false }), saved.get('paused') === true);
       await this.#resetConnectorsAfterLegacyLoss();
-    } catch (error) {
+    } catch (thrown) {
+      const error = explainFailedResume(thrown, definition.name);
+      // Kept: the next start of the object would fail the same way (failed_resume.js).
+      if (stopsForGood(error)) await this.#deployment.update({ stopped: true, error: errorObject(error) });
       this.#loadError = error;
       console.error(`freshet edge worker: pipeline '${definition.name}' could not resume:`, error?.message ?? error);
     }
@@ -163,6 +169,7 @@ export class PipelineObject {
       storage: await pipelineStorage(this.#ctx, this.#env, definition.name),
       // Ingress is acknowledged once durable; a restart replays the log.
       durability: ingressDurability(this.#env),
+      maxMemoryBytes: limitsOf(this.#env).memoryBytes,
       outputs: outputsOf(this.#env.KV, definition),
       // The definition in Durable Object storage is the truth; a checkpoint of
       // another program is left over from a replace that did not finish.

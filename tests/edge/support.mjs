@@ -20,8 +20,10 @@ export async function edgeWorker(options = {}) {
     get url() {
       return worker.url;
     },
-    async restart() {
+    /** `overrides` replace options for this start and the later ones (vars: a test variable set or unset). */
+    async restart(overrides = {}) {
       await worker.stop();
+      options = { ...options, ...overrides };
       worker = await startEdgeWorker({ ...options, persistDir });
     },
     /** The worker's KV namespace, read from Node. */

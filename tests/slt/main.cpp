@@ -7,6 +7,7 @@
 //     --views-per-pipeline N at most N views in one pipeline (default 1000)
 //     --query-timeout S      seconds one view's pipeline may take (default 10)
 //     --file-budget S        seconds a file may take (default 600)
+//     --memory-budget MIB    each pipeline's memory budget (default 256; 0: none)
 //     --min-compile-rate P   fail when fewer than P% of the queries compile
 //     --verbose              progress on stderr
 //
@@ -33,7 +34,7 @@ namespace {
 int usage() {
   std::fprintf(stderr,
                "usage: freshet_slt [--sample] [--stride N] [--report FILE] [--views-per-pipeline N] "
-               "[--query-timeout S] [--file-budget S] [--min-compile-rate P] [--verbose] <folder or files>...\n");
+               "[--query-timeout S] [--file-budget S] [--memory-budget MIB] [--min-compile-rate P] [--verbose] <folder or files>...\n");
   return 2;
 }
 
@@ -44,7 +45,8 @@ bool is_failure(const QueryResult& query) {
     case Outcome::kWrong:
     case Outcome::kCrashed:
     case Outcome::kRuntimeError:
-      return classify(query).kind != CauseKind::kDialect;
+      // A step past the memory budget is, like a timeout, reported, not failed.
+      return classify(query).kind != CauseKind::kDialect && classify(query).kind != CauseKind::kSlow;
     default:
       return false;
   }
@@ -77,6 +79,8 @@ int main(int argc, char** argv) {
       options.query_timeout = std::atof(value);
     } else if (arg == "--file-budget") {
       options.file_budget = std::atof(value);
+    } else if (arg == "--memory-budget") {
+      options.memory_budget = static_cast<size_t>(std::max(0LL, std::atoll(value))) << 20;
     } else if (arg == "--min-compile-rate") {
       min_compile_rate = std::atof(value);
     } else if (arg.rfind("--", 0) == 0) {

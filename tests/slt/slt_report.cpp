@@ -114,6 +114,12 @@ Cause classify(const QueryResult& query) {
       return Cause{CauseKind::kSlow, normalise_message(query.reason)};
     case Outcome::kWrong:
       return Cause{CauseKind::kDefect, "wrong result"};
+    case Outcome::kRuntimeError:
+      // The pipeline's memory budget (RunOptions::memory_budget): a runaway, as a timeout is.
+      if (query.reason.find("the step would pass the pipeline's memory budget") != std::string::npos) {
+        return Cause{CauseKind::kSlow, normalise_message(query.reason)};
+      }
+      return Cause{CauseKind::kDefect, normalise_message(query.reason)};
     default:
       return Cause{CauseKind::kDefect, normalise_message(query.reason)};
   }

@@ -182,7 +182,7 @@ void compile_queries(const FilePlan& plan, const RunOptions& options, FileResult
 //! In a child: runs the views `queries` over the file's events, writing
 //! "<query>\tOK" / "<query>\tWRONG\t<how>" as each is checked, then "DONE",
 //! or "FAIL\t<error>" when the pipeline cannot go on.
-void run_views(const FilePlan& plan, const std::vector<size_t>& queries, int fd) {
+void run_views(const FilePlan& plan, const std::vector<size_t>& queries, size_t memory_budget, int fd) {
   std::string program = plan.tables_ddl;
   std::vector<bool> member(plan.records.size(), false);
   for (size_t q : queries) program += view_sql(plan, q), member[q] = true;
@@ -190,6 +190,7 @@ void run_views(const FilePlan& plan, const std::vector<size_t>& queries, int fd)
   if (!created.ok())
     return write_line(fd, "FAIL\tthe pipeline does not compile: " + one_line(created.status().message()));
   Pipeline& pipeline = *created.value();
+  pipeline.set_memory_budget(memory_budget);
   double slowest = 0, total = 0;
   int64_t steps = 0;
   auto step = [&]() {
@@ -300,7 +301,7 @@ void run_each(const FilePlan& plan, const std::vector<size_t>& queries, const Ru
           for (size_t k = from; k < queries.size(); ++k) {
             write_line(fd, "ALONE\t" + std::to_string(queries[k]));
             ::alarm(unsigned(std::max(1.0, options.query_timeout)));
-            run_views(plan, {queries[k]}, fd);
+            run_views(plan, {queries[k]}, options.memory_budget, fd);
             ::alarm(0);
           }
         },
@@ -330,7 +331,7 @@ void run_group(const FilePlan& plan, const std::vector<size_t>& queries, const R
   if (Clock::now() >= deadline) return mark_not_run(queries, 0, result);
   ++result.pipelines;
   double timeout = options.query_timeout + 0.02 * double(queries.size());
-  ChildOutcome child = run_in_child([&](int fd) { run_views(plan, queries, fd); }, timeout);
+  ChildOutcome child = run_in_child([&](int fd) { run_views(plan, queries, options.memory_budget, fd); }, timeout);
   std::vector<bool> reported(plan.records.size(), false);
   std::optional<size_t> current;
   std::string failure = read_child(child.output, result, reported, current);

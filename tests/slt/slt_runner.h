@@ -21,6 +21,11 @@ struct RunOptions {
   double query_timeout = 10;
   //! Seconds a whole file may take; queries not run by then are reported so.
   double file_budget = 600;
+  //! Memory budget of each pipeline (Pipeline::set_memory_budget; 0: none):
+  //! a view whose step grows past it (a cross product of seven tables) fails
+  //! as a runtime error with OUT_OF_MEMORY, instead of taking the machine's
+  //! memory until the timeout or the OOM killer ends it.
+  size_t memory_budget = size_t{256} << 20;
   bool verbose = false;
 };
 

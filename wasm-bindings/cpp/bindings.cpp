@@ -5,6 +5,7 @@
 #include <emscripten/em_macros.h>
 
 #include "engine.h"
+#include "test_abort.h"
 
 using freshet::wasm::Engine;
 using freshet::wasm::Reply;
@@ -30,8 +31,12 @@ double engine_address(const Engine& engine) { return static_cast<double>(reinter
 // through Embind's invoker costs ~0.1-0.3 µs, a direct call to an export
 // next to nothing, and a change makes three.
 extern "C" {
-EMSCRIPTEN_KEEPALIVE double freshet_step(Engine* engine) { return engine->step(); }
+EMSCRIPTEN_KEEPALIVE double freshet_step(Engine* engine) {
+  freshet::wasm::abort_if_armed(freshet::wasm::AbortPoint::kStep);
+  return engine->step();
+}
 EMSCRIPTEN_KEEPALIVE double freshet_ingest_input(Engine* engine, double table, double bytes, double format, int array) {
+  freshet::wasm::abort_if_armed(freshet::wasm::AbortPoint::kIngest);
   return engine->ingest_input(table, bytes, format, array != 0);
 }
 EMSCRIPTEN_KEEPALIVE double freshet_next_chunk_in_place(Engine* engine, double id) {
@@ -65,6 +70,7 @@ EMSCRIPTEN_BINDINGS(freshet) {
       .function("needsStep", &Engine::needs_step)
       .function("canAutoStep", &Engine::can_auto_step)
       .function("setPaused", &Engine::set_paused)
+      .function("setMemoryBudget", &Engine::set_memory_budget)
       .function("usesClock", &Engine::uses_clock)
       .function("setClock", &Engine::set_clock)
       .function("clock", &Engine::clock)

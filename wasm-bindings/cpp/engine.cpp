@@ -142,6 +142,10 @@ double Engine::next_clock_change() const {
 bool Engine::needs_step() const { return pipeline_ && pipeline_->needs_step(); }
 bool Engine::can_auto_step() const { return pipeline_ && pipeline_->can_auto_step(); }
 
+void Engine::set_memory_budget(double bytes) {
+  if (pipeline_) pipeline_->set_memory_budget(bytes >= 4294967296.0 ? 0 : static_cast<size_t>(bytes));
+}
+
 void Engine::set_paused(bool paused) {
   if (!pipeline_) return;
   if (paused) {

@@ -56,6 +56,8 @@ class Engine {
   bool needs_step() const;
   bool can_auto_step() const;
   void set_paused(bool paused);
+  //! Pipeline::set_memory_budget (bytes as a double: a budget past 4 GiB is none).
+  void set_memory_budget(double bytes);
 
   //! Whether some view reads NOW() (JS then gives each step its time).
   bool uses_clock() const;

@@ -8,6 +8,7 @@
 // compiling wasm from bytes).
 
 import createFreshetEngine from './engine/freshet_engine.mjs';
+import { guardModule } from './engine_guard.js';
 import { FreshetError } from './errors.js';
 
 /** @type {((imports: WebAssembly.Imports) => Promise<WebAssembly.Instance>) | null} */
@@ -23,11 +24,18 @@ export function setWasmSource(source) {
 /** The Emscripten module with the Embind classes (Engine), loaded on first use. */
 export function loadEngineModule() {
   if (!instantiate) throw new FreshetError('INTERNAL', 'no wasm source: import freshet through its package entry');
-  loading ??= load(instantiate).catch((error) => {
-    loading = null;  // a later create may try again (a network error, say)
-    throw error;
-  });
-  return loading;
+  // Every call into the module is guarded (engine_guard.js); once one
+  // traps, the module is dead and the next create loads a fresh one.
+  const loaded = (loading ??= load(instantiate).then(
+    (module) => guardModule(module, () => {
+      if (loading === loaded) loading = null;
+    }),
+    (error) => {
+      loading = null;  // a later create may try again (a network error, say)
+      throw error;
+    },
+  ));
+  return loaded;
 }
 
 function load(source) {

@@ -14,7 +14,7 @@ export type ErrorCode =
   | 'INVALID_ARGUMENT' | 'SQL_ERROR' | 'PARSE_ERROR' | 'TYPE_ERROR' | 'UNKNOWN_TABLE' | 'UNKNOWN_VIEW'
   | 'UNKNOWN_INDEX' | 'UNKNOWN_OUTPUT' | 'DUPLICATE_OUTPUT' | 'UNKNOWN_TOKEN' | 'NOT_MATERIALIZED'
   | 'NOT_RESETTABLE' | 'PROGRAM_MISMATCH' | 'CHECKPOINT_CORRUPT' | 'STORAGE_ERROR' | 'CLOSED' | 'OVERFLOW'
-  | 'INTERNAL' | 'RESUME_UNAVAILABLE' | 'LIMIT_EXCEEDED' | 'CHECKPOINT_VERSION';
+  | 'INTERNAL' | 'RESUME_UNAVAILABLE' | 'LIMIT_EXCEEDED' | 'OUT_OF_MEMORY' | 'CHECKPOINT_VERSION';
 
 export const ERROR_CODES: readonly ErrorCode[];
 
@@ -93,6 +93,13 @@ export interface CreateOptions {
    * in a crash.
    */
   durability?: Durability;
+  /**
+   * The engine's memory budget in bytes: its state plus what one step
+   * builds. A step past it fails with OUT_OF_MEMORY naming the operator
+   * that grew. Default 40 MiB (fits a 128 MiB Workers isolate with room);
+   * 0 or Infinity: none. At most 4 GiB.
+   */
+  maxMemoryBytes?: number;
   /**
    * A checkpoint of a format version this package does not read (written by
    * a newer package, or by an older one whose format is no longer read):
@@ -237,8 +244,10 @@ export interface Stats {
   state: 'running' | 'paused';
   /** Bytes held by the engine's state (traces, operator state, queues). */
   memoryBytes: number;
-  /** The size of the wasm memory (it only grows). */
-  wasmMemoryBytes: number;
+  /** The size of the wasm memory (it only grows); null once the engine stopped (a trap). */
+  wasmMemoryBytes: number | null;
+  /** maxMemoryBytes in force (0: none). */
+  memoryBudgetBytes: number;
   checkpoint: CheckpointStats;
   /**
    * Per table: records taken, bytes of input (text or bytes as given; for an

@@ -22,7 +22,9 @@ import { Connector } from './connector.js';
 import { EgressStream } from './egress.js';
 import { EngineFastPath, inputFormat } from './engine_fast_path.js';
 import { loadEngineModule } from './engine_loader.js';
+import { engineStopped, onEngineStop } from './engine_guard.js';
 import { LiveView } from './live_view.js';
+import { memoryBudgetOf } from './memory_budget.js';
 import { closeNamedEgress, openNamedEgress } from './named_egress.js';
 import { rowsMaker } from './live_rows.js';
 import { FreshetError, errorOf, invalidArgument, requireString, unwrap } from './errors.js';
@@ -38,7 +40,7 @@ import { TokenBook } from './tokens.js';
 import { parseRows, stringifyJson } from './values.js';
 
 const CREATE_OPTIONS = new Set(['sql', 'outputs', 'storage', 'onProgramChange', 'clock', 'clockResolutionMs', 'temporalStepMs',
-                                'onIncompatibleCheckpoint', 'storageRetry', 'durability']);
+                                'onIncompatibleCheckpoint', 'storageRetry', 'durability', 'maxMemoryBytes']);
 const SINK_METHODS = ['write', 'reset'];
 const DEFAULT_CLOSE_TIMEOUT_MS = 5000;
 const encoder = new TextEncoder();
@@ -83,6 +85,9 @@ export class Pipeline {
   #logCovered = 0;                  // records the newest checkpoint holds (the log is truncated to the one before)
   #held = null;                     // ingests held while a step waits for the log: { args, resolve, reject }
   #closing = null;                  // close()'s Promise once it was called
+  #memoryBudget = 0;                // maxMemoryBytes (memory_budget.js)
+  #stopListening = null;            // onEngineStop's unsubscribe
+  #lastCoreStats = null;            // the engine's last stats, for stats() once the engine stopped
 
   /**
    * Compiles `sql` and starts the pipeline (running). With a `storage` that
@@ -110,6 +115,7 @@ export class Pipeline {
     if (onIncompatibleCheckpoint !== 'fail' && onIncompatibleCheckpoint !== 'restart') {
       throw invalidArgument(`onIncompatibleCheckpoint is 'fail' or 'restart', not '${onIncompatibleCheckpoint}'`);
     }
+    const memoryBudget = memoryBudgetOf(options);
     const retry = retryPolicy(options.storageRetry);
     const incidents = new IncidentLog();
     if (storage) storage = withRetries(storage, STORAGE_METHODS, { label: labelOf(storage, 'storage'), incidents, policy: retry });
@@ -122,6 +128,7 @@ export class Pipeline {
         engine.delete();
         throw new FreshetError(opened.code, opened.message);
       }
+      engine.setMemoryBudget(memoryBudget);
       return engine;
     };
     // The checkpoint is restored before any output is configured, so that
@@ -145,6 +152,7 @@ export class Pipeline {
     pipeline.#clock = clock;
     pipeline.#usesClock = engine.usesClock();
     pipeline.#checkpoint = status;
+    pipeline.#memoryBudget = memoryBudget;
     pipeline.#tokens.restore(engine.hostState());
     if (log) {
       log.onFailure = (error) => pipeline.#fail(error);
@@ -171,6 +179,8 @@ export class Pipeline {
     this.#engine = engine;
     this.#fast = new EngineFastPath(module, engine);
     forgottenEngines?.register(this, engine, this);
+    // A trap in any pipeline of the realm stops the wasm instance (engine_guard.js): this one fails too.
+    this.#stopListening = onEngineStop(module, Pipeline.#stopListener(weakRefTo(this)));
     this.#program = new Program(unwrap(engine.describeProgram()).text);
   }
 
@@ -326,6 +336,19 @@ export class Pipeline {
     if (this.#failure) return Promise.reject(this.#failure);
     this.#stepped ??= signal();
     return this.#stepped.promise;
+  }
+
+  // The listener for the engine's stop (a trap anywhere in the instance, engine_guard.js): weakly
+  // where the host can (workerd has no WeakRef; close() unsubscribes), so that the module's list
+  // of listeners does not keep a dropped pipeline alive. Made where no closure holds the pipeline
+  // (V8 shares one context among a scope's closures: one in the constructor would keep `this`).
+  static #stopListener(ref) {
+    return (error) => ref.deref()?.#engineStopped(error);
+  }
+
+  #engineStopped(error) {
+    this.#fail(error);
+    this.#stepper.stop();
   }
 
   #fail(error) {
@@ -698,11 +721,15 @@ export class Pipeline {
   // --------------------------------------------------- status and lifetime
 
   stats() {
-    const stats = toStats(this.#open().stats(), {
+    const stopped = engineStopped(this.#module);
+    if (!stopped) this.#lastCoreStats = this.#open().stats();
+    else if (!this.#engine) throw closedError();
+    const stats = toStats(this.#lastCoreStats ?? STOPPED_CORE_STATS, {
       state: this.#state,
       connectors: this.#connectors,
-      wasmMemoryBytes: this.#module.wasmMemoryBytes(),
+      wasmMemoryBytes: stopped ? null : this.#module.wasmMemoryBytes(),
     });
+    stats.memoryBudgetBytes = this.#memoryBudget;
     stats.failure = this.#failure && { code: this.#failure.code, message: this.#failure.message };
     stats.checkpoint = { ...this.#checkpoint, skippedDamaged: [...this.#checkpoint.skippedDamaged] };
     stats.incidents = this.#incidents.snapshot();
@@ -758,14 +785,25 @@ export class Pipeline {
     this.#stepped?.reject(error);
     this.#stepped = null;
     forgottenEngines?.unregister(this);
+    this.#stopListening?.();
     engine.delete();
   }
 
   #open() {
     if (!this.#engine) throw closedError();
+    const stopped = engineStopped(this.#module);
+    if (stopped) throw stopped;
     return this.#engine;
   }
 }
+
+/** A WeakRef to `object`, or where the host has none (workerd) a strong one. */
+function weakRefTo(object) {
+  return typeof WeakRef === 'function' ? new WeakRef(object) : { deref: () => object };
+}
+
+// stats() of a pipeline whose engine stopped before any stats() was read.
+const STOPPED_CORE_STATS = JSON.stringify({ step: null, memory_bytes: null, inputs: {}, outputs: {}, egress: {} });
 
 function closedError() {
   return new FreshetError('CLOSED', 'the pipeline is closed');

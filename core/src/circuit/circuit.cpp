@@ -2,6 +2,8 @@
 
 #include <utility>
 
+#include "freshet/circuit/step_memory.h"
+
 namespace freshet {
 
 const Schema& Stream::key_schema() const { return *circuit_->slot(*this).key_schema; }
@@ -24,9 +26,11 @@ Stream Circuit::add_stream(SchemaPtr key_schema, SchemaPtr value_schema) {
 }
 
 Status Circuit::step() {
+  StepMemory memory(memory_budget_, held_bytes_);  // the budget's meter, active until the step ends
   for (const std::unique_ptr<Operator>& op : operators_) {
     Status status = op->evaluate();
     if (status.ok() && !reported_error_.ok()) status = std::exchange(reported_error_, Status::OK());
+    if (status.ok()) status = memory.check();
     if (!status.ok()) {
       return Status(status.code(), std::string(op->name()) + ": " + status.message());
     }

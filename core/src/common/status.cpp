@@ -25,6 +25,7 @@ const char* error_code_name(ErrorCode code) {
     case ErrorCode::kInternal: return "INTERNAL";
     case ErrorCode::kResumeUnavailable: return "RESUME_UNAVAILABLE";
     case ErrorCode::kLimitExceeded: return "LIMIT_EXCEEDED";
+    case ErrorCode::kOutOfMemory: return "OUT_OF_MEMORY";
   }
   return "INTERNAL";
 }

@@ -114,6 +114,7 @@ Result<StepResult> Pipeline::step() {
                   .count();
     program_->clock->set_time(now);
   }
+  program_->circuit->set_memory_limit(memory_budget_, memory_budget_ ? memory_bytes() : 0);
   Status stepped = program_->circuit->step();
   if (!stepped.ok()) {
     failure_ = Status(stepped.code(), "the pipeline stopped at step " + std::to_string(steps_) + ": " +
@@ -386,7 +387,8 @@ void append_checkpoint_status(const CheckpointStatus& s, std::string* json) {
 
 std::string Pipeline::stats_json() const {
   std::string json = "{\"step\":" + std::to_string(steps_) + ",\"state\":\"" + (paused_ ? "paused" : "running") +
-                     "\",\"memory_bytes\":" + std::to_string(memory_bytes()) + ",\"checkpoint\":";
+                     "\",\"memory_bytes\":" + std::to_string(memory_bytes()) +
+                     ",\"memory_budget\":" + std::to_string(memory_budget_) + ",\"checkpoint\":";
   append_checkpoint_status(checkpoint_status_, &json);
   json += ",\"inputs\":{";
   bool first = true;

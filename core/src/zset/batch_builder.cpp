@@ -111,7 +111,7 @@ size_t BatchBuilder::common_prefix(RowOf row_of) const {
 void BatchBuilder::add(RowRef key, RowRef value, Weight weight) {
   if (weight == 0) return;
   // Under a work meter (an ad-hoc query), past its limit nothing more is kept.
-  if (WorkMeter* meter = active_work_meter(); meter && !meter->charge(uint64_t{key.size} + value.size)) return;
+  if (WorkMeter* meter = active_work_meter(); meter && !meter->charge_entry(uint64_t{key.size} + value.size)) return;
   Entry e;
   e.key_offset = static_cast<uint32_t>(arena_.size());
   e.key_size = key.size;

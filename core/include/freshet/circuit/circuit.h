@@ -66,6 +66,13 @@ class Circuit {
   void report_error(Status error) {
     if (reported_error_.ok()) reported_error_ = std::move(error);
   }
+  //! Bounds the next steps to `budget` bytes (0: none), of which the state
+  //! holds `held_bytes` now (step_memory.h): an operator that builds past it
+  //! fails the step with OUT_OF_MEMORY.
+  void set_memory_limit(size_t budget, size_t held_bytes) {
+    memory_budget_ = budget;
+    held_bytes_ = held_bytes;
+  }
   //! Steps completed so far.
   uint64_t step_count() const { return step_count_; }
   //! Bytes of operator state (traces, maps) over the whole circuit.
@@ -85,6 +92,7 @@ class Circuit {
   std::vector<std::unique_ptr<Operator>> operators_;
   uint64_t step_count_ = 0;
   Status reported_error_;
+  size_t memory_budget_ = 0, held_bytes_ = 0;
 };
 
 //! The empty schema: the value schema of plain Z-sets.

@@ -10,8 +10,8 @@
 // the builders keep nothing more (memory stays bounded), the joins stop
 // walking (time stays bounded), and
 // the caller, which sees exceeded(), throws the incomplete result away and
-// answers LIMIT_EXCEEDED. A pipeline's own steps run with no meter: the
-// cost is one null check per entry.
+// answers LIMIT_EXCEEDED. A pipeline's steps run with a meter only under a
+// memory budget (step_memory.h): otherwise the cost is one null check per entry.
 #pragma once
 
 #include <cstdint>
@@ -20,7 +20,8 @@ namespace freshet {
 
 class WorkMeter {
  public:
-  WorkMeter(uint64_t max_rows, uint64_t max_bytes) : max_rows_(max_rows), max_bytes_(max_bytes) {}
+  WorkMeter(uint64_t max_rows, uint64_t max_bytes, uint64_t row_copies = 1, uint64_t entry_overhead = 0)
+      : max_rows_(max_rows), max_bytes_(max_bytes), row_copies_(row_copies), entry_overhead_(entry_overhead) {}
 
   //! Counts one entry of `bytes`; false once a limit is passed (and from then on).
   bool charge(uint64_t bytes) {
@@ -28,6 +29,11 @@ class WorkMeter {
     bytes_ += bytes;
     return !exceeded();
   }
+  //! Counts one entry a builder keeps, of `bytes` of rows: for a query's
+  //! meter, whose bound is on the rows' bytes, those; for a step's, what the
+  //! heap really holds for it (step_memory.h): `row_copies` copies of the
+  //! rows and `entry_overhead` bytes of bookkeeping.
+  bool charge_entry(uint64_t bytes) { return charge(bytes * row_copies_ + entry_overhead_); }
   bool exceeded() const { return rows_ > max_rows_ || bytes_ > max_bytes_; }
   uint64_t rows() const { return rows_; }
   uint64_t bytes() const { return bytes_; }
@@ -35,7 +41,7 @@ class WorkMeter {
   uint64_t max_bytes() const { return max_bytes_; }
 
  private:
-  uint64_t max_rows_, max_bytes_;
+  uint64_t max_rows_, max_bytes_, row_copies_, entry_overhead_;
   uint64_t rows_ = 0, bytes_ = 0;
 };
 

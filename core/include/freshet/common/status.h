@@ -34,6 +34,7 @@ enum class ErrorCode : uint8_t {
   kInternal,          //!< a bug: an invariant did not hold
   kResumeUnavailable, //!< a named egress cannot resume there: start again with a snapshot
   kLimitExceeded,     //!< a bound on work, size or count was reached (program, query); nothing was applied
+  kOutOfMemory,       //!< a step would pass the pipeline's memory budget (Pipeline::set_memory_budget)
 };
 
 //! The stable, upper-case name of a code ("SQL_ERROR"), as JS sees it.

@@ -193,6 +193,12 @@ class Pipeline {
   //! The stats object of docs/js-api.md (Stats), as JSON (snake_case keys are the JS layer's job).
   std::string stats_json() const;
 
+  //! Bounds memory_bytes() plus what one step builds to `bytes` (0: no
+  //! bound): a step past it fails with OUT_OF_MEMORY naming the operator
+  //! (circuit/step_memory.h).
+  void set_memory_budget(size_t bytes) { memory_budget_ = bytes; }
+  size_t memory_budget() const { return memory_budget_; }
+
   //! Records per snapshot chunk (a large snapshot is split).
   void set_snapshot_chunk_records(size_t records) { snapshot_chunk_records_ = records; }
 
@@ -258,6 +264,7 @@ class Pipeline {
   bool paused_ = false;
   Status failure_;
   size_t snapshot_chunk_records_ = 10000;
+  size_t memory_budget_ = 0;
 
   // Completion tokens are numbered; tokens in [first, limit) were consumed
   // by `step`. Entries go once every endpoint has accepted that step.
