@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
-import { FreshetError, MemoryStorage, Pipeline, callbackSink } from 'freshet';
+import { FreshetError, MapSink, MemoryStorage, Pipeline, callbackSink } from 'freshet';
 
 // ratio divides by t's row count: 0 while t is empty.
 const SQL = `
@@ -103,4 +103,21 @@ test("the input log's replay fails the same views at the same step", async () =>
   assert.deepEqual(failedViews(q), EXPECTED_FAILED);
   assert.deepEqual(q.snapshot('u_big'), before);
   await q.close();
+});
+
+test('a connector reset waiting for the snapshot of a view that fails meanwhile fails with its error', async () => {
+  const p = await Pipeline.create({ sql: SQL, outputs: { out: { view: 'ratio', sink: new MapSink() } } });
+  await p.insert('t', [{ x: 1 }]);
+  await p.step();
+  assert.equal(p.stats().views.ratio.failed, null);
+  p.pause();
+  p.delete('t', { x: 1 });  // the reset's step divides by zero
+  const reset = p.resetOutput('out');
+  const hung = new Promise((_, reject) => setTimeout(() => reject(new Error('the reset still waits')), 2000).unref());
+  await assert.rejects(Promise.race([reset, hung]), (error) => {
+    assert.equal(error.code, 'INVALID_ARGUMENT');
+    assert.match(error.message, /^view 'ratio' failed at step 1: map: division by zero$/);
+    return true;
+  });
+  await p.close();
 });

@@ -11,8 +11,9 @@ import { FreshetError } from './errors.js';
  * @param {() => string} coreStats the engine's stats JSON (read only when a reset waits)
  */
 export function abandonResetsOfFailedViews(connectors, coreStats) {
-  const waiting = [...connectors.values()].filter((connector) => connector.resetPending);
-  if (!waiting.length) return;
+  let waiting = null;  // none on almost every step: nothing allocated then
+  for (const connector of connectors.values()) if (connector.resetPending) (waiting ??= []).push(connector);
+  if (!waiting) return;
   const views = JSON.parse(coreStats()).views ?? {};
   for (const connector of waiting) {
     const failed = views[connector.config.view]?.failed;
