@@ -162,7 +162,7 @@ function inputStatus(stats, progress, table) {
 
 function outputStatus(stats, progress, endpoint, name) {
   const totalRecords = sum(Object.values(stats.inputs), 'totalRecords');
-  const failure = stats.failure?.message ?? null;
+  const failure = stats.failure?.message ?? endpoint.failed?.message ?? null;  // the pipeline's, or its view's
   return {
     endpoint_name: `${endpoint.view}.${name}`,
     config: { stream: endpoint.view },

@@ -36,6 +36,17 @@ const ENGINE_ERROR_STATUS = {
   INTERNAL: 500,
 };
 
+// A failed view's error (a runtime error in the SQL, on this data: docs/js-api.md)
+// keeps the engine's code (INVALID_ARGUMENT for a division by zero, OVERFLOW),
+// but it is no fault of the request, so not 400: 503 as PIPELINE_FAILED, the
+// same state narrowed to one view, which answers no more until the pipeline
+// is replaced. Details: { view, step, view_failed: true }.
+const VIEW_FAILED_STATUS = 503;
+
+function viewFailedDetails(error) {
+  return { view: error.details.view, step: error.details.step, view_failed: true };
+}
+
 /** Codes of the HTTP layer, with their status. */
 export const HTTP_ERROR_STATUS = {
   INVALID_REQUEST: 400,      // a malformed body, parameter or pipeline name
@@ -71,6 +82,7 @@ export class HttpError extends Error {
 export function errorResponse(error) {
   if (error instanceof HttpError) return errorBody(error.status, error.code, error.message, error.details);
   if (error instanceof FreshetError) {
+    if (error.details?.viewFailed) return errorBody(VIEW_FAILED_STATUS, error.code, error.message, viewFailedDetails(error));
     return errorBody(ENGINE_ERROR_STATUS[error.code] ?? 500, error.code, error.message, error.details ?? {});
   }
   console.error('freshet edge worker: unexpected error', error?.stack ?? error);
@@ -79,6 +91,9 @@ export function errorResponse(error) {
 
 /** The wire object of an error (also written into an egress stream that fails). */
 export function errorObject(error) {
+  if (error instanceof FreshetError && error.details?.viewFailed) {
+    return { message: error.message, error_code: error.code, details: viewFailedDetails(error) };
+  }
   if (error instanceof HttpError || error instanceof FreshetError) {
     return { message: error.message, error_code: error.code, details: error.details ?? {} };
   }

@@ -59,6 +59,7 @@ import { checkRecordCount } from './record_count.js';
 import { matchRoute, splitPipelinePath } from './routes.js';
 import { snakeCaseKeys } from './snake_case.js';
 import { discardUnreadBody } from './unread_body.js';
+import { throwIfViewFailed } from './view_failure.js';
 
 const MAX_INCARNATIONS = 32;
 
@@ -535,6 +536,7 @@ export class PipelineObject {
       name: searchParams.get('name'), resume: searchParams.get('resume_from'),
       chunks: searchParams.get('retention_chunks'), bytes: searchParams.get('retention_bytes'),
     }, limitsOf(this.#env).egressRetentionBytes);
+    throwIfViewFailed(pipeline, params.view);  // 503, not a stream of one error line
     const stream = openEgress(pipeline, params.view, { sendSnapshot, onLag: backpressure ? 'block' : 'coalesce', ...resume });
     ++this.#egressConnections;
     return egressResponse(stream, { chunkNumbers: resume.name !== undefined, resumeFrom: resume.resumeFrom,

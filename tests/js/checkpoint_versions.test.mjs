@@ -68,8 +68,8 @@ test('a checkpoint of a future version is refused with CHECKPOINT_VERSION, not s
   rewriteVersion(dir, NEWEST, 99);
   await assert.rejects(Pipeline.create({ sql: ORDERS_SQL, storage: new FileStorage(dir) }), (error) => {
     assert.equal(error.code, 'CHECKPOINT_VERSION');
-    assert.match(error.message, /checkpoint 1 is in format version 99.*reads formats 4, 5.*onIncompatibleCheckpoint: 'restart'/);
-    assert.deepEqual({ ...error.details }, { sequenceNumber: 1, version: 99, readableVersions: [4, 5] });
+    assert.match(error.message, /checkpoint 1 is in format version 99.*reads formats 4, 5, 6.*onIncompatibleCheckpoint: 'restart'/);
+    assert.deepEqual({ ...error.details }, { sequenceNumber: 1, version: 99, readableVersions: [4, 5, 6] });
     return true;
   });
 });

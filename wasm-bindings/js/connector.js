@@ -45,6 +45,11 @@ export class Connector {
     return this.#pumping || this.#jobs.length > 0;
   }
 
+  /** A reset waits for its fresh snapshot to be written. */
+  get resetPending() {
+    return this.#resetWaiters.length > 0;
+  }
+
   /** Queues one chunk the core wrote to this connector. */
   deliver(chunk) {
     this.#enqueue(() => this.sink.write(chunk), () => {

@@ -34,6 +34,13 @@ function detailsOf(message) {
     details.line = Number(at[1]);
     details.column = Number(at[2]);
   }
+  // A failed view's error (core/src/pipeline/view_failures.cpp).
+  const view = /^view '([^']*)' failed at step (\d+): /.exec(message);
+  if (view) {
+    details.view = view[1];
+    details.step = Number(view[2]);
+    details.viewFailed = true;
+  }
   const table = /^table '([^']*)'/.exec(message);
   if (table) details.table = table[1];
   const record = /\brecord (\d+)(?:, column '([^']*)')?/.exec(message);

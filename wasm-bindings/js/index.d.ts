@@ -236,6 +236,18 @@ export interface EndpointStats {
   errors: number;
   lastError: string | null;
   droppedChunks: number;
+  /** Its view failed (ViewStats.failed): the endpoint gets nothing more. */
+  failed: { code: ErrorCode; message: string } | null;
+}
+
+/**
+ * A view's figures. `failed`: a runtime error (division by zero, overflow, a
+ * bad cast, a scalar subquery with two rows) in an operator the view comes
+ * from failed it at `step`; the message names the view, the step and the
+ * operator. A failed view stays failed until the pipeline is re-created.
+ */
+export interface ViewStats {
+  failed: { code: ErrorCode; message: string; step: number } | null;
 }
 
 export interface Stats {
@@ -259,7 +271,9 @@ export interface Stats {
   outputs: Record<string, EndpointStats>;
   /** Egress streams by id (EgressStream.id). */
   egress: Record<string, EndpointStats>;
-  /** The error that stopped the pipeline (a failed step), if one did. */
+  /** Every view of the program by name. */
+  views: Record<string, ViewStats>;
+  /** The error that stopped the pipeline (a table's input failed in a step), if one did. */
   failure: { code: ErrorCode; message: string } | null;
   /** Storage and sink calls that failed and were retried, one entry per incident (storageRetry). */
   incidents: IncidentStats;

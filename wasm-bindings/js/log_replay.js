@@ -7,9 +7,13 @@
 //   ingest record → ingest its payload; its token must be the logged one
 //   step record   → one step; its number must be the logged one
 //   failed_step   → a step failed on the ingests since the step before it
-//                   (an overflow, ...): those are left out, so the resumed
-//                   pipeline runs instead of failing again; their tokens
-//                   stay unknown. No record follows it in that incarnation.
+//                   (a table's input operator failed, the pipeline stopped):
+//                   those are left out, so the resumed pipeline runs instead
+//                   of failing again; their tokens stay unknown. No record
+//                   follows it in that incarnation.
+// A runtime error in a view (a division by zero, an overflow) fails that
+// view, not the step: the step is a 'step' record, and replaying the same
+// ingests in the same steps fails the same view at the same step again.
 // Input after the last step record stays buffered for the next step.
 // Anything that does not line up is CHECKPOINT_CORRUPT naming the record;
 // an ingest or step that fails is its own error, with the record named.

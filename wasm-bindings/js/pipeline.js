@@ -38,6 +38,7 @@ import { REFUSED } from './row_block.js';
 import { toStats } from './stats.js';
 import { TokenBook } from './tokens.js';
 import { parseRows, stringifyJson } from './values.js';
+import { abandonResetsOfFailedViews } from './view_failures.js';
 
 const CREATE_OPTIONS = new Set(['sql', 'outputs', 'storage', 'onProgramChange', 'clock', 'clockResolutionMs', 'temporalStepMs',
                                 'onIncompatibleCheckpoint', 'storageRetry', 'durability', 'maxMemoryBytes']);
@@ -68,7 +69,7 @@ export class Pipeline {
   #fast;                            // the per-change calls without Embind (EngineFastPath)
   #program;
   #state = 'running';
-  #failure = null;                  // the error that stopped the pipeline (a failed step)
+  #failure = null;                  // the error that stopped the pipeline (a table's input failed; a failed view does not)
   #stepper = new AutoStepper((forced, clockDue) => this.#autoStep(forced, clockDue));
   #clock;                           // the time each step gives NOW() (StepClock)
   #usesClock = false;               // some view reads NOW()
@@ -248,6 +249,8 @@ export class Pipeline {
     const started = performance.now();
     const step = this.#fast.step();
     if (step < 0) {
+      // Only a table's input failing fails a step (a view's runtime error fails that view, and
+      // the step is logged as any other: replay fails the same view again).
       // Replay leaves out the input this step took: a resumed pipeline does not fail on it again.
       this.#log?.append({ kind: 'failed_step' });
       throw this.#fail(errorOf(engine.lastError()));
@@ -318,6 +321,7 @@ export class Pipeline {
   #afterStep() {
     this.#scheduleClock();
     this.#deliverWrites();
+    abandonResetsOfFailedViews(this.#connectors, () => this.#engine.stats());
     const stepped = this.#stepped;
     this.#stepped = null;
     stepped?.resolve();

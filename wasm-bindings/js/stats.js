@@ -17,6 +17,8 @@ function endpointStats(core, connector) {
     errors: core.errors + (connector?.errors ?? 0),
     lastError: connector?.lastError ?? core.last_error,
     droppedChunks: core.dropped_chunks,
+    // Its view failed (a runtime error): the endpoint gets nothing more (view_failures.cpp).
+    failed: core.failed ?? null,
   };
 }
 
@@ -39,6 +41,8 @@ export function toStats(coreJson, js) {
   for (const [name, s] of Object.entries(core.outputs)) outputs[name] = endpointStats(s, js.connectors.get(name));
   const egress = {};
   for (const [id, s] of Object.entries(core.egress)) egress[id] = endpointStats(s, null);
+  const views = {};
+  for (const [name, s] of Object.entries(core.views ?? {})) views[name] = { failed: s.failed ?? null };
   return {
     step: core.step,
     state: js.state,
@@ -48,5 +52,6 @@ export function toStats(coreJson, js) {
     inputs,
     outputs,
     egress,
+    views,
   };
 }

@@ -25,19 +25,46 @@ Stream Circuit::add_stream(SchemaPtr key_schema, SchemaPtr value_schema) {
   return Stream(this, static_cast<uint32_t>(slots_.size() - 1));
 }
 
+// A failed operator is skipped and its stream carries an empty batch, so
+// the operators after it see "no change" until they are skipped too (they
+// are downstream: fail_operator failed them with it).
 Status Circuit::step() {
   StepMemory memory(memory_budget_, held_bytes_);  // the budget's meter, active until the step ends
-  for (const std::unique_ptr<Operator>& op : operators_) {
-    Status status = op->evaluate();
-    if (status.ok() && !reported_error_.ok()) status = std::exchange(reported_error_, Status::OK());
-    if (status.ok()) status = memory.check();
-    if (!status.ok()) {
-      return Status(status.code(), std::string(op->name()) + ": " + status.message());
+  Status source_failure;
+  last_step_error_ = Status::OK();
+  for (size_t i = 0; i < operators_.size(); ++i) {
+    if (failures_.count(i)) {
+      slots_[nodes_[i].output]->batch = Batch::empty_batch();
+      continue;
     }
+    StepMemory::Mark before = memory.mark();
+    Status status = check_inputs_ ? evaluate_with_only_inputs(i) : evaluate_operator(i);
+    if (status.ok()) status = memory.check();
+    if (status.ok()) continue;
+    // Its output is dropped: what it built no longer counts against the step (the others go on).
+    memory.rewind(before);
+    // Anything that makes the operator fail (its error, a memory bound) comes here.
+    Status error(status.code(), std::string(operators_[i]->name()) + ": " + status.message());
+    if (nodes_[i].inputs.empty() && source_failure.ok()) source_failure = error;
+    if (last_step_error_.ok()) last_step_error_ = error;
+    fail_operator(i, std::move(error));
+    slots_[nodes_[i].output]->batch = Batch::empty_batch();
   }
-  for (const std::unique_ptr<Operator>& op : operators_) op->end_step();
+  if (!source_failure.ok()) return source_failure;
+  for (size_t i = 0; i < operators_.size(); ++i) {
+    if (!failures_.count(i)) operators_[i]->end_step();
+  }
   ++step_count_;
   return Status::OK();
+}
+
+Status Circuit::evaluate_operator(size_t index) {
+  Status status = operators_[index]->evaluate();
+  if (!reported_error_.ok()) {
+    Status reported = std::exchange(reported_error_, Status::OK());
+    if (status.ok()) status = std::move(reported);
+  }
+  return status;
 }
 
 size_t Circuit::state_bytes() const {

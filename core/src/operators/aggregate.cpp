@@ -70,7 +70,7 @@ Stream aggregate(Stream input, std::vector<AggregateSpec> aggregates, const Aggr
   Stream output = circuit.add_stream(make_schema(std::move(columns)), empty_schema());
   auto plans = aggregate_detail::make_plans(input.value_schema(), aggregates, input.key_schema().size());
   AggregateOperator* op = circuit.add_operator(
-      std::make_unique<AggregateOperator>(&circuit.slot(input), &circuit.slot(output), std::move(plans), eviction));
+      std::make_unique<AggregateOperator>(&circuit.slot(input), &circuit.slot(output), std::move(plans), eviction), {input}, output);
   if (work) *work = &op->work();
   return output;
 }

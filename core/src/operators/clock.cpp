@@ -63,7 +63,7 @@ void ClockOperator::restore_state(ByteReader& in) {
 
 ClockOperator* add_clock(Circuit& circuit) {
   Stream output = circuit.add_stream(clock_schema(), empty_schema());
-  return circuit.add_operator(std::make_unique<ClockOperator>(&circuit.slot(output), output));
+  return circuit.add_operator(std::make_unique<ClockOperator>(&circuit.slot(output), output), {}, output);
 }
 
 }  // namespace freshet

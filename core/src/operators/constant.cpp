@@ -25,7 +25,7 @@ class ConstantOperator : public Operator {
 
 Stream constant(Circuit& circuit, SchemaPtr key_schema, SchemaPtr value_schema, BatchPtr batch) {
   Stream output = circuit.add_stream(std::move(key_schema), std::move(value_schema));
-  circuit.add_operator(std::make_unique<ConstantOperator>(&circuit.slot(output), std::move(batch)));
+  circuit.add_operator(std::make_unique<ConstantOperator>(&circuit.slot(output), std::move(batch)), {}, output);
   return output;
 }
 

@@ -22,11 +22,15 @@ void DelayOperator::restore_state(ByteReader& in) {
   if (held) held_ = held->empty() ? Batch::empty_batch() : std::move(held);
 }
 
-void DelayOperator::connect(Stream input) { input_ = &input.circuit()->slot(input); }
+// The back edge: the circuit sees the delay downstream of its input.
+void DelayOperator::connect(Stream input) {
+  input_ = &input.circuit()->slot(input);
+  input.circuit()->add_input(this, input);
+}
 
 DelayOperator* add_delay(Circuit& circuit, SchemaPtr key_schema, SchemaPtr value_schema) {
   Stream output = circuit.add_stream(std::move(key_schema), std::move(value_schema));
-  return circuit.add_operator(std::make_unique<DelayOperator>(output, &circuit.slot(output)));
+  return circuit.add_operator(std::make_unique<DelayOperator>(output, &circuit.slot(output)), {}, output);
 }
 
 Stream delay(Stream input) {

@@ -48,7 +48,7 @@ class DistinctOperator : public Operator {
 Stream distinct(Stream input) {
   Circuit& circuit = *input.circuit();
   Stream output = circuit.add_stream(input.key_schema_ptr(), input.value_schema_ptr());
-  circuit.add_operator(std::make_unique<DistinctOperator>(&circuit.slot(input), &circuit.slot(output)));
+  circuit.add_operator(std::make_unique<DistinctOperator>(&circuit.slot(input), &circuit.slot(output)), {input}, output);
   return output;
 }
 

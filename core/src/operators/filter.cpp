@@ -36,7 +36,7 @@ Stream filter(Stream input, RowPredicate predicate) {
   Circuit& circuit = *input.circuit();
   Stream output = circuit.add_stream(input.key_schema_ptr(), input.value_schema_ptr());
   circuit.add_operator(
-      std::make_unique<FilterOperator>(&circuit.slot(input), &circuit.slot(output), std::move(predicate)));
+      std::make_unique<FilterOperator>(&circuit.slot(input), &circuit.slot(output), std::move(predicate)), {input}, output);
   return output;
 }
 

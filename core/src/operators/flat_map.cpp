@@ -45,7 +45,7 @@ Stream flat_map(Stream input, SchemaPtr key_schema, SchemaPtr value_schema, RowF
   Circuit& circuit = *input.circuit();
   Stream output = circuit.add_stream(std::move(key_schema), std::move(value_schema));
   circuit.add_operator(
-      std::make_unique<FlatMapOperator>(&circuit.slot(input), &circuit.slot(output), std::move(mapper)));
+      std::make_unique<FlatMapOperator>(&circuit.slot(input), &circuit.slot(output), std::move(mapper)), {input}, output);
   return output;
 }
 

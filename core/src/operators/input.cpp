@@ -33,7 +33,7 @@ void InputOperator::restore_state(ByteReader& in) {
 
 InputOperator* add_input(Circuit& circuit, SchemaPtr key_schema, SchemaPtr value_schema) {
   Stream output = circuit.add_stream(std::move(key_schema), std::move(value_schema));
-  return circuit.add_operator(std::make_unique<InputOperator>(output, &circuit.slot(output)));
+  return circuit.add_operator(std::make_unique<InputOperator>(output, &circuit.slot(output)), {}, output);
 }
 
 }  // namespace freshet

@@ -34,7 +34,7 @@ Stream join(Stream left, Stream right, SchemaPtr key_schema, SchemaPtr value_sch
   Circuit& circuit = *left.circuit();
   Stream output = circuit.add_stream(std::move(key_schema), std::move(value_schema));
   circuit.add_operator(std::make_unique<JoinOperator>(&circuit.slot(left), &circuit.slot(right),
-                                                      &circuit.slot(output), std::move(mapper)));
+                                                      &circuit.slot(output), std::move(mapper)), {left, right}, output);
   return output;
 }
 

@@ -58,7 +58,7 @@ Stream join_aggregate(Stream left, Stream right, SchemaPtr group_schema, SchemaP
   auto plans = aggregate_detail::make_plans(*row_schema, aggregates, group_schema->size());
   circuit.add_operator(std::make_unique<JoinAggregateOperator>(
       &circuit.slot(left), &circuit.slot(right), &circuit.slot(output), std::move(group_schema), std::move(row_schema),
-      std::move(mapper), std::move(plans)));
+      std::move(mapper), std::move(plans)), {left, right}, output);
   return output;
 }
 

@@ -89,7 +89,7 @@ Stream lateness_filter(Stream input, size_t column, int64_t lateness, const Wate
   Circuit& circuit = *input.circuit();
   Stream output = circuit.add_stream(input.key_schema_ptr(), input.value_schema_ptr());
   auto* op = circuit.add_operator(
-      std::make_unique<LatenessFilterOperator>(&circuit.slot(input), &circuit.slot(output), column, lateness));
+      std::make_unique<LatenessFilterOperator>(&circuit.slot(input), &circuit.slot(output), column, lateness), {input}, output);
   if (watermark) *watermark = &op->watermark();
   return output;
 }

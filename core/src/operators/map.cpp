@@ -53,7 +53,7 @@ Stream map(Stream input, SchemaPtr key_schema, SchemaPtr value_schema, RowMapper
 Stream filter_map(Stream input, SchemaPtr key_schema, SchemaPtr value_schema, RowFilterMapper mapper) {
   Circuit& circuit = *input.circuit();
   Stream output = circuit.add_stream(std::move(key_schema), std::move(value_schema));
-  circuit.add_operator(std::make_unique<MapOperator>(&circuit.slot(input), &circuit.slot(output), std::move(mapper)));
+  circuit.add_operator(std::make_unique<MapOperator>(&circuit.slot(input), &circuit.slot(output), std::move(mapper)), {input}, output);
   return output;
 }
 

@@ -82,7 +82,7 @@ Stream multiset_set_operation(Stream left, Stream right, MultisetOperation opera
   Circuit& circuit = *left.circuit();
   Stream output = circuit.add_stream(left.key_schema_ptr(), left.value_schema_ptr());
   circuit.add_operator(std::make_unique<MultisetSetOperator>(&circuit.slot(left), &circuit.slot(right),
-                                                             &circuit.slot(output), operation));
+                                                             &circuit.slot(output), operation), {left, right}, output);
   return output;
 }
 

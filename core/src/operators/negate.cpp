@@ -25,7 +25,7 @@ class NegateOperator : public Operator {
 Stream negate(Stream input) {
   Circuit& circuit = *input.circuit();
   Stream output = circuit.add_stream(input.key_schema_ptr(), input.value_schema_ptr());
-  circuit.add_operator(std::make_unique<NegateOperator>(&circuit.slot(input), &circuit.slot(output)));
+  circuit.add_operator(std::make_unique<NegateOperator>(&circuit.slot(input), &circuit.slot(output)), {input}, output);
   return output;
 }
 

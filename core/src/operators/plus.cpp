@@ -38,7 +38,7 @@ Stream plus_all(const std::vector<Stream>& inputs) {
     slots.push_back(&circuit.slot(input));
   }
   Stream output = circuit.add_stream(inputs.front().key_schema_ptr(), inputs.front().value_schema_ptr());
-  circuit.add_operator(std::make_unique<PlusOperator>(std::move(slots), &circuit.slot(output)));
+  circuit.add_operator(std::make_unique<PlusOperator>(std::move(slots), &circuit.slot(output)), inputs, output);
   return output;
 }
 

@@ -255,7 +255,7 @@ Stream temporal_filter(Stream input, ClockOperator& clock, TemporalBounds bounds
   Stream output = circuit.add_stream(input.key_schema_ptr(), empty_schema());
   auto op = std::make_unique<TemporalFilterOperator>(&circuit.slot(input), &circuit.slot(output), clock,
                                                      std::move(bounds), counters);
-  TemporalFilterOperator* raw = circuit.add_operator(std::move(op));
+  TemporalFilterOperator* raw = circuit.add_operator(std::move(op), {input, clock.stream()}, output);
   clock.add_schedule([raw] { return raw->next_change(); });
   return output;
 }

@@ -92,7 +92,7 @@ Stream top_k(Stream input, std::vector<SortColumn> order_by, uint64_t k, uint64_
   Circuit& circuit = *input.circuit();
   Stream output = circuit.add_stream(input.value_schema_ptr(), empty_schema());
   TopKOperator* op = circuit.add_operator(
-      std::make_unique<TopKOperator>(&circuit.slot(input), &circuit.slot(output), std::move(order_by), k, offset));
+      std::make_unique<TopKOperator>(&circuit.slot(input), &circuit.slot(output), std::move(order_by), k, offset), {input}, output);
   if (stats) *stats = &op->stats();
   return output;
 }

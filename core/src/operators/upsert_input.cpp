@@ -251,7 +251,7 @@ void UpsertInputOperator::restore_state(ByteReader& in) {
 UpsertInputOperator* add_upsert_input(Circuit& circuit, SchemaPtr schema, std::vector<size_t> key_columns) {
   Stream output = circuit.add_stream(std::move(schema), empty_schema());
   return circuit.add_operator(
-      std::make_unique<UpsertInputOperator>(output, &circuit.slot(output), std::move(key_columns)));
+      std::make_unique<UpsertInputOperator>(output, &circuit.slot(output), std::move(key_columns)), {}, output);
 }
 
 }  // namespace freshet

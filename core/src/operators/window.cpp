@@ -263,7 +263,7 @@ Stream window(Stream input, WindowOptions options, const WindowStats** stats) {
   plan.row_schema = input.value_schema_ptr();
   Stream output = circuit.add_stream(plan.output_schema, empty_schema());
   WindowOperator* op = circuit.add_operator(
-      std::make_unique<WindowOperator>(&circuit.slot(input), &circuit.slot(output), std::move(plan)));
+      std::make_unique<WindowOperator>(&circuit.slot(input), &circuit.slot(output), std::move(plan)), {input}, output);
   if (stats) *stats = &op->stats();
   return output;
 }

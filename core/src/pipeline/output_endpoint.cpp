@@ -44,6 +44,8 @@ BatchPtr OutputEndpoint::current_delta() const {
   return index_ ? view_->indexes()[*index_]->stream.current() : view_->view().stream.current();
 }
 
+const Status& OutputEndpoint::view_failure() const { return view_->failure(); }
+
 void OutputEndpoint::on_step(uint64_t step, size_t snapshot_chunk_records) {
   if (state_ == SnapshotState::kPending) {
     queue_snapshot(step, config_.snapshot_chunk_records ? config_.snapshot_chunk_records : snapshot_chunk_records);

@@ -122,12 +122,17 @@ Result<StepResult> Pipeline::step() {
     return failure_;
   }
   uint64_t step = steps_++;
-  for (const std::unique_ptr<MaterializedView>& view : views_) view->update();
+  mark_failed_views();  // a failed view and its endpoints no longer move
+  for (const std::unique_ptr<MaterializedView>& view : views_) {
+    if (view->failure().ok()) view->update();
+  }
   for (auto& [name, endpoint] : connectors_) {
-    endpoint->on_step(step, snapshot_chunk_records_);
+    if (endpoint->view_failure().ok()) endpoint->on_step(step, snapshot_chunk_records_);
     endpoint->deliver();
   }
-  for (auto& [id, endpoint] : egress_) endpoint->on_step(step, snapshot_chunk_records_);
+  for (auto& [id, endpoint] : egress_) {
+    if (endpoint->view_failure().ok()) endpoint->on_step(step, snapshot_chunk_records_);
+  }
   if (next_token_ > first_unstepped_token_) {
     token_ranges_.push_back({next_token_, step});
     first_unstepped_token_ = next_token_;
@@ -140,11 +145,12 @@ Result<StepResult> Pipeline::step() {
 
 bool Pipeline::needs_step() const {
   if (pending_records_ > 0) return true;
+  // An endpoint of a failed view waits for nothing a step could bring.
   for (const auto& [name, endpoint] : connectors_) {
-    if (endpoint->snapshot_state() == SnapshotState::kPending) return true;
+    if (endpoint->snapshot_state() == SnapshotState::kPending && endpoint->view_failure().ok()) return true;
   }
   for (const auto& [id, endpoint] : egress_) {
-    if (endpoint->snapshot_state() == SnapshotState::kPending) return true;
+    if (endpoint->snapshot_state() == SnapshotState::kPending && endpoint->view_failure().ok()) return true;
   }
   return false;
 }
@@ -179,6 +185,7 @@ Result<BatchPtr> Pipeline::snapshot(std::string_view view_name) const {
     return Status(ErrorCode::kNotMaterialized, "view '" + std::string(view_name) +
                                                    "' is not materialized: declare it CREATE MATERIALIZED VIEW");
   }
+  if (!view->failure().ok()) return view->failure();
   return view->snapshot();
 }
 
@@ -186,6 +193,7 @@ Result<std::vector<std::string>> Pipeline::lookup(std::string_view index_name, R
   const sql::CompiledIndex* index = program_->find_index(index_name);
   if (!index) return Status(ErrorCode::kUnknownIndex, "unknown index '" + std::string(index_name) + "'");
   const MaterializedView* view = find_view(index->view);
+  if (!view->failure().ok()) return view->failure();
   return view->lookup(*view->index_ordinal(index_name), key);
 }
 
@@ -264,6 +272,7 @@ Status Pipeline::reset_output(std::string_view connector_name) {
   if (it == connectors_.end()) {
     return Status(ErrorCode::kUnknownOutput, "unknown output '" + std::string(connector_name) + "'");
   }
+  if (!it->second->view_failure().ok()) return it->second->view_failure();  // no snapshot will come
   if (!find_view(it->second->config().view)->materialized()) {
     return Status(ErrorCode::kNotMaterialized, "output '" + std::string(connector_name) + "': view '" +
                                                    it->second->config().view + "' is not materialized");
@@ -290,7 +299,10 @@ Status Pipeline::close_egress(uint64_t id) {
 Result<std::optional<OutputChunk>> Pipeline::next_chunk(uint64_t id) {
   auto it = egress_.find(id);
   if (it == egress_.end()) return Status(ErrorCode::kUnknownOutput, "no egress stream " + std::to_string(id));
-  return it->second->pop();
+  std::optional<OutputChunk> chunk = it->second->pop();
+  // The chunks of the steps before the view failed come first, then its error.
+  if (!chunk && !it->second->view_failure().ok()) return it->second->view_failure();
+  return chunk;
 }
 
 const OutputEndpoint* Pipeline::connector(std::string_view name) const {
@@ -365,6 +377,15 @@ void append_endpoint_stats(const OutputEndpoint& endpoint, std::string* json) {
   } else {
     format::append_json_string(s.last_error, json);
   }
+  // Its view's failure: the endpoint has stopped (view_failures.cpp).
+  *json += ",\"failed\":";
+  if (endpoint.view_failure().ok()) {
+    *json += "null";
+  } else {
+    *json += "{\"code\":\"" + std::string(error_code_name(endpoint.view_failure().code())) + "\",\"message\":";
+    format::append_json_string(endpoint.view_failure().message(), json);
+    *json += "}";
+  }
   *json += "}";
 }
 
@@ -420,7 +441,9 @@ std::string Pipeline::stats_json() const {
     json += "\"" + std::to_string(id) + "\":";
     append_endpoint_stats(*endpoint, &json);
   }
-  return json + "}}";
+  json += "},";
+  append_view_stats(&json);
+  return json + "}";
 }
 
 }  // namespace freshet

@@ -57,8 +57,10 @@ Result<QueryResult> Pipeline::query(std::string_view sql, const QueryLimits& lim
   if (sql.size() > limits.max_sql_bytes) {
     return limit_exceeded("its text has " + std::to_string(sql.size()) + " bytes", limits.max_sql_bytes);
   }
-  auto lookup = [this](const std::string& name) -> Result<SchemaPtr> {
+  Status failed_view;  // a failed view read: its error, as snapshot() answers it
+  auto lookup = [this, &failed_view](const std::string& name) -> Result<SchemaPtr> {
     const MaterializedView* view = find_view(name);
+    if (view && !view->failure().ok()) return failed_view = view->failure();
     if (view && view->materialized()) return view->view().schema;
     if (view) {
       return Status(ErrorCode::kNotMaterialized, "view '" + name +
@@ -73,7 +75,7 @@ Result<QueryResult> Pipeline::query(std::string_view sql, const QueryLimits& lim
     return SchemaPtr();
   };
   Result<std::unique_ptr<sql::AdhocQuery>> compiled = sql::compile_adhoc_query(sql, lookup);
-  if (!compiled.ok()) return compiled.status();
+  if (!compiled.ok()) return failed_view.ok() ? compiled.status() : failed_view;
   sql::AdhocQuery& query = **compiled;
   WorkMeter meter(limits.max_work_rows, limits.max_work_bytes);
   ScopedWorkMeter metered(&meter);
@@ -92,6 +94,7 @@ Result<QueryResult> Pipeline::query(std::string_view sql, const QueryLimits& lim
                   .count());
   }
   Status stepped = query.circuit->step();
+  if (stepped.ok()) stepped = query.circuit->last_step_error();  // one step: any error is the query's
   if (meter.exceeded()) return check_work(meter);
   if (!stepped.ok()) return Status(stepped.code(), "query: " + stepped.message());
   FRESHET_RETURN_IF_ERROR(check_result(*query.stream.current(), limits));

@@ -8,6 +8,8 @@
 //             EndpointCheckpoint whose queue starts with the retained chunks
 //             (optional: format-4 checkpoints have none)
 //   host      the host's own bytes
+//   failures  the circuit's failed operators (Circuit::save_failures), so
+//             failed views stay failed (optional: format 4 and 5 have none)
 // The checkpoint format around them (manifest, parts, checksums) is checkpoint/'s.
 #include "pipeline_state.h"
 
@@ -152,6 +154,7 @@ Result<SavedState> Pipeline::save_state() const {
   });
   section("host", [&] { out.raw(host_state_); });
   section("named_egress", [&] { save_named_egress(out); });
+  section("failures", [&] { program_->circuit->save_failures(out); });
   state.payload = out.take();
   return state;
 }
@@ -209,6 +212,7 @@ Status Pipeline::restore_state(const SavedState& state) {
     return Status(ErrorCode::kCheckpointCorrupt, "the circuit ran " + std::to_string(program_->circuit->step_count()) +
                                                      " steps, the pipeline " + std::to_string(steps_));
   }
+  if (by_name.count("failures")) FRESHET_RETURN_IF_ERROR(program_->circuit->restore_failures(by_name["failures"]));
 
   ByteReader views(by_name["views"], "section 'views'");
   size_t view_count = views.count(1);
@@ -225,6 +229,7 @@ Status Pipeline::restore_state(const SavedState& state) {
   }
   views.expect_end();
   FRESHET_RETURN_IF_ERROR(views.status());
+  mark_failed_views();
 
   ByteReader outputs(by_name["outputs"], "section 'outputs'");
   size_t connectors = outputs.count(3);

@@ -217,13 +217,23 @@ TEST(ConnectorResumeTest, AnotherProgramIsRefusedUnlessARestartIsAsked) {
   EXPECT_TRUE(open_pipeline(other, storage).ok()) << "the new program's checkpoint is the newest now";
 }
 
-TEST(ConnectorResumeTest, AFailedPipelineCannotBeCheckpointed) {
-  auto p = testing::must_create("CREATE TABLE t (a INT, b INT); CREATE MATERIALIZED VIEW q AS SELECT a / b AS r FROM t;");
+// A runtime error fails the view, not the pipeline: the checkpoint keeps it
+// failed (format 6's section 'failures'), and the other view goes on.
+TEST(ConnectorResumeTest, APipelineWithAFailedViewIsCheckpointedWithIt) {
+  const char* sql =
+      "CREATE TABLE t (a INT, b INT); CREATE MATERIALIZED VIEW q AS SELECT a / b AS r FROM t;"
+      "CREATE MATERIALIZED VIEW s AS SELECT a FROM t;";
+  auto p = testing::must_create(sql);
   testing::must_ingest(*p, "t", "[{\"insert\":{\"a\":1,\"b\":0}}]");
-  ASSERT_FALSE(p->step().ok());
+  ASSERT_TRUE(p->step().ok());
+  ASSERT_FALSE(p->view_failure("q").ok());
   MemoryCheckpointStorage storage;
-  EXPECT_FALSE(write_checkpoint(*p, storage).ok());
-  EXPECT_TRUE(storage.blobs().empty());
+  ASSERT_TRUE(write_checkpoint(*p, storage).ok());
+  Result<std::unique_ptr<Pipeline>> resumed = open_pipeline(sql, storage);
+  ASSERT_TRUE(resumed.ok()) << resumed.status().to_string();
+  EXPECT_EQ((*resumed)->view_failure("q").message(), "view 'q' failed at step 0: map: division by zero");
+  EXPECT_TRUE((*resumed)->view_failure("s").ok());
+  EXPECT_EQ(testing::rows_of(*(*resumed)->snapshot("s")).size(), 1u);
 }
 
 }  // namespace

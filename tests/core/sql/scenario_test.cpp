@@ -113,7 +113,10 @@ std::string render(const Schema& schema, RowRef row) {
 
 class ScenarioRunner {
  public:
-  explicit ScenarioRunner(std::string name) : name_(std::move(name)) {}
+  //! With `check_inputs`, every operator sees only the streams its factory
+  //! declared as its inputs (Circuit::set_check_inputs): a scenario that
+  //! then fails has an operator reading a stream the circuit's graph misses.
+  ScenarioRunner(std::string name, bool check_inputs) : name_(std::move(name)), check_inputs_(check_inputs) {}
 
   void run() {
     std::ifstream file(scenario_folder() / name_);
@@ -140,6 +143,7 @@ class ScenarioRunner {
         if (command == "program") {
           ASSERT_TRUE(compiled.ok()) << compiled.status().to_string();
           program_ = std::move(*compiled);
+          program_->circuit->set_check_inputs(check_inputs_);
           program_sql_ = sql;
           integrated_.clear();
         } else {
@@ -166,6 +170,7 @@ class ScenarioRunner {
         }
       } else if (command == "step") {
         Status status = program_->circuit->step();
+        if (status.ok()) status = program_->circuit->last_step_error();  // the failing view's error
         if (argument == "error") {
           ASSERT_FALSE(status.ok()) << "expected the step to fail";
           EXPECT_EQ(status.message(), line.substr(std::string("step error ").size()));
@@ -190,6 +195,7 @@ class ScenarioRunner {
         Result<std::unique_ptr<CompiledProgram>> compiled = compile_program(program_sql_);
         ASSERT_TRUE(compiled.ok()) << compiled.status().to_string();
         program_ = std::move(*compiled);
+        program_->circuit->set_check_inputs(check_inputs_);
         Status restored = program_->circuit->restore_state(saved.data());
         ASSERT_TRUE(restored.ok()) << restored.to_string();
       } else if (command == "late") {
@@ -240,6 +246,7 @@ class ScenarioRunner {
 
  private:
   std::string name_;
+  bool check_inputs_;
   std::unique_ptr<CompiledProgram> program_;
   std::string program_sql_;
   std::map<std::string, testing::ZSetMap> integrated_;
@@ -247,7 +254,9 @@ class ScenarioRunner {
 
 class ScenarioTest : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(ScenarioTest, Runs) { ScenarioRunner(GetParam()).run(); }
+TEST_P(ScenarioTest, Runs) { ScenarioRunner(GetParam(), false).run(); }
+// Every stream an operator reads is among its declared inputs (circuit_graph.cpp).
+TEST_P(ScenarioTest, RunsSeeingOnlyDeclaredInputs) { ScenarioRunner(GetParam(), true).run(); }
 
 INSTANTIATE_TEST_SUITE_P(Sql, ScenarioTest, ::testing::ValuesIn(scenario_files()),
                          [](const ::testing::TestParamInfo<std::string>& info) {

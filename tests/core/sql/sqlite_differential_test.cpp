@@ -405,6 +405,7 @@ void run_differential(uint64_t seed, int steps, int max_changes) {
     }
 
     status = freshet.circuit->step();
+    if (status.ok()) status = freshet.circuit->last_step_error();
     ASSERT_TRUE(status.ok()) << "step " << step << " (FRESHET_SEED=" << seed << ") failed: " << status.to_string()
                              << "\nchanges:\n" << log;
 

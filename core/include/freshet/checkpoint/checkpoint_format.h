@@ -34,7 +34,10 @@ namespace freshet {
 //! 5: an optional section 'named_egress' (named egress streams: their
 //! queues and retained chunks, pipeline_state.cpp). A version-4 checkpoint
 //! is a version-5 one without it, so both are read.
-constexpr uint32_t kCheckpointFormatVersion = 5;
+//! 6: an optional section 'failures' (the circuit's failed operators, so
+//! failed views stay failed: pipeline_state.cpp). Versions 4 and 5 read as
+//! having none; a reader of 5 must not read 6 (it would un-fail the views).
+constexpr uint32_t kCheckpointFormatVersion = 6;
 //! The oldest format version this build reads.
 constexpr uint32_t kOldestReadableCheckpointFormatVersion = 4;
 //! A part never exceeds this (a Workers KV value holds at most 25 MiB).

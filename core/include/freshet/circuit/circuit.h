@@ -7,10 +7,19 @@
 //
 //   step():  for op in operators: op.evaluate()    // outputs of step t
 //            for op in operators: op.end_step()    // delays remember inputs
+//
+// The circuit knows its graph: each operator's input streams (declared by
+// its factory, plus a delay's back edge) and its one output stream
+// (circuit_graph.cpp). An operator whose evaluate fails (an SQL runtime
+// error) is failed from then on, with every operator downstream of it:
+// they are skipped and their streams carry empty batches, while the rest of
+// the circuit steps on (circuit_failures.cpp).
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <string_view>
 #include <vector>
 
 #include "freshet/circuit/operator.h"
@@ -39,6 +48,13 @@ class Stream {
   uint32_t id_ = 0;
 };
 
+//! Why an operator is failed: the error (prefixed with the name of the
+//! operator that failed first) and the step at which it did.
+struct OperatorFailure {
+  Status error;
+  uint64_t step = 0;
+};
+
 class Circuit {
  public:
   Circuit() = default;
@@ -50,19 +66,38 @@ class Circuit {
   StreamSlot& slot(Stream stream) { return *slots_[stream.id()]; }
   const StreamSlot& slot(Stream stream) const { return *slots_[stream.id()]; }
 
-  //! Takes ownership of an operator; it is evaluated after those added before.
+  //! Takes ownership of an operator that reads `inputs` (every stream it
+  //! reads during evaluate) and writes `output`, a stream added for it; it is
+  //! evaluated after those added before.
   template <typename T>
-  T* add_operator(std::unique_ptr<T> op) {
+  T* add_operator(std::unique_ptr<T> op, std::vector<Stream> inputs, Stream output) {
     T* raw = op.get();
-    operators_.push_back(std::move(op));
+    add_node(std::move(op), inputs, output);
     return raw;
   }
+  //! Declares one more input of `op`, added after it: a delay's back edge.
+  void add_input(const Operator* op, Stream input);
 
-  //! Runs one step: every operator once, in order. Fails with the first
-  //! error an operator returned or reported, prefixed with its name.
+  // ------------------------------------------------------------- the graph
+  //! The streams operator `index` reads, in the order declared.
+  const std::vector<uint32_t>& inputs_of(size_t index) const { return nodes_[index].inputs; }
+  //! The stream operator `index` writes.
+  uint32_t output_of(size_t index) const { return nodes_[index].output; }
+  //! The operator that writes `stream`.
+  size_t producer_of(Stream stream) const { return producers_[stream.id()]; }
+  //! The operators that read operator `index`'s output, in evaluation order.
+  std::vector<size_t> consumers_of(size_t index) const;
+  //! Operator `index` and every operator downstream of it, in evaluation order.
+  std::vector<size_t> downstream_of(size_t index) const;
+  size_t stream_count() const { return slots_.size(); }
+
+  //! Runs one step: every operator that is not failed, once, in order. An
+  //! operator whose evaluate returns or reports an error is failed, with
+  //! everything downstream (failure_of). The step itself fails only when a
+  //! source operator (one without inputs: a table's) failed.
   Status step();
   //! Records an error found inside an operator's user function (an SQL
-  //! expression dividing by zero, say); the step fails with the first one.
+  //! expression dividing by zero, say); that operator fails with the first one.
   void report_error(Status error) {
     if (reported_error_.ok()) reported_error_ = std::move(error);
   }
@@ -81,6 +116,26 @@ class Circuit {
   //! The operator evaluated `index`-th (for tests and diagnostics).
   const Operator& operator_at(size_t index) const { return *operators_[index]; }
 
+  // ------------------------------------------------------------- failures
+  //! Why operator `index` is failed, or null when it is not.
+  const OperatorFailure* failure_of(size_t index) const;
+  //! Why the operator writing `stream` is failed, or null.
+  const OperatorFailure* stream_failure(Stream stream) const { return failure_of(producer_of(stream)); }
+  bool any_failed() const { return !failures_.empty(); }
+  //! The first error an operator hit in the last step, or OK: for callers
+  //! that treat any runtime error as the step's (an ad-hoc query, tests).
+  const Status& last_step_error() const { return last_step_error_; }
+  //! Fails operator `index` (at the current step) and everything downstream
+  //! of it, which were not already failed.
+  void fail_operator(size_t index, Status error);
+  //! The failed operators as a checkpoint section, and back (into a circuit
+  //! of the same program, after restore_state).
+  void save_failures(ByteWriter& out) const;
+  Status restore_failures(std::string_view bytes);
+  //! Test mode: while an operator evaluates, every stream it did not declare
+  //! as an input carries an empty batch, so reading one shows in its output.
+  void set_check_inputs(bool check) { check_inputs_ = check; }
+
   //! Writes the step count and every operator's state (a checkpoint section).
   void save_state(ByteWriter& out) const;
   //! Reads what save_state wrote into a circuit freshly compiled from the
@@ -88,11 +143,26 @@ class Circuit {
   Status restore_state(std::string_view bytes);
 
  private:
+  struct Node {
+    std::vector<uint32_t> inputs;
+    uint32_t output = 0;
+  };
+  void add_node(std::unique_ptr<Operator> op, const std::vector<Stream>& inputs, Stream output);
+  //! Evaluates operator `index`: what it returned or reported, unprefixed.
+  Status evaluate_operator(size_t index);
+  //! evaluate_operator with only its inputs visible (set_check_inputs).
+  Status evaluate_with_only_inputs(size_t index);
+
   std::vector<std::unique_ptr<StreamSlot>> slots_;
   std::vector<std::unique_ptr<Operator>> operators_;
+  std::vector<Node> nodes_;          // by operator index
+  std::vector<size_t> producers_;    // by stream id: the operator writing it
+  std::map<size_t, OperatorFailure> failures_;  // by operator index
   uint64_t step_count_ = 0;
   Status reported_error_;
   size_t memory_budget_ = 0, held_bytes_ = 0;
+  Status last_step_error_;
+  bool check_inputs_ = false;
 };
 
 //! The empty schema: the value schema of plain Z-sets.

@@ -47,6 +47,16 @@ class StepMemory {
   //! was stopped)") once the step built past the budget.
   Status check() const;
 
+  //! Where the step's count stood (before an operator evaluates).
+  struct Mark {
+    uint64_t rows = 0, bytes = 0;
+  };
+  Mark mark() const { return {meter_.rows(), meter_.bytes()}; }
+  //! Drops what was charged since `mark`: a failed operator's output is
+  //! thrown away, and the operators after it (other views) go on under the
+  //! budget as if it had built nothing.
+  void rewind(Mark mark) { meter_.rewind(mark.rows, mark.bytes); }
+
  private:
   size_t budget_, held_;
   WorkMeter meter_;

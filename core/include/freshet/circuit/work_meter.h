@@ -35,6 +35,11 @@ class WorkMeter {
   //! rows and `entry_overhead` bytes of bookkeeping.
   bool charge_entry(uint64_t bytes) { return charge(bytes * row_copies_ + entry_overhead_); }
   bool exceeded() const { return rows_ > max_rows_ || bytes_ > max_bytes_; }
+  //! Back to an earlier count: what was charged since is dropped (a failed operator's output).
+  void rewind(uint64_t rows, uint64_t bytes) {
+    rows_ = rows;
+    bytes_ = bytes;
+  }
   uint64_t rows() const { return rows_; }
   uint64_t bytes() const { return bytes_; }
   uint64_t max_rows() const { return max_rows_; }

@@ -35,6 +35,16 @@ class MaterializedView {
   //! Adds the step's deltas to the traces (after every step).
   void update();
 
+  //! Set when the view's stream (or an index's) comes from a failed operator
+  //! (Pipeline::mark_failed_views): from then on the view keeps its contents
+  //! of the step before and answers this error. OK when it is not failed.
+  const Status& failure() const { return failure_; }
+  uint64_t failed_step() const { return failed_step_; }
+  void fail(Status error, uint64_t step) {
+    failure_ = std::move(error);
+    failed_step_ = step;
+  }
+
   //! The view's rows: a consolidated Z-set (rows as keys).
   BatchPtr snapshot() const;
   //! The contents of one index: key = the index's columns, value = the row.
@@ -65,6 +75,8 @@ class MaterializedView {
   std::vector<size_t> key_columns_, rest_columns_;
   SchemaPtr key_schema_, rest_schema_;
   std::unique_ptr<RowBuilder> row_builder_, rest_builder_;  // scratch for whole_row / rest_of
+  Status failure_;
+  uint64_t failed_step_ = 0;
 };
 
 }  // namespace freshet

@@ -81,6 +81,9 @@ class OutputEndpoint {
   const std::shared_ptr<Sink>& sink() const { return sink_; }
   SnapshotState snapshot_state() const { return state_; }
   const EndpointStats& stats() const { return stats_; }
+  //! Its view's error once the view failed (an endpoint of a failed view
+  //! gets no more chunks), else OK.
+  const Status& view_failure() const;
   bool reset_in_progress() const { return reset_in_progress_; }
 
   //! After a step: queues the snapshot (when pending) or the step's delta.

@@ -47,6 +47,14 @@ struct InputStats {
   uint64_t parse_errors = 0;
 };
 
+//! A view failed by a runtime error in an operator it comes from
+//! (view_failures.cpp): its error names the view, the step and the operator.
+struct ViewFailure {
+  std::string view;
+  Status error;
+  uint64_t step = 0;
+};
+
 class ByteWriter;
 
 //! A pipeline's saved state: named sections back to back in one payload
@@ -109,12 +117,21 @@ class Pipeline {
   Result<uint64_t> ingest(std::string_view table, std::string_view data, const IngestOptions& options = {});
 
   // ---------------------------------------------------------------- steps
-  //! Runs one step. A step that fails (an SQL runtime error such as a
-  //! division by zero) leaves operators partly stepped, so the pipeline
-  //! stops: that step and every later ingest or step fail with its error.
+  //! Runs one step. An SQL runtime error (a division by zero, an overflow)
+  //! in an operator fails that operator and what is downstream of it, and
+  //! so the views that come from them (failed_views); the other views step
+  //! on and the step succeeds. Only an error in a table's input operator
+  //! stops the pipeline: that step and every later ingest or step fail
+  //! with its error.
   Result<StepResult> step();
   //! The error that stopped the pipeline, if one did.
   const Status& failure() const { return failure_; }
+  //! The failed views, in program order. A failed view stays failed (with
+  //! its contents of the step before) until the pipeline is re-created;
+  //! checkpoints keep it failed.
+  std::vector<ViewFailure> failed_views() const;
+  //! View `name`'s error when it is failed, else OK.
+  Status view_failure(std::string_view name) const;
   //! Input is buffered, or an endpoint waits for a snapshot.
   bool needs_step() const;
   //! No endpoint holds automatic steps back (block policy with a full queue).
@@ -228,6 +245,11 @@ class Pipeline {
   Result<std::unique_ptr<OutputEndpoint>> make_endpoint(const std::string& name, EndpointConfig config,
                                                         std::shared_ptr<Sink> sink) const;
   const MaterializedView* find_view(std::string_view name) const;
+  //! Fails the views whose streams come from failed operators (after a
+  //! step or a restore), and their endpoints (view_failures.cpp).
+  void mark_failed_views();
+  //! The views' part of stats_json: `"views":{name:{"failed":...}}`.
+  void append_view_stats(std::string* json) const;
   //! Closes the named egress whose consumer connected least recently (the bound kMaxNamedEgress).
   void close_least_recently_connected();
   //! The named egress endpoints as a checkpoint section, and back (pipeline_state.cpp).
