@@ -4,8 +4,9 @@
 // the realm is failed with it (stats say so, further calls answer the same
 // error), and a pipeline created again from its FileStorage loads a fresh
 // engine and resumes from its checkpoint and durable log.
-// Also maxMemoryBytes: validated, shown in stats(), and a step past it is
-// OUT_OF_MEMORY while the other pipeline answers on.
+// Also maxMemoryBytes: validated, shown in stats(), and a step past it
+// fails the view that grew with OUT_OF_MEMORY while the other view, and
+// the other pipeline, answer on.
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -82,7 +83,7 @@ for (const where of ['step', 'ingest']) {
   });
 }
 
-test('maxMemoryBytes: validated, shown in stats(), a step past it is OUT_OF_MEMORY naming the operator', async () => {
+test('maxMemoryBytes: validated, shown in stats(), a step past it fails the view that grew with OUT_OF_MEMORY naming the operator', async () => {
   for (const bad of [-1, 1.5, 'big', 2 ** 33]) {
     await assert.rejects(Pipeline.create({ sql: DURABLE_SQL, maxMemoryBytes: bad }), { code: 'INVALID_ARGUMENT' });
   }
@@ -98,14 +99,19 @@ test('maxMemoryBytes: validated, shown in stats(), a step past it is OUT_OF_MEMO
   assert.equal(p.stats().memoryBudgetBytes, 4 * 1024 * 1024);
   p.pause();
   p.insert('t', Array.from({ length: 1000 }, (_, id) => ({ id, name: `row number ${id}` })));
-  assert.throws(() => p.step(), (error) => {
-    assert.ok(error instanceof FreshetError);
-    assert.equal(error.code, 'OUT_OF_MEMORY');
-    assert.match(error.message, /join: the step would pass the pipeline's memory budget of 4 MiB \(the state holds [\d.]+ \w+; the step had built [\d.]+ MiB when it was stopped\)/);
-    return true;
-  });
-  assert.equal(p.stats().failure.code, 'OUT_OF_MEMORY');
+  p.step();  // the step succeeds for w; square failed in it
+  const failed = p.stats().views.square.failed;
+  assert.equal(failed.code, 'OUT_OF_MEMORY');
+  assert.match(failed.message, /view 'square' failed at step 0: join: the step would pass the pipeline's memory budget of 4 MiB \(the state holds [\d.]+ \w+; the step had built [\d.]+ MiB when it was stopped\)/);
+  assert.throws(() => p.snapshot('square'), (error) => error instanceof FreshetError && error.code === 'OUT_OF_MEMORY');
+  assert.equal(p.stats().failure, null);
+  assert.equal(p.stats().views.w.failed, null);
+  assert.equal(p.snapshot('w').length, 1000);
   assert.ok(p.stats().memoryBytes < 4 * 1024 * 1024, `the state stays within the budget: ${p.stats().memoryBytes}`);
+  // The other view steps on under the budget.
+  p.insert('t', [{ id: 5000, name: 'one more' }]);
+  p.step();
+  assert.equal(p.snapshot('w').length, 1001);
   // Not a trap: the engine runs on for the other pipeline.
   other.insert('t', [{ id: 1, name: 'x' }]);
   other.step();

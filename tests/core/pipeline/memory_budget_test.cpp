@@ -1,8 +1,10 @@
 // A pipeline's memory budget (Pipeline::set_memory_budget,
 // circuit/step_memory.h): a step that would build past budget - state bytes
-// fails with OUT_OF_MEMORY naming the operator that grew; with no budget
-// the same step succeeds; a state near the budget refuses the next growing
-// step. The runaway: a cross product of seven 10-row tables (10^7 rows).
+// fails the operator that grew with OUT_OF_MEMORY, and so the views that
+// come from it (view_failures.cpp), naming it; the other views step on;
+// with no budget the same step succeeds; a state near the budget refuses
+// the next growing step. The runaway: a cross product of seven 10-row
+// tables (10^7 rows).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -40,13 +42,23 @@ TEST(MemoryBudgetTest, AStepPastTheBudgetFailsNamingTheOperator) {
   p->set_memory_budget(4 * kMiB);
   testing::must_ingest(*p, "t", rows_json(0, 1000));  // 1,000,000 rows of v: far past 4 MiB
   Result<StepResult> stepped = p->step();
-  ASSERT_FALSE(stepped.ok());
-  EXPECT_EQ(stepped.status().code(), ErrorCode::kOutOfMemory);
-  const std::string& message = stepped.status().message();
+  ASSERT_TRUE(stepped.ok()) << "only v fails: " << stepped.status().to_string();
+  Status failed = p->view_failure("v");
+  EXPECT_EQ(failed.code(), ErrorCode::kOutOfMemory) << failed.to_string();
+  const std::string& message = failed.message();
+  EXPECT_NE(message.find("view 'v' failed at step 0"), std::string::npos) << message;
   EXPECT_NE(message.find("join: the step would pass the pipeline's memory budget of 4 MiB (the state holds "),
             std::string::npos)
       << message;
   EXPECT_NE(message.find("; the step had built 4 MiB when it was stopped)"), std::string::npos) << message;
+  // The other view keeps answering, and keeps stepping under the budget.
+  EXPECT_TRUE(p->view_failure("w").ok());
+  EXPECT_EQ((*p->snapshot("w"))->size(), 1000u);
+  EXPECT_EQ(p->snapshot("v").status().code(), ErrorCode::kOutOfMemory);
+  testing::must_ingest(*p, "t", rows_json(1000, 10));
+  ASSERT_TRUE(p->step().ok());
+  EXPECT_EQ((*p->snapshot("w"))->size(), 1010u);
+  EXPECT_TRUE(p->view_failure("w").ok());
 }
 
 TEST(MemoryBudgetTest, WithNoBudgetTheSameStepSucceeds) {
@@ -79,9 +91,9 @@ TEST(MemoryBudgetTest, StateNearTheBudgetRefusesTheNextGrowingStep) {
   testing::must_ingest(*p, "t", rows_json(300, 1));  // 601 new rows of v: about 120 KiB
   ASSERT_TRUE(p->step().ok()) << "601 rows do not fit in 512 KiB? then the test's sizes are off";
   testing::must_ingest(*p, "t", rows_json(301, 20));  // about 12,000 new rows of v
-  Result<StepResult> stepped = p->step();
-  ASSERT_FALSE(stepped.ok());
-  EXPECT_EQ(stepped.status().code(), ErrorCode::kOutOfMemory) << stepped.status().to_string();
+  ASSERT_TRUE(p->step().ok());
+  EXPECT_EQ(p->view_failure("v").code(), ErrorCode::kOutOfMemory) << p->view_failure("v").to_string();
+  EXPECT_TRUE(p->view_failure("w").ok());
 }
 
 TEST(MemoryBudgetTest, ASevenTableCrossProductEndsInOutOfMemory) {
@@ -110,10 +122,10 @@ TEST(MemoryBudgetTest, ASevenTableCrossProductEndsInOutOfMemory) {
     }
     testing::must_ingest(p, "t" + std::to_string(t), json + "]");
   }
-  Result<StepResult> stepped = p.step();
-  ASSERT_FALSE(stepped.ok());
-  EXPECT_EQ(stepped.status().code(), ErrorCode::kOutOfMemory) << stepped.status().to_string();
-  EXPECT_NE(stepped.status().message().find("the pipeline's memory budget of 64 MiB"), std::string::npos);
+  ASSERT_TRUE(p.step().ok());
+  Status failed = p.view_failure("v");
+  EXPECT_EQ(failed.code(), ErrorCode::kOutOfMemory) << failed.to_string();
+  EXPECT_NE(failed.message().find("the pipeline's memory budget of 64 MiB"), std::string::npos);
 }
 
 TEST(MemoryBudgetTest, BytesAreFormattedForMessages) {
