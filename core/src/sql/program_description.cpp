@@ -162,6 +162,14 @@ std::string describe_program(const CompiledProgram& program) {
     if (v) out += ',';
     append_view(program, program.views[v], &out);
   }
+  // The system views (error_view) last, marked as such (Feldera lists its
+  // error_view among the program's outputs too).
+  for (const CompiledView& view : program.system_views) {
+    if (out.back() != '[') out += ',';
+    append_view(program, view, &out);
+    out.pop_back();
+    out += ",\"system\":true}";
+  }
   out += "],\"readsNow\":";
   out += program.clock ? "true" : "false";
   out += ",\"warnings\":";

@@ -13,6 +13,7 @@
 #include <memory>
 #include <vector>
 
+#include "freshet/circuit/error_log.h"
 #include "freshet/circuit/operator.h"
 
 namespace freshet {
@@ -66,6 +67,9 @@ class Circuit {
   void report_error(Status error) {
     if (reported_error_.ok()) reported_error_ = std::move(error);
   }
+  //! Runtime errors turned into NULL and late updates dropped, for the
+  //! error view (error_log.h).
+  ErrorLog& error_log() { return error_log_; }
   //! Steps completed so far.
   uint64_t step_count() const { return step_count_; }
   //! Bytes of operator state (traces, maps) over the whole circuit.
@@ -85,6 +89,7 @@ class Circuit {
   std::vector<std::unique_ptr<Operator>> operators_;
   uint64_t step_count_ = 0;
   Status reported_error_;
+  ErrorLog error_log_;
 };
 
 //! The empty schema: the value schema of plain Z-sets.

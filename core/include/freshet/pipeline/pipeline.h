@@ -18,6 +18,7 @@
 
 #include "freshet/format/json_input.h"
 #include "freshet/format/row_block.h"
+#include "freshet/pipeline/error_view.h"
 #include "freshet/pipeline/output_endpoint.h"
 #include "freshet/sql/compiler.h"
 
@@ -100,6 +101,8 @@ struct QueryLimits {
 class Pipeline {
  public:
   static Result<std::unique_ptr<Pipeline>> create(std::string_view sql);
+  //! With compile options (the program's runtime error mode among them).
+  static Result<std::unique_ptr<Pipeline>> create(std::string_view sql, const sql::CompileOptions& options);
 
   const sql::CompiledProgram& program() const { return *program_; }
 
@@ -193,6 +196,10 @@ class Pipeline {
   //! The stats object of docs/js-api.md (Stats), as JSON (snake_case keys are the JS layer's job).
   std::string stats_json() const;
 
+  //! The rows error_view keeps at most (error_view.h; default 1000).
+  void set_error_view_retention(size_t rows) { error_view_->set_retention(rows); }
+  const ErrorView& error_view() const { return *error_view_; }
+
   //! Records per snapshot chunk (a large snapshot is split).
   void set_snapshot_chunk_records(size_t records) { snapshot_chunk_records_ = records; }
 
@@ -242,6 +249,7 @@ class Pipeline {
   std::unique_ptr<sql::CompiledProgram> program_;
   uint64_t program_hash_ = 0;
   std::vector<std::unique_ptr<MaterializedView>> views_;
+  std::unique_ptr<ErrorView> error_view_;  // not among views_: checkpointed on its own (error_view.h)
   std::map<std::string, std::unique_ptr<OutputEndpoint>, std::less<>> connectors_;
   std::map<uint64_t, std::unique_ptr<OutputEndpoint>> egress_;
   uint64_t next_egress_ = 0;

@@ -26,6 +26,9 @@
 //   index's trace holds the rows).
 // - `properties`: the WITH (...) properties as written, key to value;
 //   `connectors`: the 'connectors' property's JSON array ([] without one).
+// - The system view error_view comes last among `views`, with
+//   `"system":true` (materialized: snapshots, egress and queries read it;
+//   pipeline/error_view.h).
 // - `warnings`: properties accepted but not honoured, and unknown ones.
 // - `lateness` lists the table's LATENESS column (at most one) with its
 //   bound as a SQL literal in the column's unit: an interval for TIMESTAMP
