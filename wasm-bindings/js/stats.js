@@ -2,6 +2,8 @@
 // shape, plus what only JS knows: the step loop's state and the errors of
 // sinks (a failed JS write is retried by JS, so the core never counts it).
 
+import { runtimeErrorStats } from './runtime_errors.js';
+
 function endpointStats(core, connector) {
   return {
     view: core.view,
@@ -48,5 +50,6 @@ export function toStats(coreJson, js) {
     inputs,
     outputs,
     egress,
+    ...runtimeErrorStats(core),  // views: { [name]: { nulledErrors } }, errorView
   };
 }
