@@ -49,7 +49,8 @@ void ErrorView::publish(const std::deque<ErrorRecord>& added) {
 
 size_t ErrorView::memory_bytes() const {
   size_t total = view_.memory_bytes();
-  for (const ErrorRecord& record : rows_) total += record.relation.size() + record.message.size() + record.metadata.size();
+  for (const ErrorRecord& record : rows_)
+    total += record.relation.size() + record.message.size() + record.metadata.size();
   return total;
 }
 
@@ -64,8 +65,8 @@ void ErrorView::append_stats(std::string* json) const {
     auto count = nulled.find(view.name);
     *json += ":{\"nulled_errors\":" + std::to_string(count == nulled.end() ? 0 : count->second) + '}';
   }
-  *json += "},\"error_view\":{\"rows\":" + std::to_string(rows_.size()) + ",\"retention\":" +
-           std::to_string(retention_) + ",\"evicted\":" + std::to_string(evicted_) + '}';
+  *json += "},\"error_view\":{\"rows\":" + std::to_string(rows_.size()) +
+           ",\"retention\":" + std::to_string(retention_) + ",\"evicted\":" + std::to_string(evicted_) + '}';
 }
 
 void ErrorView::save_state(ByteWriter& out) const {

@@ -96,7 +96,9 @@ class ProgramCompiler {
     }
     FRESHET_RETURN_IF_ERROR(add_lateness(table, compiled));
     FRESHET_RETURN_IF_ERROR(apply_table_properties(table, compiled, compiled_->warnings));
-    if (compiled.materialized) compiled_->table_views.push_back({table.name, schema, true, compiled.stream, {}, {}, RuntimeErrorMode::kFail});
+    if (compiled.materialized) {
+      compiled_->table_views.push_back({table.name, schema, true, compiled.stream, {}, {}, RuntimeErrorMode::kFail});
+    }
     compiled_->tables.push_back(std::move(compiled));
     return Status::OK();
   }
@@ -167,7 +169,8 @@ class ProgramCompiler {
                                             "'; give one of them an alias");
       }
     }
-    compiled_->views.push_back({view.name, make_schema(std::move(columns)), view.materialized, Stream(), {}, {}, RuntimeErrorMode::kFail});
+    compiled_->views.push_back(
+        {view.name, make_schema(std::move(columns)), view.materialized, Stream(), {}, {}, RuntimeErrorMode::kFail});
     FRESHET_RETURN_IF_ERROR(apply_view_properties(view, compiled_->views.back(), compiled_->warnings));
     compiled_->views.back().on_runtime_error = mode_of(view.name);
     const size_t index = bound_.size();
@@ -282,7 +285,8 @@ class ProgramCompiler {
                                     {"message", SqlType::varchar().with_nullable(false)},
                                     {"metadata", SqlType::varchar().with_nullable(false)}});
     Stream stream = compiled_->circuit->add_stream(schema, empty_schema());
-    compiled_->system_views.push_back({std::string(kErrorViewName), schema, true, stream, {}, {}, RuntimeErrorMode::kFail});
+    compiled_->system_views.push_back(
+        {std::string(kErrorViewName), schema, true, stream, {}, {}, RuntimeErrorMode::kFail});
   }
 
   CompileOptions options_;

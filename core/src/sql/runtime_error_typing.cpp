@@ -16,11 +16,16 @@ bool& null_on_error_typing() {
 
 int integer_rank(TypeId id) {
   switch (id) {
-    case TypeId::kTinyInt: return 1;
-    case TypeId::kSmallInt: return 2;
-    case TypeId::kInt: return 3;
-    case TypeId::kBigInt: return 4;
-    default: return 0;
+    case TypeId::kTinyInt:
+      return 1;
+    case TypeId::kSmallInt:
+      return 2;
+    case TypeId::kInt:
+      return 3;
+    case TypeId::kBigInt:
+      return 4;
+    default:
+      return 0;
   }
 }
 
@@ -29,7 +34,8 @@ bool cast_can_fail(const SqlType& from, const SqlType& to) {
   if (to.id == TypeId::kVarchar && !from.is_interval()) return false;
   if (from.id == to.id && from.id != TypeId::kDecimal) return false;
   if (from.is_integer() && to.is_integer()) return integer_rank(from.id) > integer_rank(to.id);
-  if ((from.is_integer() || from.is_floating() || from.id == TypeId::kDecimal) && to.id == TypeId::kDouble) return false;
+  if ((from.is_integer() || from.is_floating() || from.id == TypeId::kDecimal) && to.id == TypeId::kDouble)
+    return false;
   return true;
 }
 
@@ -51,8 +57,10 @@ bool function_can_fail(ScalarFunction function) {
     case ScalarFunction::kPosition:
     case ScalarFunction::kReplace:
     case ScalarFunction::kGreatest:
-    case ScalarFunction::kLeast: return false;
-    default: return true;
+    case ScalarFunction::kLeast:
+      return false;
+    default:
+      return true;
   }
 }
 
@@ -61,12 +69,16 @@ bool function_can_fail(ScalarFunction function) {
 bool can_fail_at_run_time(const Expr& expr) {
   switch (expr.kind) {
     case ExprKind::kArithmetic:
-      return !(expr.type.is_floating() &&
-               (expr.op == AstOperator::kAdd || expr.op == AstOperator::kSubtract || expr.op == AstOperator::kMultiply));
-    case ExprKind::kNegate: return !(expr.type.is_floating() || expr.type.id == TypeId::kDecimal);
-    case ExprKind::kCast: return !expr.children.empty() && cast_can_fail(expr.children[0]->type, expr.type);
-    case ExprKind::kFunction: return function_can_fail(expr.function);
-    default: return false;
+      return !(expr.type.is_floating() && (expr.op == AstOperator::kAdd || expr.op == AstOperator::kSubtract ||
+                                           expr.op == AstOperator::kMultiply));
+    case ExprKind::kNegate:
+      return !(expr.type.is_floating() || expr.type.id == TypeId::kDecimal);
+    case ExprKind::kCast:
+      return !expr.children.empty() && cast_can_fail(expr.children[0]->type, expr.type);
+    case ExprKind::kFunction:
+      return function_can_fail(expr.function);
+    default:
+      return false;
   }
 }
 

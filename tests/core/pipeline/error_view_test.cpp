@@ -93,12 +93,11 @@ TEST(ErrorViewTest, ListsNulledErrorsAndReadsLikeAView) {
   std::string text;
   format::JsonRowEncoder encoder(*listed->schema);
   for (const std::string& row : listed->rows) encoder.append_row(RowRef(row), &text);
-  EXPECT_EQ(text,
-            R"({"table_or_view_name":"q","message":"division by zero"})"
-            R"({"table_or_view_name":"q","message":"division by zero"})"
-            R"({"table_or_view_name":"r","message":"division by zero"})"
-            R"({"table_or_view_name":"r","message":"division by zero"})"
-            R"({"table_or_view_name":"s","message":"division by zero"})");
+  EXPECT_EQ(text, R"({"table_or_view_name":"q","message":"division by zero"})"
+                  R"({"table_or_view_name":"q","message":"division by zero"})"
+                  R"({"table_or_view_name":"r","message":"division by zero"})"
+                  R"({"table_or_view_name":"r","message":"division by zero"})"
+                  R"({"table_or_view_name":"s","message":"division by zero"})");
   testing::ReceivedState received;
   testing::drain(*p, *egress, received);
   EXPECT_EQ(received.state(), testing::rows_of(*p->snapshot("error_view")));
@@ -106,8 +105,9 @@ TEST(ErrorViewTest, ListsNulledErrorsAndReadsLikeAView) {
 }
 
 TEST(ErrorViewTest, KeepsTheNewestRowsOfItsRetention) {
-  std::unique_ptr<Pipeline> p = null_pipeline("CREATE TABLE t (a INT, b INT);\n"
-                                              "CREATE VIEW q AS SELECT a / b AS q FROM t;");
+  std::unique_ptr<Pipeline> p = null_pipeline(
+      "CREATE TABLE t (a INT, b INT);\n"
+      "CREATE VIEW q AS SELECT a / b AS q FROM t;");
   ASSERT_NE(p, nullptr);
   p->set_error_view_retention(2);
   testing::must_ingest(*p, "t", R"([{"insert":{"a":1,"b":0}},{"insert":{"a":2,"b":0}},{"insert":{"a":3,"b":0}}])");
@@ -157,8 +157,9 @@ TEST(ErrorViewTest, FailModeStillFailsTheStep) {
 }
 
 TEST(ErrorViewTest, NullModeTypesWhatCanFailAsNullable) {
-  const char* program = "CREATE TABLE t (a INT NOT NULL, b INT NOT NULL);\n"
-                        "CREATE VIEW v AS SELECT a / b AS q, a AS k, COALESCE(a / b, 0) AS c FROM t;";
+  const char* program =
+      "CREATE TABLE t (a INT NOT NULL, b INT NOT NULL);\n"
+      "CREATE VIEW v AS SELECT a / b AS q, a AS k, COALESCE(a / b, 0) AS c FROM t;";
   std::unique_ptr<Pipeline> p = null_pipeline(program);
   const Schema& nulls = *p->program().find_view("v")->schema;
   EXPECT_TRUE(nulls.type(0).nullable);
