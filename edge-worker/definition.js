@@ -12,7 +12,9 @@
 //       }
 //     },
 //     "checkpoint_interval_ms": 10000,                 optional, 0 = never by time
-//     "checkpoint_interval_steps": 0                   optional, 0 = never by steps
+//     "checkpoint_interval_steps": 0,                  optional, 0 = never by steps
+//     "on_runtime_error": "null",                      optional, default "fail"
+//     "error_view_retention": 1000                     optional, rows error_view keeps
 //   }
 //
 // Feldera's body (feldera_fields.js) may also carry `name` (the path's),
@@ -31,7 +33,7 @@ export const DEFAULT_CHECKPOINT_INTERVAL_MS = 10_000;
 export const RESERVED_KV_PREFIX = 'pipelines/';
 // Freshet's fields, then Feldera's (feldera_fields.js).
 const FIELDS = new Set(['program_code', 'outputs', 'checkpoint_interval_ms', 'checkpoint_interval_steps',
-                        'name', 'description', 'runtime_config', 'program_config', 'udf_rust', 'udf_toml', 'tags']);
+                        'on_runtime_error', 'error_view_retention', 'name', 'description', 'runtime_config', 'program_config', 'udf_rust', 'udf_toml', 'tags']);
 const OUTPUT_FIELDS = new Set(['view', 'index', 'send_snapshot', 'sink']);
 const NAME = /^[A-Za-z0-9_-]{1,100}$/;
 
@@ -86,6 +88,7 @@ export function parseDefinition(name, body) {
     outputs,
     checkpoint_interval_ms: interval(intervalMs, DEFAULT_CHECKPOINT_INTERVAL_MS, 'checkpoint_interval_ms', bad),
     checkpoint_interval_steps: interval(body.checkpoint_interval_steps, 0, 'checkpoint_interval_steps', bad),
+    ...runtimeErrorFields(body, bad),
     ...fields,
     warnings,
   };
@@ -119,6 +122,22 @@ function interval(value, fallback, field, bad) {
   if (value === undefined || value === null) return fallback;
   if (!Number.isInteger(value) || value < 0) throw bad(`'${field}' must be a non-negative integer`);
   return value;
+}
+
+/**
+ * on_runtime_error ('fail' | 'null') and error_view_retention (rows), Freshet's
+ * own fields (Feldera has no runtime error mode): Pipeline.create's
+ * onRuntimeError and errorViewRetention.
+ */
+function runtimeErrorFields(body, bad) {
+  const mode = body.on_runtime_error ?? 'fail';
+  if (mode !== 'fail' && mode !== 'null') throw bad(`'on_runtime_error' must be "fail" or "null", not ${JSON.stringify(mode)}`);
+  return { on_runtime_error: mode, error_view_retention: interval(body.error_view_retention, 1000, 'error_view_retention', bad) };
+}
+
+/** Pipeline.create's options for a definition's runtime error fields (a definition stored before them has none). */
+export function runtimeErrorOptionsOf(definition) {
+  return { onRuntimeError: definition.on_runtime_error ?? 'fail', errorViewRetention: definition.error_view_retention ?? 1000 };
 }
 
 /** The sink of a connector's definition, writing into the worker's KV namespace. */

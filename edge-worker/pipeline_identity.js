@@ -38,7 +38,7 @@ export function withIdentity(definition) {
 /** A definition as a PUT body again (for PATCH): Freshet's fields and Feldera's. */
 export function storedBody(definition) {
   const { name, program_code, outputs, checkpoint_interval_ms, checkpoint_interval_steps, description, runtime_config,
-          program_config, udf_rust, udf_toml, tags } = definition;
+          program_config, udf_rust, udf_toml, tags, on_runtime_error, error_view_retention } = definition;
   return { name, program_code, outputs, checkpoint_interval_ms, checkpoint_interval_steps, description, runtime_config,
-           program_config, udf_rust, udf_toml, tags };
+           program_config, udf_rust, udf_toml, tags, on_runtime_error, error_view_retention };
 }

@@ -33,7 +33,7 @@
 import { FreshetError, Pipeline, callbackSink } from '../wasm-bindings/js/workerd.js';
 import { IncidentLog } from '../wasm-bindings/js/incidents.js';
 import { AutoCheckpoint } from './auto_checkpoint.js';
-import { outputsOf, parseDefinition, sinkOf } from './definition.js';
+import { outputsOf, parseDefinition, runtimeErrorOptionsOf, sinkOf } from './definition.js';
 import { explainIncompatibleCheckpoint } from './checkpoint_upgrade.js';
 import { Deployment } from './deployment.js';
 import { openEgress, resumeParameters } from './egress_resume.js';
@@ -175,6 +175,7 @@ export class PipelineObject {
       // The definition in Durable Object storage is the truth; a checkpoint of
       // another program is left over from a replace that did not finish.
       onProgramChange: 'restart',
+      ...runtimeErrorOptionsOf(definition),
     }).catch((error) => {
       throw explainIncompatibleCheckpoint(error, definition.name);  // CHECKPOINT_VERSION: say the way out
     });
@@ -273,7 +274,7 @@ export class PipelineObject {
     for (const [name, output] of Object.entries(definition.outputs)) {
       outputs[name] = { view: output.view, index: output.index, sink: callbackSink(() => {}) };
     }
-    const probe = await Pipeline.create({ sql: definition.program_code, outputs });
+    const probe = await Pipeline.create({ sql: definition.program_code, outputs, ...runtimeErrorOptionsOf(definition) });
     probe.close();
   }
 

@@ -38,7 +38,8 @@ export function programInfo(description) {
   return {
     schema: {
       inputs: description.tables.map((table) => relation(table, table.primaryKey, table.lateness)),
-      outputs: description.views.map((view) => relation(view, null, [])),
+      // Feldera lists its system view error_view among the outputs too.
+      outputs: [...description.views, ...(description.systemViews ?? [])].map((view) => relation(view, null, [])),
     },
     input_connectors: {},
     output_connectors: {},

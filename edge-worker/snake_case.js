@@ -1,7 +1,7 @@
 // p.stats() in the HTTP API's snake_case (Feldera's style). Keys of the maps
-// keyed by user names (tables, connectors, egress ids) stay as they are.
+// keyed by user names (tables, connectors, egress ids, views) stay as they are.
 
-const NAMED_MAPS = new Set(['inputs', 'outputs', 'egress']);
+const NAMED_MAPS = new Set(['inputs', 'outputs', 'egress', 'views']);
 
 export function snakeCase(key) {
   return key.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);

@@ -90,7 +90,9 @@ test('POST /v0/pipelines creates a Stopped pipeline (201) with Feldera\'s fields
   // program_info: Feldera's ProgramInfo, from the compiler's description.
   const { inputs, outputs } = info.program_info.schema;
   assert.deepEqual(inputs.map((relation) => [relation.name, relation.case_sensitive]), [['students', false], ['Grades', true]]);
-  assert.deepEqual(outputs.map((relation) => [relation.name, relation.materialized]), [['average', true], ['plain', false]]);
+  // Feldera lists its system view error_view among the outputs (materialized here: it answers snapshots and queries).
+  assert.deepEqual(outputs.map((relation) => [relation.name, relation.materialized]),
+    [['average', true], ['plain', false], ['error_view', true]]);
   assert.deepEqual(inputs[0].primary_key, ['name']);
   assert.deepEqual(inputs[0].fields[0], { name: 'name', case_sensitive: false, columntype: { type: 'VARCHAR', nullable: false, precision: -1 }, unused: false });
   assert.deepEqual(inputs[1].fields.map((field) => field.columntype),

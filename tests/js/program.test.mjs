@@ -72,6 +72,17 @@ test('p.program describes tables, views and indexes as the compiler knows them',
         indexes: [{ name: 'by_n_key', view: 'by_n', key: ['n'] }],
       },
     ],
+    systemViews: [
+      {
+        name: 'error_view',
+        columns: [column('table_or_view_name', 'VARCHAR', false), column('message', 'VARCHAR', false),
+                  column('metadata', 'VARCHAR', false)],
+        materialized: true,
+        properties: {},
+        connectors: [],
+        indexes: [],
+      },
+    ],
     readsNow: false,
     warnings: [],
   });

@@ -27,7 +27,10 @@ TEST(WasmEngineQuery, DescriptionCarriesPropertiesConnectorsAndWarnings) {
             R"("materialized":false,"properties":{},"connectors":[],"lateness":[]}],)"
             R"("views":[{"name":"v","columns":[{"name":"id","type":"BIGINT","nullable":false}],"materialized":true,)"
             R"("properties":{"connectors":"[{\"transport\": {\"name\": \"http_output\"}}]"},)"
-            R"("connectors":[{"transport": {"name": "http_output"}}],"indexes":[]}],"readsNow":false,)"
+            R"("connectors":[{"transport": {"name": "http_output"}}],"indexes":[]}],)"
+            R"("systemViews":[{"name":"error_view","columns":[{"name":"table_or_view_name","type":"VARCHAR","nullable":false},)"
+            R"({"name":"message","type":"VARCHAR","nullable":false},{"name":"metadata","type":"VARCHAR","nullable":false}],)"
+            R"("materialized":true,"properties":{},"connectors":[],"indexes":[]}],"readsNow":false,)"
             R"("warnings":[{"message":"unknown property 'colour' of table 't' is ignored","line":2,"column":82}]})");
 }
 

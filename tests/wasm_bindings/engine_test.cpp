@@ -51,6 +51,7 @@ TEST(WasmEngine, IngestStepSnapshotLookup) {
   EXPECT_TRUE(contains(described.text, R"("primaryKey":["id"])")) << described.text;
   EXPECT_TRUE(contains(described.text, R"("materialized":true,"properties":{},"connectors":[],"indexes":[{"name":"totals_idx")")) << described.text;
   EXPECT_TRUE(contains(described.text, R"("materialized":false,"properties":{},"connectors":[],"indexes":[]}])")) << described.text;
+  EXPECT_TRUE(contains(described.text, R"("systemViews":[{"name":"error_view",)")) << described.text;
 
   double token = engine.ingest("orders", R"([{"id":1,"customer":7,"amount":2.5},{"id":2,"customer":7,"amount":1}])",
                                "json", "raw", true);

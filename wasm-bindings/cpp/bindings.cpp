@@ -57,6 +57,7 @@ EMSCRIPTEN_BINDINGS(freshet) {
   emscripten::class_<Engine>("Engine")
       .constructor<>()
       .function("open", &Engine::open)
+      .function("openWithOptions", &Engine::open_with_options)
       .function("describeProgram", &Engine::describe_program)
       .function("ingest", &Engine::ingest)
       .function("step", &Engine::step)

@@ -30,6 +30,7 @@ const Schema& relation_schema(const sql::CompiledProgram& program, const std::st
   for (const sql::CompiledView& table : program.table_views) {
     if (table.name == name) return *table.schema;
   }
+  if (const sql::CompiledView* system = program.find_system_view(name)) return *system->schema;  // error_view
   return *program.find_table(name)->schema;
 }
 
@@ -45,6 +46,26 @@ Reply Engine::open(const std::string& sql) {
   pipeline_ = std::move(*pipeline);
   // The JS API: a snapshot reaches JS as one chunk, however large the view.
   pipeline_->set_snapshot_chunk_records(std::numeric_limits<size_t>::max());
+  return Reply::ok();
+}
+
+Reply Engine::open_with_options(const std::string& sql, const std::string& on_runtime_error,
+                                double error_view_retention) {
+  if (pipeline_) return Reply::error(Status(ErrorCode::kInvalidArgument, "the engine already runs a pipeline"));
+  sql::CompileOptions options;
+  if (!on_runtime_error.empty()) {
+    std::optional<sql::RuntimeErrorMode> mode = sql::parse_runtime_error_mode(on_runtime_error);
+    if (!mode) {
+      return Reply::error(
+          Status(ErrorCode::kInvalidArgument, "onRuntimeError is 'fail' or 'null', not '" + on_runtime_error + "'"));
+    }
+    options.on_runtime_error = *mode;
+  }
+  Result<std::unique_ptr<Pipeline>> pipeline = Pipeline::create(sql, options);
+  if (!pipeline.ok()) return Reply::error(pipeline.status());
+  pipeline_ = std::move(*pipeline);
+  pipeline_->set_snapshot_chunk_records(std::numeric_limits<size_t>::max());  // as open()
+  if (error_view_retention >= 0) pipeline_->set_error_view_retention(static_cast<size_t>(error_view_retention));
   return Reply::ok();
 }
 

@@ -39,6 +39,9 @@ class Engine {
 
   //! Compiles `sql` and starts an empty pipeline (SQL_ERROR names line and column).
   Reply open(const std::string& sql);
+  //! As open, with the program's runtime error mode ("fail" | "null"; ""
+  //! is "fail") and error_view's retention in rows (< 0: the default).
+  Reply open_with_options(const std::string& sql, const std::string& on_runtime_error, double error_view_retention);
   //! The program's description (sql/program_description.h) as JSON: the
   //! package's `p.program`, and what JS shapes rows and keys by.
   Reply describe_program() const;

@@ -101,6 +101,18 @@ export interface CreateOptions {
    */
   maxMemoryBytes?: number;
   /**
+   * What an SQL runtime error (division by zero, overflow, a bad cast, a
+   * scalar subquery with two rows) does in a view without its own
+   * WITH ('on_runtime_error' = ...): 'fail' (default, as Feldera) fails the
+   * view and the views that depend on it (stats().views[v].failed; the
+   * others step on); 'null' makes the failing expression NULL for that row (such
+   * expressions are typed nullable), counts it (stats().views[v].nulledErrors)
+   * and lists it in the system view error_view.
+   */
+  onRuntimeError?: 'fail' | 'null';
+  /** Rows the system view error_view keeps, the newest (default 1000; older ones leave it). */
+  errorViewRetention?: number;
+  /**
    * A checkpoint of a format version this package does not read (written by
    * a newer package, or by an older one whose format is no longer read):
    * fail with CHECKPOINT_VERSION (default; details: version, readableVersions)
@@ -247,7 +259,10 @@ export interface EndpointStats {
  * operator. A failed view stays failed until the pipeline is re-created.
  */
 export interface ViewStats {
+  /** A runtime error failed the view (and its dependents), at that step; null while it steps. */
   failed: { code: ErrorCode; message: string; step: number } | null;
+  /** Runtime errors its expressions turned into NULL ('null' mode; each evaluation counts). */
+  nulledErrors: number;
 }
 
 export interface Stats {
@@ -273,6 +288,8 @@ export interface Stats {
   egress: Record<string, EndpointStats>;
   /** Every view of the program by name. */
   views: Record<string, ViewStats>;
+  /** The system view error_view: rows kept, its retention, rows that left it (or never entered) for the retention. */
+  errorView: { rows: number; retention: number; evicted: number };
   /** The error that stopped the pipeline (a table's input failed in a step), if one did. */
   failure: { code: ErrorCode; message: string } | null;
   /** Storage and sink calls that failed and were retried, one entry per incident (storageRetry). */
@@ -389,6 +406,8 @@ export interface CompileWarning {
 export interface ProgramDescription {
   tables: TableDescription[];
   views: ViewDescription[];
+  /** The system view error_view (late records, runtime errors turned into NULL), readable as a materialized view. */
+  systemViews: ViewDescription[];
   /** Some view reads NOW(): the pipeline steps by itself as time passes. */
   readsNow: boolean;
   warnings: CompileWarning[];

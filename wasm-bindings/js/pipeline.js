@@ -35,13 +35,15 @@ import { Program } from './program.js';
 import { parseQueryRows } from './query.js';
 import { labelOf, retryPolicy, withRetries } from './retrying.js';
 import { REFUSED } from './row_block.js';
+import { openProgram, runtimeErrorOptions } from './runtime_errors.js';
 import { toStats } from './stats.js';
 import { TokenBook } from './tokens.js';
 import { parseRows, stringifyJson } from './values.js';
 import { abandonResetsOfFailedViews } from './view_failures.js';
 
 const CREATE_OPTIONS = new Set(['sql', 'outputs', 'storage', 'onProgramChange', 'clock', 'clockResolutionMs', 'temporalStepMs',
-                                'onIncompatibleCheckpoint', 'storageRetry', 'durability', 'maxMemoryBytes']);
+                                'onIncompatibleCheckpoint', 'storageRetry', 'durability', 'maxMemoryBytes', 'onRuntimeError',
+                                'errorViewRetention']);
 const SINK_METHODS = ['write', 'reset'];
 const DEFAULT_CLOSE_TIMEOUT_MS = 5000;
 const encoder = new TextEncoder();
@@ -117,6 +119,7 @@ export class Pipeline {
       throw invalidArgument(`onIncompatibleCheckpoint is 'fail' or 'restart', not '${onIncompatibleCheckpoint}'`);
     }
     const memoryBudget = memoryBudgetOf(options);
+    const runtime = runtimeErrorOptions(options);
     const retry = retryPolicy(options.storageRetry);
     const incidents = new IncidentLog();
     if (storage) storage = withRetries(storage, STORAGE_METHODS, { label: labelOf(storage, 'storage'), incidents, policy: retry });
@@ -124,7 +127,7 @@ export class Pipeline {
     const module = await loadEngineModule();
     const openEngine = () => {
       const engine = new module.Engine();
-      const opened = engine.open(options.sql);
+      const opened = openProgram(engine, options.sql, runtime);
       if (opened.code) {
         engine.delete();
         throw new FreshetError(opened.code, opened.message);

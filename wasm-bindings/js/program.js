@@ -11,10 +11,11 @@ export class Program {
   constructor(descriptionJson) {
     /** @type {import('./index.js').ProgramDescription} the public `p.program` */
     this.description = deepFreeze(JSON.parse(descriptionJson));
-    const { tables, views } = this.description;
+    const { tables, views, systemViews = [] } = this.description;
     this.tableNumbers = new Map(tables.map((table, number) => [table.name, number]));  // the engine's order
     this.columnNamesByNumber = tables.map((table) => table.columns.map((column) => column.name));
-    this.views = new Map(views.map((view) => [view.name, view]));
+    // The system view error_view reads as a view (snapshot, egress).
+    this.views = new Map([...views, ...systemViews].map((view) => [view.name, view]));
     this.indexes = new Map(views.flatMap((view) => view.indexes.map((index) => [index.name, index])));
     // An index's key columns with their types, as chunks.js finishes keys by them.
     this.keyColumns = new Map([...this.indexes.values()].map((index) => {

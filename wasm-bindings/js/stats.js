@@ -2,6 +2,8 @@
 // shape, plus what only JS knows: the step loop's state and the errors of
 // sinks (a failed JS write is retried by JS, so the core never counts it).
 
+import { errorViewStats } from './runtime_errors.js';
+
 function endpointStats(core, connector) {
   return {
     view: core.view,
@@ -42,7 +44,10 @@ export function toStats(coreJson, js) {
   const egress = {};
   for (const [id, s] of Object.entries(core.egress)) egress[id] = endpointStats(s, null);
   const views = {};
-  for (const [name, s] of Object.entries(core.views ?? {})) views[name] = { failed: s.failed ?? null };
+  for (const [name, s] of Object.entries(core.views ?? {})) {
+    // failed: a runtime error failed it (view_failures.cpp); nulledErrors: ones turned into NULL ('null' mode).
+    views[name] = { failed: s.failed ?? null, nulledErrors: s.nulled_errors ?? 0 };
+  }
   return {
     step: core.step,
     state: js.state,
@@ -53,5 +58,6 @@ export function toStats(coreJson, js) {
     outputs,
     egress,
     views,
+    errorView: errorViewStats(core),
   };
 }

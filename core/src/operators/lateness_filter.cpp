@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "freshet/format/json_output.h"
 #include "freshet/zset/batch_builder.h"
 #include "freshet/zset/cursor.h"
 
@@ -26,6 +27,21 @@ void Watermark::observe(const RowReader& row) {
   if (!max_seen_ || time > *max_seen_) max_seen_ = time;
 }
 
+void Watermark::drop_late(const RowReader& row, int64_t weight) {
+  count_late(static_cast<uint64_t>(weight < 0 ? -weight : weight));
+  if (!circuit_) return;
+  const std::string column = row.schema().column(column_).name;
+  std::string metadata = "{\"kind\":\"late_record\",\"step\":" + std::to_string(circuit_->step_count()) +
+                         ",\"column\":";
+  format::append_json_string(column, &metadata);
+  if (cutoff_) metadata += ",\"watermark\":" + std::to_string(*cutoff_);
+  metadata += ",\"weight\":" + std::to_string(weight) + ",\"row\":";
+  format::append_json_row(row, &metadata);
+  metadata += '}';
+  circuit_->error_log().add({table_, "late record dropped: its '" + column + "' is below the watermark of LATENESS",
+                             std::move(metadata)});
+}
+
 void Watermark::save(ByteWriter& out) const {
   out.boolean(max_seen_.has_value());
   if (max_seen_) out.signed_varint(*max_seen_);
@@ -48,6 +64,7 @@ class LatenessFilterOperator : public Operator {
       : input_(input), output_(output), watermark_(column, lateness) {}
   const char* name() const override { return "lateness filter"; }
   const Watermark& watermark() const { return watermark_; }
+  Watermark& watermark() { return watermark_; }
 
   Status evaluate() override {
     watermark_.start_step();
@@ -58,7 +75,7 @@ class LatenessFilterOperator : public Operator {
       RowReader row(*input_->key_schema, c.key());
       if (watermark_.late(row)) {
         any_late = true;
-        watermark_.count_late(static_cast<uint64_t>(c.weight() < 0 ? -c.weight() : c.weight()));
+        watermark_.drop_late(row, c.weight());
       } else {
         watermark_.observe(row);
       }
@@ -85,11 +102,12 @@ class LatenessFilterOperator : public Operator {
 
 }  // namespace
 
-Stream lateness_filter(Stream input, size_t column, int64_t lateness, const Watermark** watermark) {
+Stream lateness_filter(Stream input, size_t column, int64_t lateness, const Watermark** watermark, std::string table) {
   Circuit& circuit = *input.circuit();
   Stream output = circuit.add_stream(input.key_schema_ptr(), input.value_schema_ptr());
   auto* op = circuit.add_operator(
       std::make_unique<LatenessFilterOperator>(&circuit.slot(input), &circuit.slot(output), column, lateness), {input}, output);
+  if (!table.empty()) op->watermark().set_error_log(&circuit, std::move(table));
   if (watermark) *watermark = &op->watermark();
   return output;
 }

@@ -111,7 +111,13 @@ void UpsertInputOperator::drop_late_operations() {
       late = old && watermark_->late(RowReader(schema, *old));
     }
     if (late) {
-      watermark_->count_late(1);
+      // a delete by key alone lists the row it would have deleted
+      std::optional<RowRef> shown = op.row ? std::optional<RowRef>(RowRef(*op.row)) : find(RowRef(op.key));
+      if (shown) {
+        watermark_->drop_late(RowReader(schema, *shown), op.row ? 1 : -1);
+      } else {
+        watermark_->count_late(1);
+      }
       continue;
     }
     if (op.row) watermark_->observe(RowReader(schema, RowRef(*op.row)));

@@ -2,13 +2,18 @@
 
 #include <chrono>
 
+#include "freshet/common/hash.h"
 #include "freshet/format/json_output.h"
 #include "pipeline_state.h"
 
 namespace freshet {
 
 Result<std::unique_ptr<Pipeline>> Pipeline::create(std::string_view sql) {
-  Result<std::unique_ptr<sql::CompiledProgram>> program = sql::compile_program(sql);
+  return create(sql, sql::CompileOptions());
+}
+
+Result<std::unique_ptr<Pipeline>> Pipeline::create(std::string_view sql, const sql::CompileOptions& options) {
+  Result<std::unique_ptr<sql::CompiledProgram>> program = sql::compile_program(sql, options);
   if (!program.ok()) return program.status();
   std::unique_ptr<Pipeline> pipeline(new Pipeline());
   pipeline->program_ = std::move(*program);
@@ -19,8 +24,15 @@ Result<std::unique_ptr<Pipeline>> Pipeline::create(std::string_view sql) {
   for (const sql::CompiledView& table : pipeline->program_->table_views) {
     pipeline->views_.push_back(std::make_unique<MaterializedView>(*pipeline->program_, table));
   }
+  pipeline->error_view_ = std::make_unique<ErrorView>(
+      *pipeline->program_, *pipeline->program_->find_system_view(sql::kErrorViewName));
   for (const sql::CompiledTable& table : pipeline->program_->tables) pipeline->input_stats_[table.name] = {};
   pipeline->program_hash_ = program_hash_of(sql);
+  // 'null' mode types and plans views differently: its checkpoints are another program's.
+  if (options.on_runtime_error == sql::RuntimeErrorMode::kNull) {
+    const uint64_t hash = pipeline->program_hash_;
+    pipeline->program_hash_ = hash_bytes(reinterpret_cast<const uint8_t*>(&hash), sizeof(hash), /*seed=*/0x6e756c6c);
+  }
   return pipeline;
 }
 
@@ -126,6 +138,7 @@ Result<StepResult> Pipeline::step() {
   for (const std::unique_ptr<MaterializedView>& view : views_) {
     if (view->failure().ok()) view->update();
   }
+  error_view_->on_step();
   for (auto& [name, endpoint] : connectors_) {
     if (endpoint->view_failure().ok()) endpoint->on_step(step, snapshot_chunk_records_);
     endpoint->deliver();
@@ -171,6 +184,7 @@ const MaterializedView* Pipeline::find_view(std::string_view name) const {
   for (const std::unique_ptr<MaterializedView>& view : views_) {
     if (view->view().name == name) return view.get();
   }
+  if (name == sql::kErrorViewName) return &error_view_->view();
   return nullptr;
 }
 
@@ -353,6 +367,7 @@ void Pipeline::forget_completed_tokens() {
 size_t Pipeline::memory_bytes() const {
   size_t total = program_->circuit->state_bytes();
   for (const std::unique_ptr<MaterializedView>& view : views_) total += view->memory_bytes();
+  total += error_view_->memory_bytes();
   return total;
 }
 
@@ -442,7 +457,8 @@ std::string Pipeline::stats_json() const {
     append_endpoint_stats(*endpoint, &json);
   }
   json += "},";
-  append_view_stats(&json);
+  append_view_stats(&json);  // each view's failure and runtime errors turned to NULL
+  error_view_->append_stats(&json);
   return json + "}";
 }
 

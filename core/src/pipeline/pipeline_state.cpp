@@ -7,6 +7,7 @@
 //   named_egress  every named egress: name, configuration, retention limits,
 //             EndpointCheckpoint whose queue starts with the retained chunks
 //             (optional: format-4 checkpoints have none)
+//   error_view  its rows and counters (optional: older checkpoints have none)
 //   host      the host's own bytes
 //   failures  the circuit's failed operators (Circuit::save_failures), so
 //             failed views stay failed (optional: format 4 and 5 have none)
@@ -155,6 +156,7 @@ Result<SavedState> Pipeline::save_state() const {
   section("host", [&] { out.raw(host_state_); });
   section("named_egress", [&] { save_named_egress(out); });
   section("failures", [&] { program_->circuit->save_failures(out); });
+  section("error_view", [&] { error_view_->save_state(out); });
   state.payload = out.take();
   return state;
 }
@@ -254,6 +256,12 @@ Status Pipeline::restore_state(const SavedState& state) {
 
   host_state_ = std::string(by_name["host"]);
   if (by_name.count("named_egress")) FRESHET_RETURN_IF_ERROR(restore_named_egress(by_name["named_egress"]));
+  if (by_name.count("error_view")) {  // optional: checkpoints before it have none, and restore it empty
+    ByteReader errors(by_name["error_view"], "section 'error_view'");
+    error_view_->restore_state(errors);
+    errors.expect_end();
+    FRESHET_RETURN_IF_ERROR(errors.status());
+  }
   return Status::OK();
 }
 

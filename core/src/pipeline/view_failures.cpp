@@ -9,6 +9,8 @@
 // failed, so only a re-created pipeline starts it again. The circuit's
 // failures are in checkpoints (section 'failures'), so a restored pipeline
 // marks the same views again.
+#include <map>
+
 #include "freshet/format/json_output.h"
 #include "freshet/pipeline/pipeline.h"
 
@@ -55,6 +57,8 @@ Status Pipeline::view_failure(std::string_view name) const {
 }
 
 void Pipeline::append_view_stats(std::string* json) const {
+  // Runtime errors turned into NULL ('null' mode: error_view.h), by view.
+  const std::map<std::string, uint64_t>& nulled = program_->circuit->error_log().nulled();
   *json += "\"views\":{";
   bool first = true;
   for (const sql::CompiledView& compiled : program_->views) {
@@ -70,7 +74,8 @@ void Pipeline::append_view_stats(std::string* json) const {
       format::append_json_string(view->failure().message(), json);
       *json += ",\"step\":" + std::to_string(view->failed_step()) + "}";
     }
-    *json += "}";
+    auto count = nulled.find(compiled.name);
+    *json += ",\"nulled_errors\":" + std::to_string(count == nulled.end() ? 0 : count->second) + "}";
   }
   *json += "}";
 }

@@ -18,6 +18,7 @@
 #include "planner.h"
 #include "properties.h"
 #include "prune_columns.h"
+#include "runtime_error_typing.h"
 
 namespace freshet::sql {
 namespace {
@@ -41,6 +42,7 @@ class ProgramCompiler {
       FRESHET_RETURN_IF_ERROR(check_operator_count());
     }
     compiled_->reused_subplans = shared_.reuses();
+    add_system_views();
     return std::move(compiled_);
   }
 
@@ -54,6 +56,10 @@ class ProgramCompiler {
   }
 
   Status claim_name(const std::string& name, SourcePosition position) {
+    if (name == kErrorViewName) {
+      return sql_error(position, "'error_view' is the name of the system view that lists runtime errors and late "
+                                 "records (as Feldera's ERROR_VIEW); choose another name");
+    }
     if (!names_.insert(name).second) return sql_error(position, "'" + name + "' is already defined");
     return Status::OK();
   }
@@ -90,7 +96,9 @@ class ProgramCompiler {
     }
     FRESHET_RETURN_IF_ERROR(add_lateness(table, compiled));
     FRESHET_RETURN_IF_ERROR(apply_table_properties(table, compiled, compiled_->warnings));
-    if (compiled.materialized) compiled_->table_views.push_back({table.name, schema, true, compiled.stream, {}, {}});
+    if (compiled.materialized) {
+      compiled_->table_views.push_back({table.name, schema, true, compiled.stream, {}, {}, RuntimeErrorMode::kFail});
+    }
     compiled_->tables.push_back(std::move(compiled));
     return Status::OK();
   }
@@ -112,9 +120,10 @@ class ProgramCompiler {
       if (!lateness.ok()) return lateness.status();
       if (compiled.upsert_input) {
         compiled.upsert_input->set_lateness(c, *lateness);
+        compiled.upsert_input->watermark()->set_error_log(compiled_->circuit.get(), table.name);
         compiled.watermark = compiled.upsert_input->watermark();
       } else {
-        compiled.stream = lateness_filter(compiled.stream, c, *lateness, &compiled.watermark);
+        compiled.stream = lateness_filter(compiled.stream, c, *lateness, &compiled.watermark, table.name);
       }
     }
     return Status::OK();
@@ -130,6 +139,7 @@ class ProgramCompiler {
       return nullptr;
     });
     binder.set_view_name(view.name);
+    NullOnErrorTyping typing(mode_of(view.name) == RuntimeErrorMode::kNull);
     Result<PlanPtr> plan = binder.bind(view.query);
     if (!plan.ok()) return plan.status();
     plan_join_order(*plan);
@@ -139,6 +149,9 @@ class ProgramCompiler {
   //! Binds a view (its stream comes when it is planned, after every view is bound).
   Status add(const CreateView& view) {
     FRESHET_RETURN_IF_ERROR(claim_name(view.name, view.name_position));
+    Result<std::optional<RuntimeErrorMode>> own_mode = view_runtime_error_mode(view);
+    if (!own_mode.ok()) return own_mode.status();
+    modes_[view.name] = own_mode->value_or(options_.on_runtime_error);
     Result<PlanPtr> plan = bind_view(view);
     if (!plan.ok()) return plan.status();
     std::vector<Column> columns = (*plan)->schema->columns();
@@ -156,8 +169,10 @@ class ProgramCompiler {
                                             "'; give one of them an alias");
       }
     }
-    compiled_->views.push_back({view.name, make_schema(std::move(columns)), view.materialized, Stream(), {}, {}});
+    compiled_->views.push_back(
+        {view.name, make_schema(std::move(columns)), view.materialized, Stream(), {}, {}, RuntimeErrorMode::kFail});
     FRESHET_RETURN_IF_ERROR(apply_view_properties(view, compiled_->views.back(), compiled_->warnings));
+    compiled_->views.back().on_runtime_error = mode_of(view.name);
     const size_t index = bound_.size();
     bound_.push_back({&view, std::move(*plan)});
     builds_.push_back([this, index] { return plan_view(index); });
@@ -209,6 +224,7 @@ class ProgramCompiler {
     for (size_t c = 0; c < plan.schema->size(); ++c) times.push_back(column_time(plan, c, watermarks));
     planner.set_watermarks(watermarks);
     if (options_.share_subplans) planner.set_shared_plans(&shared_);
+    planner.set_runtime_error_mode(mode_of(view.name), view.name);
     Result<Stream> stream = planner.plan(plan);
     if (!stream.ok()) return stream.status();
     compiled_->views[view_index].stream = *stream;
@@ -258,7 +274,24 @@ class ProgramCompiler {
     PlanPtr plan;
   };
 
+  RuntimeErrorMode mode_of(const std::string& view) const {
+    auto mode = modes_.find(view);
+    return mode == modes_.end() ? options_.on_runtime_error : mode->second;
+  }
+
+  //! The system views, after the program's (CompiledProgram::system_views).
+  void add_system_views() {
+    SchemaPtr schema = make_schema({{"table_or_view_name", SqlType::varchar().with_nullable(false)},
+                                    {"message", SqlType::varchar().with_nullable(false)},
+                                    {"metadata", SqlType::varchar().with_nullable(false)}});
+    Stream stream = compiled_->circuit->add_stream(schema, empty_schema());
+    compiled_->system_views.push_back(
+        {std::string(kErrorViewName), schema, true, stream, {}, {}, RuntimeErrorMode::kFail});
+  }
+
   CompileOptions options_;
+  //! Each view's runtime error mode (its own, or the program's).
+  std::map<std::string, RuntimeErrorMode> modes_;
   std::unique_ptr<CompiledProgram> compiled_ = std::make_unique<CompiledProgram>();
   std::set<std::string> names_;
   std::vector<BoundView> bound_;
@@ -283,6 +316,9 @@ const T* find_named(const std::vector<T>& items, std::string_view name) {
 
 const CompiledTable* CompiledProgram::find_table(std::string_view name) const { return find_named(tables, name); }
 const CompiledView* CompiledProgram::find_view(std::string_view name) const { return find_named(views, name); }
+const CompiledView* CompiledProgram::find_system_view(std::string_view name) const {
+  return find_named(system_views, name);
+}
 const CompiledIndex* CompiledProgram::find_index(std::string_view name) const { return find_named(indexes, name); }
 
 std::vector<const CompiledIndex*> CompiledProgram::indexes_of(std::string_view view) const {

@@ -5,6 +5,7 @@
 #include "aggregate_functions.h"
 #include "freshet/types/interval.h"
 #include "freshet/types/temporal.h"
+#include "runtime_error_typing.h"
 #include "type_rules.h"
 
 namespace freshet::sql {
@@ -69,7 +70,12 @@ Result<ExprPtr> ExpressionBinder::bind(const AstExpr& ast) {
     if (!intercepted.ok()) return intercepted.status();
     if (*intercepted) return std::move(*intercepted);
   }
-  return bind_node(ast);
+  Result<ExprPtr> bound = bind_node(ast);
+  // 'null' mode: what can fail yields NULL (runtime_error_typing.h).
+  if (bound.ok() && NullOnErrorTyping::active() && can_fail_at_run_time(**bound)) {
+    (*bound)->type = (*bound)->type.with_nullable(true);
+  }
+  return bound;
 }
 
 Result<ExprPtr> ExpressionBinder::bind_condition(const AstExpr& ast, const char* clause) {

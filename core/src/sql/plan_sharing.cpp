@@ -79,6 +79,9 @@ Result<Stream> Planner::plan(LogicalPlan& plan) {
   // The key is taken now, after the rewrites of the nodes above (a rank
   // limit) and before planning consumes the node's expressions.
   std::string key = plan_key(plan);
+  // A view in 'null' mode never shares a sub-plan with one in 'fail' mode:
+  // their expressions handle errors differently (runtime_errors.h).
+  if (runtime_errors_.mode == RuntimeErrorMode::kNull) key.insert(0, "on_runtime_error=null ");
   if (std::optional<Stream> stream = shared_->find(key)) return *stream;
   Result<Stream> stream = plan_node(plan);
   if (stream.ok()) shared_->add(std::move(key), *stream);

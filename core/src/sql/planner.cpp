@@ -26,14 +26,12 @@ namespace {
 struct Evaluation {
   std::vector<ExprPtr> expressions;
   Evaluator evaluator;
-  Circuit* circuit;
+  RuntimeErrors errors;
 
   // Reports an evaluation error to the circuit; true when there was one.
-  bool check() {
-    if (!evaluator.failed()) return false;
-    circuit->report_error(evaluator.take_error());
-    return true;
-  }
+  bool check() { return errors.report(evaluator); }
+  // After expression `expr` gave a value (`null` or not) over `row`: in 'null' mode, logs its error.
+  void after(const Expr& expr, const RowReader& row, bool null) { errors.after(evaluator, expr, row, null); }
 };
 
 // Writes `expr` over `row` into column `column` of `out`. A plain column
@@ -114,10 +112,11 @@ Stream Planner::plan_filter(Stream input, ExprPtr predicate) {
   if (contains_now(*predicate)) return plan_clock_filter(input, std::move(predicate));
   auto state = std::make_shared<Evaluation>();
   state->expressions.push_back(std::move(predicate));
-  state->circuit = &circuit_;
+  state->errors = runtime_errors_;
   return filter(input, [state](const RowReader& row, const RowReader&) {
     state->evaluator.start_row();
     Datum keep = state->evaluator.evaluate(*state->expressions[0], row);
+    state->after(*state->expressions[0], row, keep.null);
     return !state->check() && !keep.null && keep.integer != 0;
   });
 }
@@ -135,12 +134,12 @@ Stream Planner::plan_project(Stream input, const SchemaPtr& schema, std::vector<
   }
   auto state = std::make_shared<Evaluation>();
   state->expressions = std::move(expressions);
-  state->circuit = &circuit_;
+  state->errors = runtime_errors_;
   return map(input, schema, empty_schema(), [state](const RowReader& row, const RowReader&, RowBuilder& out, RowBuilder&) {
     state->evaluator.start_row();
     for (size_t i = 0; i < state->expressions.size(); ++i) {
       const Expr& expr = *state->expressions[i];
-      write_expression(state->evaluator, expr, row, i, out);
+      state->after(expr, row, write_expression(state->evaluator, expr, row, i, out));
     }
     state->check();
   });
@@ -152,7 +151,7 @@ Stream Planner::index_by(Stream input, std::vector<ExprPtr> keys, bool drop_null
   for (size_t i = 0; i < keys.size(); ++i) key_columns.push_back({"key" + std::to_string(i), keys[i]->type.with_nullable(true)});
   auto state = std::make_shared<Evaluation>();
   state->expressions = std::move(keys);
-  state->circuit = &circuit_;
+  state->errors = runtime_errors_;
   SchemaPtr value_schema = input.key_schema_ptr();
   if (value_columns) {
     std::vector<Column> columns;
@@ -166,7 +165,9 @@ Stream Planner::index_by(Stream input, std::vector<ExprPtr> keys, bool drop_null
                       bool any_null = false;
                       for (size_t i = 0; i < state->expressions.size(); ++i) {
                         const Expr& expr = *state->expressions[i];
-                        any_null = write_expression(state->evaluator, expr, row, i, key) || any_null;
+                        const bool null = write_expression(state->evaluator, expr, row, i, key);
+                        state->after(expr, row, null);
+                        any_null = null || any_null;
                       }
                       state->check();
                       if (value_columns) {
@@ -333,7 +334,7 @@ Planner::RowMap Planner::grouping_map(const SchemaPtr& row_schema, std::vector<E
   std::vector<Column> key_columns(row_schema->columns().begin(), row_schema->columns().begin() + group_count);
   auto state = std::make_shared<Evaluation>();
   state->expressions = std::move(row);
-  state->circuit = &circuit_;
+  state->errors = runtime_errors_;
   return {make_schema(std::move(key_columns)), row_schema,
           [state, group_count](const RowReader& in, const RowReader&, RowBuilder& key, RowBuilder& value) {
             state->evaluator.start_row();
@@ -341,7 +342,7 @@ Planner::RowMap Planner::grouping_map(const SchemaPtr& row_schema, std::vector<E
               const Expr& expr = *state->expressions[i];
               // A group key goes in both rows (evaluated twice; expressions have no side effects).
               if (i < group_count) write_expression(state->evaluator, expr, in, i, key);
-              write_expression(state->evaluator, expr, in, i, value);
+              state->after(expr, in, write_expression(state->evaluator, expr, in, i, value));
             }
             state->check();
           }};

@@ -1,6 +1,7 @@
 // Planner: turns a logical plan into circuit operators. Expressions run in
 // map and filter functions with an Evaluator each; an evaluation error
-// (division by zero, overflow) fails the step through Circuit::report_error.
+// (division by zero, overflow) fails the step through Circuit::report_error,
+// or in 'null' mode yields NULL and is logged (runtime_errors.h).
 #pragma once
 
 #include <functional>
@@ -13,6 +14,7 @@
 #include "freshet/operators/clock.h"
 #include "freshet/operators/row_functions.h"
 #include "logical_plan.h"
+#include "runtime_errors.h"
 
 namespace freshet::sql {
 
@@ -37,6 +39,10 @@ class Planner {
   //! Tables' watermarks (LATENESS): aggregates grouped by a column tied to
   //! one forget their closed groups (column_time.h).
   void set_watermarks(WatermarkLookup watermarks) { watermarks_ = std::move(watermarks); }
+  //! What a runtime error does in the operators of view `view` (runtime_errors.h).
+  void set_runtime_error_mode(RuntimeErrorMode mode, std::string view) {
+    runtime_errors_ = {&circuit_, mode, std::move(view)};
+  }
 
  private:
   //! Plans one node (its inputs through plan()).
@@ -107,6 +113,7 @@ class Planner {
   ClockSource clock_;
   WatermarkLookup watermarks_;
   SharedPlans* shared_ = nullptr;
+  RuntimeErrors runtime_errors_{&circuit_, RuntimeErrorMode::kFail, {}};
 };
 
 }  // namespace freshet::sql

@@ -162,6 +162,14 @@ std::string describe_program(const CompiledProgram& program) {
     if (v) out += ',';
     append_view(program, program.views[v], &out);
   }
+  // The system views (error_view) apart, so that code iterating over the
+  // program's views meets only its own (Feldera lists error_view among a
+  // program's outputs: the edge worker's program_info does too).
+  out += "],\"systemViews\":[";
+  for (size_t v = 0; v < program.system_views.size(); ++v) {
+    if (v) out += ',';
+    append_view(program, program.system_views[v], &out);
+  }
   out += "],\"readsNow\":";
   out += program.clock ? "true" : "false";
   out += ",\"warnings\":";

@@ -110,6 +110,8 @@ Status apply_view_properties(const CreateView& statement, CompiledView& view, st
       Result<std::string> connectors = connectors_value(property, owner, kViewTransports);
       if (!connectors.ok()) return connectors.status();
       view.connectors = *connectors;
+    } else if (property.key == "on_runtime_error") {
+      // read before the view is bound (view_runtime_error_mode): it types the view
     } else if (property.key == "emit_final") {
       warn(warnings, property, "property 'emit_final' of " + owner + " is not supported: the view emits every change");
     } else {
@@ -118,6 +120,19 @@ Status apply_view_properties(const CreateView& statement, CompiledView& view, st
   }
   view.properties = statement.properties;
   return Status::OK();
+}
+
+Result<std::optional<RuntimeErrorMode>> view_runtime_error_mode(const CreateView& statement) {
+  std::optional<RuntimeErrorMode> mode;
+  for (const Property& property : statement.properties) {
+    if (property.key != "on_runtime_error") continue;
+    mode = parse_runtime_error_mode(property.value);
+    if (!mode) {
+      return sql_error(property.value_position, "property 'on_runtime_error' of view '" + statement.name +
+                                                    "' must be 'fail' or 'null', not '" + property.value + "'");
+    }
+  }
+  return mode;
 }
 
 }  // namespace freshet::sql

@@ -6,6 +6,7 @@
 // not JSON or name a transport Freshet lacks) is an SQL error at the value.
 #pragma once
 
+#include <optional>
 #include <vector>
 
 #include "freshet/sql/ast.h"
@@ -18,7 +19,12 @@ namespace freshet::sql {
 Status apply_table_properties(const CreateTable& statement, CompiledTable& table,
                               std::vector<CompileWarning>& warnings);
 
-//! Reads a view's properties into `view`: 'connectors'; 'emit_final' accepted.
+//! Reads a view's properties into `view`: 'connectors', 'on_runtime_error'
+//! (view_runtime_error_mode); 'emit_final' accepted.
 Status apply_view_properties(const CreateView& statement, CompiledView& view, std::vector<CompileWarning>& warnings);
+
+//! A view's WITH ('on_runtime_error' = 'null' | 'fail'); none without one.
+//! Any other value is an SQL error naming the property and its values.
+Result<std::optional<RuntimeErrorMode>> view_runtime_error_mode(const CreateView& statement);
 
 }  // namespace freshet::sql

@@ -174,7 +174,7 @@ void expect_described(const std::string& sql) {
   simdjson::dom::parser parser;
   object description;
   ASSERT_EQ(parser.parse(json).get_object().get(description), simdjson::SUCCESS) << json;
-  EXPECT_EQ(keys_of(description), (std::set<std::string>{"tables", "views", "readsNow", "warnings"}));
+  EXPECT_EQ(keys_of(description), (std::set<std::string>{"tables", "views", "systemViews", "readsNow", "warnings"}));
   EXPECT_EQ(array_of(description["warnings"]).size(), (*compiled)->warnings.size());
   std::vector<const CreateTable*> tables;
   std::vector<const CreateView*> views;

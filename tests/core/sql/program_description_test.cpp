@@ -53,7 +53,11 @@ TEST(ProgramDescription, WholeProgram) {
             R"j("materialized":true,"properties":{},"connectors":[],"indexes":[{"name":"recent_by_id","view":"recent","key":["id"]},)j"
             R"j({"name":"recent_by_time","view":"recent","key":["shifted","id"]}]},)j"
             R"j({"name":"plain","columns":[{"name":"x","type":"DOUBLE","nullable":true}],"materialized":false,)j"
-            R"j("properties":{},"connectors":[],"indexes":[]}],"readsNow":true,"warnings":[]})j");
+            R"j("properties":{},"connectors":[],"indexes":[]}],)j"
+            // The system view (pipeline/error_view.h).
+            R"j("systemViews":[{"name":"error_view","columns":[{"name":"table_or_view_name","type":"VARCHAR","nullable":false},)j"
+            R"j({"name":"message","type":"VARCHAR","nullable":false},{"name":"metadata","type":"VARCHAR","nullable":false}],)j"
+            R"j("materialized":true,"properties":{},"connectors":[],"indexes":[]}],"readsNow":true,"warnings":[]})j");
 }
 
 TEST(ProgramDescription, NamesAreEscapedAndNoClockWithoutNow) {

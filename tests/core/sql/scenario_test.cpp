@@ -139,7 +139,10 @@ class ScenarioRunner {
         std::string sql;
         for (; i < lines.size() && lines[i] != "----"; ++i) sql += lines[i] + "\n";
         ++i;
-        Result<std::unique_ptr<CompiledProgram>> compiled = compile_program(sql);
+        // `program null`: the program's runtime error mode is 'null' (runtime_error_mode.h).
+        options_ = CompileOptions();
+        if (argument == "null") options_.on_runtime_error = RuntimeErrorMode::kNull;
+        Result<std::unique_ptr<CompiledProgram>> compiled = compile_program(sql, options_);
         if (command == "program") {
           ASSERT_TRUE(compiled.ok()) << compiled.status().to_string();
           program_ = std::move(*compiled);
@@ -177,6 +180,8 @@ class ScenarioRunner {
         } else {
           ASSERT_TRUE(status.ok()) << status.to_string();
         }
+        uint64_t dropped = 0;
+        last_errors_ = program_->circuit->error_log().take(&dropped);
         for (const CompiledView& view : program_->views) testing::add_batch(integrated_[view.name], *view.stream.current());
         for (const CompiledView& table : program_->table_views) {
           testing::add_batch(integrated_[table.name], *table.stream.current());
@@ -192,7 +197,7 @@ class ScenarioRunner {
         // compiled again, the state restored into it.
         ByteWriter saved;
         program_->circuit->save_state(saved);
-        Result<std::unique_ptr<CompiledProgram>> compiled = compile_program(program_sql_);
+        Result<std::unique_ptr<CompiledProgram>> compiled = compile_program(program_sql_, options_);
         ASSERT_TRUE(compiled.ok()) << compiled.status().to_string();
         program_ = std::move(*compiled);
         program_->circuit->set_check_inputs(check_inputs_);
@@ -229,6 +234,18 @@ class ScenarioRunner {
         std::sort(expected.begin(), expected.end());
         std::sort(actual.begin(), actual.end());
         EXPECT_EQ(actual, expected);
+      } else if (command == "errors") {
+        // The error view's rows of the last step, in order: "relation: message".
+        std::vector<std::string> expected, actual;
+        for (; i < lines.size() && !lines[i].empty(); ++i) expected.push_back(lines[i]);
+        for (const ErrorRecord& record : last_errors_) actual.push_back(record.relation + ": " + record.message);
+        EXPECT_EQ(actual, expected);
+      } else if (command == "nulled") {
+        // `nulled v 2`: runtime errors of view v turned into NULL so far.
+        uint64_t expected = 0;
+        words >> expected;
+        const std::map<std::string, uint64_t>& nulled = program_->circuit->error_log().nulled();
+        EXPECT_EQ(nulled.count(argument) ? nulled.at(argument) : 0, expected);
       } else if (command == "warnings") {
         // The program's warnings (WITH properties not honoured), in order.
         std::vector<std::string> expected, actual;
@@ -249,6 +266,8 @@ class ScenarioRunner {
   bool check_inputs_;
   std::unique_ptr<CompiledProgram> program_;
   std::string program_sql_;
+  CompileOptions options_;
+  std::vector<ErrorRecord> last_errors_;
   std::map<std::string, testing::ZSetMap> integrated_;
 };
 

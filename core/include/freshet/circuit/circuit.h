@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "freshet/circuit/error_log.h"
 #include "freshet/circuit/operator.h"
 
 namespace freshet {
@@ -108,6 +109,9 @@ class Circuit {
     memory_budget_ = budget;
     held_bytes_ = held_bytes;
   }
+  //! Runtime errors turned into NULL and late updates dropped, for the
+  //! error view (error_log.h).
+  ErrorLog& error_log() { return error_log_; }
   //! Steps completed so far.
   uint64_t step_count() const { return step_count_; }
   //! Bytes of operator state (traces, maps) over the whole circuit.
@@ -163,6 +167,7 @@ class Circuit {
   size_t memory_budget_ = 0, held_bytes_ = 0;
   Status last_step_error_;
   bool check_inputs_ = false;
+  ErrorLog error_log_;
 };
 
 //! The empty schema: the value schema of plain Z-sets.

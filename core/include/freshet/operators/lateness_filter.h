@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 
 #include "freshet/circuit/circuit.h"
 
@@ -34,6 +35,14 @@ class Watermark {
   //! Notes the time of an update that was let through.
   void observe(const RowReader& row);
   void count_late(uint64_t records) { late_records_ += records; }
+  //! Counts a late update of `records` copies (its weight) and lists it in
+  //! the error view when an error log is set.
+  void drop_late(const RowReader& row, int64_t weight);
+  //! Lists late updates of table `table` in `circuit`'s error log (error_log.h).
+  void set_error_log(Circuit* circuit, std::string table) {
+    circuit_ = circuit;
+    table_ = std::move(table);
+  }
 
   size_t column() const { return column_; }
   //! The bound, in the column's unit.
@@ -52,10 +61,14 @@ class Watermark {
   std::optional<int64_t> max_seen_;
   std::optional<int64_t> cutoff_;
   uint64_t late_records_ = 0;
+  Circuit* circuit_ = nullptr;  // with set_error_log
+  std::string table_;
 };
 
 //! The updates of `input` (a Z-set) that are not late; the watermark's
 //! state is the operator's, and `*watermark` points at it for statistics.
-Stream lateness_filter(Stream input, size_t column, int64_t lateness, const Watermark** watermark);
+//! Its late updates go to the circuit's error log as table `table`'s.
+Stream lateness_filter(Stream input, size_t column, int64_t lateness, const Watermark** watermark,
+                       std::string table = {});
 
 }  // namespace freshet

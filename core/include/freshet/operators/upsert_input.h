@@ -69,6 +69,7 @@ class UpsertInputOperator : public Operator {
   //! Feldera: the update would delete a late row, so all of it is late).
   void set_lateness(size_t column, int64_t lateness) { watermark_.emplace(column, lateness); }
   const Watermark* watermark() const { return watermark_ ? &*watermark_ : nullptr; }
+  Watermark* watermark() { return watermark_ ? &*watermark_ : nullptr; }
 
  private:
   //! Removes this step's late operations from pending_, counting them.

@@ -18,6 +18,7 @@
 
 #include "freshet/format/json_input.h"
 #include "freshet/format/row_block.h"
+#include "freshet/pipeline/error_view.h"
 #include "freshet/pipeline/output_endpoint.h"
 #include "freshet/sql/compiler.h"
 
@@ -108,6 +109,8 @@ struct QueryLimits {
 class Pipeline {
  public:
   static Result<std::unique_ptr<Pipeline>> create(std::string_view sql);
+  //! With compile options (the program's runtime error mode among them).
+  static Result<std::unique_ptr<Pipeline>> create(std::string_view sql, const sql::CompileOptions& options);
 
   const sql::CompiledProgram& program() const { return *program_; }
 
@@ -215,6 +218,9 @@ class Pipeline {
   //! (circuit/step_memory.h).
   void set_memory_budget(size_t bytes) { memory_budget_ = bytes; }
   size_t memory_budget() const { return memory_budget_; }
+  //! The rows error_view keeps at most (error_view.h; default 1000).
+  void set_error_view_retention(size_t rows) { error_view_->set_retention(rows); }
+  const ErrorView& error_view() const { return *error_view_; }
 
   //! Records per snapshot chunk (a large snapshot is split).
   void set_snapshot_chunk_records(size_t records) { snapshot_chunk_records_ = records; }
@@ -270,6 +276,7 @@ class Pipeline {
   std::unique_ptr<sql::CompiledProgram> program_;
   uint64_t program_hash_ = 0;
   std::vector<std::unique_ptr<MaterializedView>> views_;
+  std::unique_ptr<ErrorView> error_view_;  // not among views_: checkpointed on its own (error_view.h)
   std::map<std::string, std::unique_ptr<OutputEndpoint>, std::less<>> connectors_;
   std::map<uint64_t, std::unique_ptr<OutputEndpoint>> egress_;
   uint64_t next_egress_ = 0;

@@ -15,6 +15,7 @@
 #include "freshet/operators/lateness_filter.h"
 #include "freshet/operators/upsert_input.h"
 #include "freshet/sql/ast.h"
+#include "freshet/sql/runtime_error_mode.h"
 
 namespace freshet::sql {
 
@@ -47,6 +48,9 @@ struct CompiledView {
   Stream stream;  //!< a Z-set of the view's rows
   std::vector<Property> properties;  //!< its WITH (...) properties, as written
   std::string connectors;            //!< the 'connectors' JSON array, checked; empty when none
+  //! What a runtime error in its expressions does: the program's mode, or
+  //! its WITH ('on_runtime_error' = ...) (runtime_error_mode.h).
+  RuntimeErrorMode on_runtime_error = RuntimeErrorMode::kFail;
 };
 
 struct CompiledIndex {
@@ -74,6 +78,11 @@ struct CompiledProgram {
   //! schema and stream: snapshots, egress and ad-hoc queries read it as
   //! they read a view. Not among `views` (a table is no view of the program).
   std::vector<CompiledView> table_views;
+  //! The system views, read as materialized views and never among `views`:
+  //! error_view (pipeline/error_view.h), whose stream no operator feeds
+  //! (the pipeline sets it after each step), so the circuit and its
+  //! checkpoints are the same as without it.
+  std::vector<CompiledView> system_views;
   std::vector<CompileWarning> warnings;  //!< in program order
   //! The clock NOW() reads (operators/clock.h); null when no view reads NOW().
   ClockOperator* clock = nullptr;
@@ -83,6 +92,8 @@ struct CompiledProgram {
 
   const CompiledTable* find_table(std::string_view name) const;
   const CompiledView* find_view(std::string_view name) const;
+  //! A system view (error_view) by name.
+  const CompiledView* find_system_view(std::string_view name) const;
   const CompiledIndex* find_index(std::string_view name) const;
   //! The indexes on view `view`, in program order.
   std::vector<const CompiledIndex*> indexes_of(std::string_view view) const;
@@ -105,7 +116,14 @@ struct CompileOptions {
   size_t max_program_bytes = 1u << 20;
   size_t max_statements = 1000;
   size_t max_operators = 20000;
+  //! What a runtime error does in a view without its own
+  //! WITH ('on_runtime_error' = ...) (runtime_error_mode.h).
+  RuntimeErrorMode on_runtime_error = RuntimeErrorMode::kFail;
 };
+
+//! The name of Feldera's ERROR_VIEW, which no table, view or index of a
+//! program may take.
+inline constexpr std::string_view kErrorViewName = "error_view";
 
 //! Compiles a whole program.
 Result<std::unique_ptr<CompiledProgram>> compile_program(std::string_view sql);

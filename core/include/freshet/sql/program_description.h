@@ -11,6 +11,7 @@
 //               "lateness":[{"column":"ts","lateness":"INTERVAL '1' HOUR"}]}],
 //    "views":[{"name":"totals","columns":[...],"materialized":true,"properties":{},"connectors":[],
 //              "indexes":[{"name":"totals_by_region","view":"totals","key":["region"]}]}],
+//    "systemViews":[{"name":"error_view","columns":[...],"materialized":true,...}],
 //    "readsNow":false,
 //    "warnings":[{"message":"...","line":3,"column":20}]}
 //
@@ -26,6 +27,8 @@
 //   index's trace holds the rows).
 // - `properties`: the WITH (...) properties as written, key to value;
 //   `connectors`: the 'connectors' property's JSON array ([] without one).
+// - `systemViews` holds the system view error_view, described as a view
+//   (materialized: snapshots, egress and queries read it; pipeline/error_view.h).
 // - `warnings`: properties accepted but not honoured, and unknown ones.
 // - `lateness` lists the table's LATENESS column (at most one) with its
 //   bound as a SQL literal in the column's unit: an interval for TIMESTAMP

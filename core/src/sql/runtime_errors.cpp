@@ -1,0 +1,37 @@
+#include "runtime_errors.h"
+
+#include "freshet/format/json_output.h"
+
+namespace freshet::sql {
+
+namespace {
+constexpr size_t kMaxRowText = 1024;
+}
+
+void RuntimeErrors::after(Evaluator& evaluator, const Expr& expr, const RowReader& row, bool null) const {
+  if (mode != RuntimeErrorMode::kNull || !evaluator.failed()) return;
+  if (null && !expr.type.nullable) return;  // cannot be stored: the step fails
+  Status error = evaluator.take_error();
+  ErrorLog& log = circuit->error_log();
+  log.count_nulled(view);
+  log.add({view, error.message(), runtime_error_metadata(circuit->step_count(), error, expr, row)});
+}
+
+bool RuntimeErrors::report(Evaluator& evaluator) const {
+  if (!evaluator.failed()) return false;
+  circuit->report_error(evaluator.take_error());
+  return true;
+}
+
+std::string runtime_error_metadata(uint64_t step, const Status& error, const Expr& expr, const RowReader& row) {
+  std::string out = "{\"kind\":\"runtime_error\",\"step\":" + std::to_string(step) + ",\"error_code\":";
+  format::append_json_string(error_code_name(error.code()), &out);
+  out += ",\"expression\":";
+  format::append_json_string(expr.to_string(), &out);
+  std::string row_text;
+  format::append_json_row(row, &row_text);
+  if (row_text.size() <= kMaxRowText) out += ",\"row\":" + row_text;
+  return out + '}';
+}
+
+}  // namespace freshet::sql
