@@ -82,7 +82,7 @@ TEST(ErrorViewTest, ListsNulledErrorsAndReadsLikeAView) {
   std::string rows = as_json(schema, *p->snapshot("error_view"));
   EXPECT_NE(rows.find("\"table_or_view_name\":\"r\",\"message\":\"division by zero\""), std::string::npos) << rows;
   EXPECT_NE(rows.find("\\\"kind\\\":\\\"runtime_error\\\",\\\"step\\\":0"), std::string::npos) << rows;
-  EXPECT_EQ(stat(p->stats_json(), "r\":{\"nulled_errors"), 1u);
+  EXPECT_EQ(stat(p->stats_json(), "r\":{\"failed\":null,\"nulled_errors"), 1u);
 
   testing::must_ingest(*p, "t", R"([{"insert":{"g":1,"a":4,"b":0}}])");
   ASSERT_TRUE(p->step().ok());
@@ -101,7 +101,7 @@ TEST(ErrorViewTest, ListsNulledErrorsAndReadsLikeAView) {
   testing::ReceivedState received;
   testing::drain(*p, *egress, received);
   EXPECT_EQ(received.state(), testing::rows_of(*p->snapshot("error_view")));
-  EXPECT_EQ(stat(p->stats_json(), "f\":{\"nulled_errors"), 0u);
+  EXPECT_EQ(stat(p->stats_json(), "f\":{\"failed\":null,\"nulled_errors"), 0u);
 }
 
 TEST(ErrorViewTest, KeepsTheNewestRowsOfItsRetention) {
@@ -148,12 +148,14 @@ TEST(ErrorViewTest, SurvivesACheckpointAndAnOlderOneRestoresItEmpty) {
   EXPECT_EQ(testing::rows_of(*from_older->snapshot("q")), testing::rows_of(*p->snapshot("q")));
 }
 
-TEST(ErrorViewTest, FailModeStillFailsTheStep) {
+TEST(ErrorViewTest, FailModeStillFailsTheView) {
   Result<std::unique_ptr<Pipeline>> p =
       Pipeline::create("CREATE TABLE t (a INT, b INT);\nCREATE VIEW q AS SELECT a / b AS q FROM t;");
   ASSERT_TRUE(p.ok());
   testing::must_ingest(**p, "t", R"([{"insert":{"a":1,"b":0}}])");
-  EXPECT_FALSE((*p)->step().ok());
+  ASSERT_TRUE((*p)->step().ok());  // the step goes on for the other views (view_failures.cpp)
+  EXPECT_EQ((*p)->view_failure("q").code(), ErrorCode::kInvalidArgument);
+  EXPECT_EQ((*p)->error_view().rows(), 0u) << "'fail' lists nothing in error_view";
 }
 
 TEST(ErrorViewTest, NullModeTypesWhatCanFailAsNullable) {

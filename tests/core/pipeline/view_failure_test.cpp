@@ -112,10 +112,10 @@ TEST(ViewFailureTest, QueriesEndpointsAndStatsAnswerTheError) {
   EXPECT_FALSE(p->needs_step());
   std::string stats = p->stats_json();
   EXPECT_NE(stats.find("\"views\":{\"ratio\":{\"failed\":{\"code\":\"INVALID_ARGUMENT\",\"message\":\"view 'ratio' "
-                       "failed at step 0: map: division by zero\",\"step\":0}}"),
+                       "failed at step 0: map: division by zero\",\"step\":0},\"nulled_errors\":0}"),
             std::string::npos)
       << stats;
-  EXPECT_NE(stats.find("\"u_big\":{\"failed\":null}"), std::string::npos) << stats;
+  EXPECT_NE(stats.find("\"u_big\":{\"failed\":null,\"nulled_errors\":0}"), std::string::npos) << stats;
   EXPECT_NE(stats.find("\"failed\":{\"code\":\"INVALID_ARGUMENT\",\"message\":\"view 'ratio'"), std::string::npos);
 }
 
