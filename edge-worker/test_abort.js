@@ -1,8 +1,9 @@
 // Tests only: with the FRESHET_TEST_ABORT variable set to 'replay', the wasm
 // engine aborts at the first ingest after the Durable Object starts: the
 // replay of its input log's first record (an ingest; the log's step records
-// are written lazily, so a killed worker may not have one), through the
-// package's test-only fault
+// are written lazily, so a killed worker may not have one); set to 'step',
+// at the first step after the object starts (with nothing to replay: the
+// first step of new input). Through the package's test-only fault
 // (wasm-bindings/js/engine_guard.js armEngineAbort). Only local.mjs sets
 // variables, and only when a test asks (startEdgeWorker({ vars })). Never
 // set it in wrangler.toml.
@@ -12,4 +13,5 @@ import { armEngineAbort } from '../wasm-bindings/js/engine_guard.js';
 /** Arms the engine's abort when `env` asks for it. */
 export async function armTestAbort(env) {
   if (env?.FRESHET_TEST_ABORT === 'replay') await armEngineAbort('ingest');
+  if (env?.FRESHET_TEST_ABORT === 'step') await armEngineAbort('step');
 }

@@ -99,23 +99,31 @@ test('clear drops the storage (Cleared); clearing again is InvalidStorageStatusT
 });
 
 test('a failed step stops the pipeline with its deployment_error; dismiss_error clears it; start runs again', async () => {
+  // A runtime error in the SQL fails only its view now (view_failure.test.mjs); what still
+  // stops a pipeline is the engine itself failing: a wasm trap in a step, here the
+  // package's test-only abort (FRESHET_TEST_ABORT=step: the first step after the object starts).
   await ingest('life', [{ id: 1, x: 1 }]);
   await edge.call('POST', 'life/checkpoint');
-  const big = '9223372036854775807';
-  await edge.call('POST', 'life/ingress/t?update_format=raw', `{"id":8,"x":${big}}\n{"id":9,"x":${big}}`);
-  const failed = await until(async () => {
-    const now = await status('life');
-    return now.deployment_error ? now : null;
-  }, { what: 'the overflow to stop the pipeline' });
-  assert.deepEqual([failed.deployment_status, failed.deployment_desired_status, failed.deployment_error.error_code],
-                   ['Stopped', 'Stopped', 'OVERFLOW']);
-  assertError(await edge.call('POST', 'life/start?dismiss_error=false'), 400, 'CannotStartWithUndismissedError');
-  const dismissed = await edge.call('POST', 'life/dismiss_error');
-  assert.equal(dismissed.status, 200);
-  assert.equal((await status('life')).deployment_error, null);
-  assert.equal((await edge.call('POST', 'life/start?dismiss_error=false')).status, 202);
-  assert.deepEqual(await rows('life'), [{ s: 1, n: 1 }], 'resumed from the checkpoint and the log, without the input the failed step took');
-  assert.equal((await edge.call('POST', 'life/dismiss_error')).status, 200, 'nothing to dismiss: accepted');
+  await edge.restart({ vars: { FRESHET_TEST_ABORT: 'step' } });
+  try {
+    assert.equal((await edge.call('POST', 'life/ingress/t?update_format=raw', '{"id":8,"x":2}')).status, 200, 'acknowledged, then the step traps');
+    const failed = await until(async () => {
+      const now = await status('life');
+      return now.deployment_error ? now : null;
+    }, { what: 'the trap to stop the pipeline' });
+    assert.deepEqual([failed.deployment_status, failed.deployment_desired_status, failed.deployment_error.error_code],
+                     ['Stopped', 'Stopped', 'INTERNAL']);
+    assertError(await edge.call('POST', 'life/start?dismiss_error=false'), 400, 'CannotStartWithUndismissedError');
+    const dismissed = await edge.call('POST', 'life/dismiss_error');
+    assert.equal(dismissed.status, 200);
+    assert.equal((await status('life')).deployment_error, null);
+    assert.equal((await edge.call('POST', 'life/start?dismiss_error=false')).status, 202);
+    // A fresh engine, resumed from the checkpoint and the log: the acknowledged record is there.
+    await until(async () => JSON.stringify(await rows('life')) === JSON.stringify([{ s: 3, n: 2 }]), { what: 'the logged record after the start' });
+    assert.equal((await edge.call('POST', 'life/dismiss_error')).status, 200, 'nothing to dismiss: accepted');
+  } finally {
+    await edge.restart({ vars: {} });
+  }
 });
 
 test('an unknown pipeline is 404 UnknownPipelineName on every transition', async () => {

@@ -45,9 +45,9 @@ test('a failed view answers its error; the other views and the pipeline go on', 
 
   const stats = (await edge.call('GET', 'vf/stats')).body;
   assert.deepEqual(stats.views, {
-    ratio: { failed: { code: 'INVALID_ARGUMENT', message: RATIO_ERROR, step: 0 } },
-    doubled: { failed: { code: 'INVALID_ARGUMENT', message: "view 'doubled' failed at step 0: map: division by zero", step: 0 } },
-    u_big: { failed: null },
+    ratio: { failed: { code: 'INVALID_ARGUMENT', message: RATIO_ERROR, step: 0 }, nulled_errors: 0 },
+    doubled: { failed: { code: 'INVALID_ARGUMENT', message: "view 'doubled' failed at step 0: map: division by zero", step: 0 }, nulled_errors: 0 },
+    u_big: { failed: null, nulled_errors: 0 },
   });
   assert.equal(stats.global_metrics.state, 'Running');
   assert.equal(stats.failure, null);
