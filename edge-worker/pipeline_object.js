@@ -41,6 +41,7 @@ import { egressResponse } from './egress_response.js';
 import { withInjectedFaults } from './fault_injection.js';
 import { explainFailedResume, stopsForGood } from './failed_resume.js';
 import { armTestAbort } from './test_abort.js';
+import { beginResume, endResume } from './resume_attempts.js';
 import { felderaDescription } from './feldera_description.js';
 import { notDeployedMessage } from './feldera_errors.js';
 import { checkpointStatus, controllerStatus, inputConnectorStatus, outputConnectorStatus } from './feldera_stats.js';
@@ -124,10 +125,13 @@ export class PipelineObject {
     registerPipeline(this.#env, definition.name).catch((error) => console.error('freshet edge worker: registry:', error?.message ?? error));
     if (this.#deployment.stopped || definition.program_status !== 'Success') return;
     try {
+      await beginResume(this.#ctx.storage);
       await armTestAbort(this.#env);
       this.#install(await this.#open(definition, { fresh: false }), saved.get('paused') === true);
+      await endResume(this.#ctx.storage);
       await this.#resetConnectorsAfterLegacyLoss();
     } catch (thrown) {
+      await endResume(this.#ctx.storage).catch(() => {});  // an error, not a cut-off (resume_attempts.js)
       const error = explainFailedResume(thrown, definition.name);
       // Kept: the next start of the object would fail the same way (failed_resume.js).
       if (stopsForGood(error)) await this.#deployment.update({ stopped: true, error: errorObject(error) });
