@@ -26,6 +26,12 @@ const guards = new WeakMap();  // module → { stopped: FreshetError | null, lis
 export function guardModule(module, onStop) {
   const guard = { stopped: null, listeners: new Set([onStop]) };
   guards.set(module, guard);
+  const failure = (error, name) => {
+    if (error instanceof FreshetError) return error;
+    if (isTrap(error)) return stop(guard, name, error);
+    // A JS-side error of the glue (an Embind BindingError: a bug of ours): the instance itself is fine.
+    return new FreshetError('INTERNAL', `${name}: ${error?.message ?? error}`);
+  };
   const wrap = (fn, name, quietWhenStopped) => function guarded(...args) {
     if (guard.stopped) {
       if (quietWhenStopped) return undefined;
@@ -34,10 +40,7 @@ export function guardModule(module, onStop) {
     try {
       return fn.apply(this, args);
     } catch (error) {
-      if (error instanceof FreshetError) throw error;
-      if (isTrap(error)) throw stop(guard, name, error);
-      // A JS-side error of the glue (an Embind BindingError: a bug of ours): the instance itself is fine.
-      throw new FreshetError('INTERNAL', `${name}: ${error?.message ?? error}`);
+      throw failure(error, name);
     }
   };
   const wrapAll = (object, names, quiet = new Set()) => {
@@ -52,13 +55,36 @@ export function guardModule(module, onStop) {
   const handle = Object.getPrototypeOf(Engine.prototype);
   wrapAll(handle, ['delete', 'isDeleted', 'clone'], new Set(['delete', 'isDeleted']));
   wrapAll(Engine, ['checkpointBlobsToPrune', 'nextCheckpointSequence']);
-  // Emscripten's export thunks replace themselves on Module at their first
-  // call: the wrapper stays in place, and their writes go nowhere.
-  for (const name of ['wasmMemoryBytes', 'liveEngines', ...Object.keys(module).filter((key) => key.startsWith('_freshet_'))]) {
+  for (const name of ['wasmMemoryBytes', 'liveEngines']) {
     const wrapped = wrap(module[name], name, false);
     Object.defineProperty(module, name, { get: () => wrapped, set: () => {}, configurable: true });
   }
+  for (const name of Object.keys(module).filter((key) => key.startsWith('_freshet_'))) guardExport(module, name, guard, failure);
   return module;
+}
+
+// The plain exports are the per-change calls (engine_fast_path.js): their
+// guard takes fixed parameters (no rest array, no apply: a wasm function
+// ignores extra arguments) and calls the wasm export itself. Emscripten's
+// export thunk stands in for it until its first call, which assigns the
+// export to Module: the setter keeps it, and the wrapper stays in place.
+const MAX_EXPORT_PARAMETERS = 5;
+
+function guardExport(module, name, guard, failure) {
+  let fn = module[name];
+  const guarded = function guarded(a, b, c, d, e) {
+    if (guard.stopped) throw guard.stopped;
+    try {
+      return fn(a, b, c, d, e);
+    } catch (error) {
+      throw failure(error, name);
+    }
+  };
+  const keep = (exported) => {
+    if (exported.length > MAX_EXPORT_PARAMETERS) throw new FreshetError('INTERNAL', `${name} takes more than ${MAX_EXPORT_PARAMETERS} parameters`);
+    fn = exported;
+  };
+  Object.defineProperty(module, name, { get: () => guarded, set: keep, configurable: true });
 }
 
 // A trap (\`unreachable\`, a bad access, Emscripten's abort()) or the wasm
