@@ -42,6 +42,9 @@ EMSCRIPTEN_KEEPALIVE double freshet_ingest_input(Engine* engine, double table, d
 EMSCRIPTEN_KEEPALIVE double freshet_next_chunk_in_place(Engine* engine, double id) {
   return engine->next_chunk_in_place(id);
 }
+EMSCRIPTEN_KEEPALIVE double freshet_next_js_chunk_in_place(Engine* engine, double id) {
+  return engine->next_js_chunk_in_place(id);
+}
 }
 
 EMSCRIPTEN_BINDINGS(freshet) {

@@ -5,6 +5,7 @@
 #include "freshet/format/json_output.h"
 #include "freshet/sql/program_description.h"
 #include "js_chunk.h"
+#include "js_row_chunk.h"
 
 namespace freshet::wasm {
 namespace {
@@ -346,6 +347,27 @@ std::string Engine::next_chunk(double id) {
 double Engine::next_chunk_in_place(double id) {
   output_.clear();
   if (!take_chunk(id, &output_)) return last_error_.code.empty() ? 0 : -1;
+  exchange_[kTextAddress] = static_cast<double>(reinterpret_cast<uintptr_t>(output_.data()));
+  return static_cast<double>(output_.size());
+}
+
+double Engine::next_js_chunk_in_place(double id) {
+  last_error_ = Reply::ok();
+  if (!pipeline_) return failed(closed_status());
+  Result<std::optional<OutputChunk>> chunk = pipeline_->next_chunk(static_cast<uint64_t>(id));
+  if (!chunk.ok()) return failed(chunk.status());
+  if (!*chunk) return 0;
+  const OutputEndpoint& endpoint = *pipeline_->egress(static_cast<uint64_t>(id));
+  if (row_chunk_.capacity() > kKeptRowChunkWords) row_chunk_ = {};  // a snapshot's buffer is not kept
+  if (write_js_row_chunk(endpoint, **chunk, &row_chunk_)) {
+    exchange_[kChunkFormat] = kRowChunk;
+    exchange_[kTextAddress] = static_cast<double>(reinterpret_cast<uintptr_t>(row_chunk_.data()));
+    return static_cast<double>(row_chunk_.size() * sizeof(uint64_t));
+  }
+  output_.clear();
+  append_js_chunk(endpoint, **chunk, &output_);
+  mark_inexact_for_js(output_);
+  exchange_[kChunkFormat] = kJsonChunk;
   exchange_[kTextAddress] = static_cast<double>(reinterpret_cast<uintptr_t>(output_.data()));
   return static_cast<double>(output_.size());
 }

@@ -116,7 +116,8 @@ class Engine {
   // Results besides the return value sit in a few doubles JS reads from the
   // wasm memory (exchange_address()), which costs no call at all; the three
   // calls are also plain wasm exports (bindings.cpp), past Embind's invoker.
-  enum ExchangeSlot { kTextAddress = 0, kStepInputRecords = 1, kExchangeSlots = 2 };
+  enum ExchangeSlot { kTextAddress = 0, kStepInputRecords = 1, kChunkFormat = 2, kExchangeSlots = 3 };
+  enum ChunkFormat { kJsonChunk = 0, kRowChunk = 1 };
   //! kRowBlock: format/row_block.h, inserts only (a failed block is not
   //! counted: JS sends the rows again as JSON).
   enum InputFormat { kJsonInsertDelete = 0, kJsonRaw = 1, kCsv = 2, kRowBlock = 3 };
@@ -132,6 +133,10 @@ class Engine {
   //! its length in bytes, its address at slot kTextAddress; 0 when there is
   //! no chunk, -1 when the call failed (last_error() says why).
   double next_chunk_in_place(double id);
+  //! The next chunk as a row chunk (js_row_chunk.h) where it can go as one,
+  //! else as next_chunk_in_place's JSON text: its size in bytes (0: none,
+  //! -1: failed), its address at kTextAddress, its format at kChunkFormat.
+  double next_js_chunk_in_place(double id);
 
   //! number = 1 when the token is complete, 0 while in progress.
   Reply completion_status(double token) const;
@@ -176,6 +181,7 @@ class Engine {
     return -1;
   }
 
+  static constexpr size_t kKeptRowChunkWords = 1 << 14;
   static inline int live_engines_ = 0;
   std::unique_ptr<Pipeline> pipeline_;
   std::shared_ptr<Outbox> outbox_ = std::make_shared<Outbox>();
@@ -183,6 +189,7 @@ class Engine {
   double exchange_[kExchangeSlots] = {};
   std::string input_;                          // input_buffer(): the text, then kJsonPadding bytes
   std::string output_;                         // next_chunk_in_place()'s text
+  std::vector<uint64_t> row_chunk_;            // next_js_chunk_in_place()'s row chunk
   std::optional<CheckpointImage> prepared_;    // the checkpoint JS is storing
   std::optional<Manifest> restoring_;          // the checkpoint JS is restoring
   std::vector<std::string> restoring_parts_;

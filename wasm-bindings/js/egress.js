@@ -19,9 +19,9 @@ export class EgressStream {
   /**
    * @param {number} id the engine's egress id
    * @param {import('./chunks.js').ChunkShape} shape
-   * @param {{ engine: () => any, nextChunk: (id: number) => string | null, nextStep: () => Promise<void>, taken: () => void }} hooks
+   * @param {{ engine: () => any, nextChunk: (id: number, columns: object[]) => object | string | null, nextStep: () => Promise<void>, taken: () => void }} hooks
    *   engine() returns the open engine (throws CLOSED after p.close()), nextChunk()
-   *   the engine's next chunk text ('' none, null failed; EngineFastPath.nextChunk),
+   *   the engine's next chunk, read already or as text ('' none, null failed; EngineFastPath.nextChunkOrText),
    *   nextStep() settles after the next step, taken() runs after a chunk left the queue
    */
   constructor(id, shape, hooks) {
@@ -42,11 +42,11 @@ export class EgressStream {
   async next() {
     for (;;) {
       if (this.#closed) return { done: true, value: undefined };
-      const text = this.#hooks.nextChunk(this.#id);
-      if (text === null) throw errorOf(this.#hooks.engine().lastError());
-      if (text) {
+      const chunk = this.#hooks.nextChunk(this.#id, this.#shape.columns);
+      if (chunk === null) throw errorOf(this.#hooks.engine().lastError());
+      if (chunk) {
         this.#hooks.taken();
-        return { done: false, value: parseChunk(text, this.#shape) };
+        return { done: false, value: typeof chunk === 'string' ? parseChunk(chunk, this.#shape) : chunk };
       }
       let wake;
       const woken = new Promise((resolve, reject) => {

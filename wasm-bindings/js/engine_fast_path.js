@@ -10,6 +10,7 @@
 // engine's exchange doubles, read from the memory without a call.
 
 import { REFUSED, writeRowBlock } from './row_block.js';
+import { readRowChunk } from './row_chunk.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -25,6 +26,8 @@ export function inputFormat(format, updateFormat) {
 const ROW_BLOCK = 3;           // engine.h InputFormat kRowBlock
 const TEXT_ADDRESS = 0;        // engine.h ExchangeSlot
 const STEP_INPUT_RECORDS = 1;
+const CHUNK_FORMAT = 2;
+const ROW_CHUNK = 1;           // engine.h ChunkFormat kRowChunk
 const MIN_INPUT_BYTES = 4096;
 const KEPT_INPUT_BYTES = 1 << 20;  // a bulk load's buffer is freed after it, not kept
 
@@ -104,6 +107,19 @@ export class EngineFastPath {
     const bytes = this.#module._freshet_next_chunk_in_place(this.#address, id);
     if (bytes <= 0) return bytes === 0 ? '' : null;
     const address = this.#module.HEAPF64[this.#exchange + TEXT_ADDRESS];
+    return decoder.decode(this.#module.HEAPU8.subarray(address, address + bytes));
+  }
+
+  /**
+   * The next chunk on egress `id`: the chunk object itself when the engine
+   * sends it as a row chunk (row_chunk.js; `columns` are the view's), else
+   * its JSON text; '' when none; null when the call failed (see lastError()).
+   */
+  nextChunkOrText(id, columns) {
+    const bytes = this.#module._freshet_next_js_chunk_in_place(this.#address, id);
+    if (bytes <= 0) return bytes === 0 ? '' : null;
+    const address = this.#module.HEAPF64[this.#exchange + TEXT_ADDRESS];
+    if (this.#module.HEAPF64[this.#exchange + CHUNK_FORMAT] === ROW_CHUNK) return readRowChunk(this.#module, address, columns);
     return decoder.decode(this.#module.HEAPU8.subarray(address, address + bytes));
   }
 

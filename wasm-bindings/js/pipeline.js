@@ -65,6 +65,8 @@ function signal() {
   return { promise, resolve, reject };
 }
 
+const RAW_ROWS = Object.freeze({ updateFormat: 'raw' });  // insert()'s options, not an object a call
+
 export class Pipeline {
   #module;
   #engine;
@@ -324,7 +326,7 @@ export class Pipeline {
   #afterStep() {
     this.#scheduleClock();
     this.#deliverWrites();
-    abandonResetsOfFailedViews(this.#connectors, () => this.#engine.stats());
+    if (this.#connectors.size) abandonResetsOfFailedViews(this.#connectors, () => this.#engine.stats());  // no closure a step for nothing
     const stepped = this.#stepped;
     this.#stepped = null;
     stepped?.resolve();
@@ -464,7 +466,7 @@ export class Pipeline {
 
   /** Inserts rows (objects keyed by column name). */
   insert(table, rows) {
-    return this.ingest(table, Array.isArray(rows) ? rows : [rows], { updateFormat: 'raw' });
+    return this.ingest(table, Array.isArray(rows) ? rows : [rows], RAW_ROWS);
   }
 
   /** Deletes rows, or for a table with a PRIMARY KEY, rows by key ({ id: 1 }). */
@@ -521,9 +523,9 @@ export class Pipeline {
       : openNamedEgress(engine, { view, index, sendSnapshot: !!sendSnapshot, maxQueuedChunks, onLag }, options);
     const stream = new EgressStream(id, this.#program.shape(view, index), {
       engine: () => this.#open(),
-      nextChunk: (egressId) => {
+      nextChunk: (egressId, columns) => {
         this.#open();
-        return this.#fast.nextChunk(egressId);
+        return this.#fast.nextChunkOrText(egressId, columns);
       },
       nextStep: () => this.#nextStep(),
       taken: () => this.#state === 'running' && this.#stepper.wake(),  // a full queue may have held steps back

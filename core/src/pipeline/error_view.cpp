@@ -19,6 +19,12 @@ void ErrorView::on_step() {
   uint64_t dropped = 0;
   std::vector<ErrorRecord> records = program_->circuit->error_log().take(&dropped);
   evicted_ += dropped;
+  if (records.empty() && rows_.size() <= retention_) {
+    // Nothing to publish (almost every step): an empty delta, with no deque,
+    // row builder or batch made for it; the view's trace ignores it anyway.
+    program_->circuit->slot(view_definition_->stream).batch = Batch::empty_batch();
+    return;
+  }
   std::deque<ErrorRecord> added(std::make_move_iterator(records.begin()), std::make_move_iterator(records.end()));
   publish(added);
 }

@@ -56,6 +56,7 @@ class JsonRowEncoder {
 
   //! Appends one row (bytes in the encoder's schema) as a JSON object.
   void append_row(RowRef row, std::string* out) const;
+  const Schema& schema() const { return *schema_; }
 
  private:
   const Schema* schema_;

@@ -137,6 +137,8 @@ class OutputEndpoint {
 
   //! Whether chunks go through an index (upserts and deletes by key).
   bool through_index() const { return index_.has_value(); }
+  //! The schema of the rows it carries (the view's).
+  const Schema& row_schema() const { return row_encoder_.schema(); }
 
   size_t queued_chunks() const { return queue_.size(); }
   size_t queued_records() const;
