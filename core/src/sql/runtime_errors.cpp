@@ -13,6 +13,7 @@ void RuntimeErrors::after(Evaluator& evaluator, const Expr& expr, const RowReade
   if (null && !expr.type.nullable) return;  // cannot be stored: the step fails
   Status error = evaluator.take_error();
   ErrorLog& log = circuit->error_log();
+  if (!log.entry_inserted()) return;  // a retraction: logged when the row was inserted
   log.count_nulled(view);
   log.add({view, error.message(), runtime_error_metadata(circuit->step_count(), error, expr, row)});
 }
