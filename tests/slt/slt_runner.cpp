@@ -180,8 +180,9 @@ void compile_queries(const FilePlan& plan, const RunOptions& options, FileResult
 }
 
 //! In a child: runs the views `queries` over the file's events, writing
-//! "<query>\tOK" / "<query>\tWRONG\t<how>" as each is checked, then "DONE",
-//! or "FAIL\t<error>" when the pipeline cannot go on.
+//! "<query>\tOK" / "<query>\tWRONG\t<how>" / "<query>\tERROR\t<error>" (the
+//! view failed at a step, the others going on) as each is checked, then
+//! "DONE", or "FAIL\t<error>" when the pipeline cannot go on.
 void run_views(const FilePlan& plan, const std::vector<size_t>& queries, size_t memory_budget, int fd) {
   std::string program = plan.tables_ddl;
   std::vector<bool> member(plan.records.size(), false);
@@ -211,6 +212,12 @@ void run_views(const FilePlan& plan, const std::vector<size_t>& queries, size_t 
     }
     if (!member[event.query]) continue;
     const Record& record = *plan.records[event.query];
+    // A view failed by a runtime error fails alone (the step goes on for the others): its verdict.
+    Status failed = pipeline.view_failure(view_name(event.query));
+    if (!failed.ok()) {
+      write_line(fd, std::to_string(event.query) + "\tERROR\t" + one_line(failed.message()));
+      continue;
+    }
     auto snapshot = pipeline.snapshot(view_name(event.query));
     if (!snapshot.ok()) return write_line(fd, "FAIL\tsnapshot: " + one_line(snapshot.status().message()));
     const Schema& schema = *pipeline.program().find_view(view_name(event.query))->schema;
@@ -269,8 +276,8 @@ std::string read_child(const std::string& output, FileResult& result, std::vecto
     } else {
       size_t q = std::stoul(head);
       reported[q] = true;
-      bool ok = rest == "OK";
-      result.queries[q].outcome = ok ? Outcome::kCorrect : Outcome::kWrong;
+      bool ok = rest == "OK", error = rest.rfind("ERROR\t", 0) == 0;
+      result.queries[q].outcome = ok ? Outcome::kCorrect : error ? Outcome::kRuntimeError : Outcome::kWrong;
       result.queries[q].reason = ok ? "" : rest.substr(6);
     }
   }

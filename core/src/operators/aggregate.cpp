@@ -14,11 +14,12 @@ using aggregate_detail::Aggregation;
 class AggregateOperator : public Operator {
  public:
   AggregateOperator(const StreamSlot* input, StreamSlot* output, std::vector<aggregate_detail::AggregatePlan> plans,
-                    std::optional<GroupEvictionSpec> eviction)
+                    std::optional<GroupEvictionSpec> eviction, AggregateErrorHandler on_error)
       : input_(input),
         output_(output),
         aggregation_(input->key_schema, input->value_schema, output->key_schema, std::move(plans)) {
     if (eviction) eviction_.emplace(input->key_schema, *eviction);
+    aggregation_.set_error_handler(std::move(on_error));
   }
   const char* name() const override { return "aggregate"; }
   size_t state_bytes() const override {
@@ -56,7 +57,7 @@ class AggregateOperator : public Operator {
 }  // namespace
 
 Stream aggregate(Stream input, std::vector<AggregateSpec> aggregates, const AggregateWork** work,
-                 std::optional<GroupEvictionSpec> eviction) {
+                 std::optional<GroupEvictionSpec> eviction, AggregateErrorHandler on_error) {
   FRESHET_ASSERT(validate_aggregates(input.value_schema(), aggregates).ok());
   for (const AggregateSpec& spec : aggregates) {
     // Only accumulators are forgotten: MIN/MAX, DISTINCT and the recomputed aggregates keep traces.
@@ -70,7 +71,8 @@ Stream aggregate(Stream input, std::vector<AggregateSpec> aggregates, const Aggr
   Stream output = circuit.add_stream(make_schema(std::move(columns)), empty_schema());
   auto plans = aggregate_detail::make_plans(input.value_schema(), aggregates, input.key_schema().size());
   AggregateOperator* op = circuit.add_operator(
-      std::make_unique<AggregateOperator>(&circuit.slot(input), &circuit.slot(output), std::move(plans), eviction), {input}, output);
+      std::make_unique<AggregateOperator>(&circuit.slot(input), &circuit.slot(output), std::move(plans), eviction,
+                                                 std::move(on_error)), {input}, output);
   if (work) *work = &op->work();
   return output;
 }

@@ -133,15 +133,26 @@ Status Aggregation::build_row(const GroupMap::value_type& group) {
   RowReader key(*key_schema_, RowRef(group.first));
   for (size_t c = 0; c < key.schema().size(); ++c) output_row_.copy_field(c, key, c);
   for (size_t a = 0; a < plans_.size(); ++a) {
+    Status status = Status::OK();
     if (plans_[a].ordered()) {
       write_extreme(a, RowRef(group.first));
     } else if (plans_[a].recomputed) {
-      FRESHET_RETURN_IF_ERROR(write_recomputed(a, RowRef(group.first)));
+      status = write_recomputed(a, RowRef(group.first));
     } else {
-      FRESHET_RETURN_IF_ERROR(
-          write_linear_result(plans_[a], group.second.count, group.second.accumulators[a], output_row_));
+      status = write_linear_result(plans_[a], group.second.count, group.second.accumulators[a], output_row_);
     }
+    if (!status.ok()) FRESHET_RETURN_IF_ERROR(null_on_error(a, RowRef(group.first), std::move(status)));
   }
+  return Status::OK();
+}
+
+// Only a result out of range is NULL: the accumulators are still exact then,
+// so the next step's row is right again once the result fits.
+Status Aggregation::null_on_error(size_t a, RowRef group_key, Status error) {
+  const AggregatePlan& plan = plans_[a];
+  if (!on_error_ || error.code() != ErrorCode::kOverflow || !plan.spec.result_type.nullable) return error;
+  if (!on_error_(error, plan.spec, RowReader(*key_schema_, group_key))) return error;
+  output_row_.set_null(plan.output_column);
   return Status::OK();
 }
 

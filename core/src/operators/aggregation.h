@@ -24,6 +24,8 @@ class Aggregation {
   //! rows (group key columns, then one per aggregate) of `output_schema`.
   Aggregation(SchemaPtr key_schema, SchemaPtr value_schema, SchemaPtr output_schema, std::vector<AggregatePlan> plans);
 
+  //! What a result out of its type's range does (aggregate.h); none: the step fails.
+  void set_error_handler(AggregateErrorHandler on_error) { on_error_ = std::move(on_error); }
   //! The group of `key`, created if new and marked as touched this step.
   GroupMap::value_type& group(RowRef key);
   //! Folds one input row of weight `weight` into `group`.
@@ -57,10 +59,14 @@ class Aggregation {
   void write_extreme(size_t a, RowRef group_key);
   Status write_recomputed(size_t a, RowRef group_key);
   void commit(GroupMap::value_type& group, std::optional<std::string>& new_row);
+  //! After aggregate `a` of `group_key` failed with `error`: OK with a NULL
+  //! written when the handler takes it, else the error.
+  Status null_on_error(size_t a, RowRef group_key, Status error);
 
   const SchemaPtr key_schema_, value_schema_, output_schema_;
   const std::vector<AggregatePlan> plans_;
   AggregateState state_;
+  AggregateErrorHandler on_error_;
   // The group group() returned last: joined rows often come in runs of one group.
   GroupMap::value_type* last_group_ = nullptr;
   // Scratch, empty between steps.

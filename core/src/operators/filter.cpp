@@ -8,18 +8,20 @@ namespace {
 
 class FilterOperator : public Operator {
  public:
-  FilterOperator(const StreamSlot* input, StreamSlot* output, RowPredicate predicate)
-      : input_(input), output_(output), predicate_(std::move(predicate)) {}
+  FilterOperator(const StreamSlot* input, StreamSlot* output, RowPredicate predicate, ErrorLog* errors)
+      : input_(input), output_(output), errors_(errors), predicate_(std::move(predicate)) {}
   const char* name() const override { return "filter"; }
 
   Status evaluate() override {
     const Batch& in = *input_->batch;
     SortedBatchBuilder kept;
     for (BatchCursor c(in); c.valid(); c.next()) {
+      errors_->set_entry_weight(c.weight());
       if (predicate_(RowReader(*input_->key_schema, c.key()), RowReader(*input_->value_schema, c.value()))) {
         kept.push(c.key(), c.value(), c.weight());
       }
     }
+    errors_->set_entry_weight(1);
     output_->batch = kept.finish();
     return Status::OK();
   }
@@ -27,6 +29,7 @@ class FilterOperator : public Operator {
  private:
   const StreamSlot* input_;
   StreamSlot* output_;
+  ErrorLog* errors_;  // told each entry's weight (error_log.h)
   RowPredicate predicate_;
 };
 
@@ -36,7 +39,8 @@ Stream filter(Stream input, RowPredicate predicate) {
   Circuit& circuit = *input.circuit();
   Stream output = circuit.add_stream(input.key_schema_ptr(), input.value_schema_ptr());
   circuit.add_operator(
-      std::make_unique<FilterOperator>(&circuit.slot(input), &circuit.slot(output), std::move(predicate)), {input}, output);
+      std::make_unique<FilterOperator>(&circuit.slot(input), &circuit.slot(output), std::move(predicate),
+                                       &circuit.error_log()), {input}, output);
   return output;
 }
 

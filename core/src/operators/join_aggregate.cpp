@@ -13,10 +13,13 @@ using aggregate_detail::Aggregation;
 class JoinAggregateOperator : public Operator {
  public:
   JoinAggregateOperator(const StreamSlot* left, const StreamSlot* right, StreamSlot* output, SchemaPtr group_schema,
-                        SchemaPtr row_schema, JoinMapper mapper, std::vector<aggregate_detail::AggregatePlan> plans)
+                        SchemaPtr row_schema, JoinMapper mapper, std::vector<aggregate_detail::AggregatePlan> plans,
+                        AggregateErrorHandler on_error)
       : output_(output),
         join_(left, right, *group_schema, *row_schema, std::move(mapper)),
-        aggregation_(group_schema, row_schema, output->key_schema, std::move(plans)) {}
+        aggregation_(group_schema, row_schema, output->key_schema, std::move(plans)) {
+    aggregation_.set_error_handler(std::move(on_error));
+  }
   const char* name() const override { return "join_aggregate"; }
 
   Status evaluate() override {
@@ -49,7 +52,7 @@ class JoinAggregateOperator : public Operator {
 }  // namespace
 
 Stream join_aggregate(Stream left, Stream right, SchemaPtr group_schema, SchemaPtr row_schema, JoinMapper mapper,
-                      std::vector<AggregateSpec> aggregates) {
+                      std::vector<AggregateSpec> aggregates, AggregateErrorHandler on_error) {
   FRESHET_ASSERT(validate_aggregates(*row_schema, aggregates).ok());
   std::vector<Column> columns = group_schema->columns();
   for (const AggregateSpec& spec : aggregates) columns.push_back({spec.name, spec.result_type});
@@ -58,7 +61,7 @@ Stream join_aggregate(Stream left, Stream right, SchemaPtr group_schema, SchemaP
   auto plans = aggregate_detail::make_plans(*row_schema, aggregates, group_schema->size());
   circuit.add_operator(std::make_unique<JoinAggregateOperator>(
       &circuit.slot(left), &circuit.slot(right), &circuit.slot(output), std::move(group_schema), std::move(row_schema),
-      std::move(mapper), std::move(plans)), {left, right}, output);
+      std::move(mapper), std::move(plans), std::move(on_error)), {left, right}, output);
   return output;
 }
 

@@ -8,9 +8,10 @@ namespace {
 
 class MapOperator : public Operator {
  public:
-  MapOperator(const StreamSlot* input, StreamSlot* output, RowFilterMapper mapper)
+  MapOperator(const StreamSlot* input, StreamSlot* output, RowFilterMapper mapper, ErrorLog* errors)
       : input_(input),
         output_(output),
+        errors_(errors),
         mapper_(std::move(mapper)),
         key_builder_(*output->key_schema),
         value_builder_(*output->value_schema) {}
@@ -18,6 +19,7 @@ class MapOperator : public Operator {
 
   Status evaluate() override {
     for (BatchCursor c(*input_->batch); c.valid(); c.next()) {
+      errors_->set_entry_weight(c.weight());
       bool keep = mapper_(RowReader(*input_->key_schema, c.key()), RowReader(*input_->value_schema, c.value()),
                           key_builder_, value_builder_);
       RowRef key = key_builder_.finish();
@@ -27,6 +29,7 @@ class MapOperator : public Operator {
       }
       mapped_.add(key, value_builder_.finish(), c.weight());
     }
+    errors_->set_entry_weight(1);
     output_->batch = mapped_.finish();
     return Status::OK();
   }
@@ -34,6 +37,7 @@ class MapOperator : public Operator {
  private:
   const StreamSlot* input_;
   StreamSlot* output_;
+  ErrorLog* errors_;  // told each entry's weight (error_log.h)
   RowFilterMapper mapper_;
   RowBuilder key_builder_, value_builder_;
   BatchBuilder mapped_;
@@ -53,7 +57,8 @@ Stream map(Stream input, SchemaPtr key_schema, SchemaPtr value_schema, RowMapper
 Stream filter_map(Stream input, SchemaPtr key_schema, SchemaPtr value_schema, RowFilterMapper mapper) {
   Circuit& circuit = *input.circuit();
   Stream output = circuit.add_stream(std::move(key_schema), std::move(value_schema));
-  circuit.add_operator(std::make_unique<MapOperator>(&circuit.slot(input), &circuit.slot(output), std::move(mapper)), {input}, output);
+  circuit.add_operator(std::make_unique<MapOperator>(&circuit.slot(input), &circuit.slot(output), std::move(mapper),
+                                                     &circuit.error_log()), {input}, output);
   return output;
 }
 

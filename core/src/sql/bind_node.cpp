@@ -28,6 +28,7 @@ Result<ExprPtr> ExpressionBinder::bind_node(const AstExpr& ast) {
     case AstExprKind::kColumnRef: {
       Result<size_t> column = scope_.resolve(ast.names, ast.position);
       if (!column.ok()) return column.status();
+      if (scope_.columns[*column].null_only) return untyped_null();
       return column_expr(*column, scope_.columns[*column].type);
     }
     case AstExprKind::kUnary: {

@@ -48,6 +48,12 @@ bool is_null_column(const LogicalPlan& plan, size_t i) {
   return true;
 }
 
+// Flags the columns of a subquery or WITH item that are a bare NULL in
+// every row, so references to them stay untyped (ScopeColumn::null_only).
+void mark_null_columns(const LogicalPlan& plan, Scope& scope) {
+  for (size_t i = 0; i < scope.columns.size(); ++i) scope.columns[i].null_only = is_null_column(plan, i);
+}
+
 // The plan node of a set operation (UNION adds a DISTINCT over kUnionAll).
 LogicalPlan::Kind set_operation_kind(SetOperator op) {
   switch (op) {
@@ -252,7 +258,8 @@ Result<QueryBinder::Bound> QueryBinder::bind_select_body(const Select& select, B
         for (size_t c : *columns) {
           const ScopeColumn& column = input.scope.columns[c];
           scope.columns.push_back({"", column.name, column.type});
-          expressions.push_back(column_expr(c, column.type));
+          // A bare NULL column stays one (its type is still only a default).
+          expressions.push_back(column.null_only ? untyped_null(column.type) : column_expr(c, column.type));
         }
         continue;
       }
@@ -285,7 +292,10 @@ Result<QueryBinder::Bound> QueryBinder::bind_select_body(const Select& select, B
 Result<QueryBinder::Bound> QueryBinder::bind_from(const TableRef& from) {
   switch (from.kind) {
     case TableRef::Kind::kTable: {
-      if (std::optional<Result<Bound>> common = bind_common_table_reference(from)) return std::move(*common);
+      if (std::optional<Result<Bound>> common = bind_common_table_reference(from)) {
+        if (common->ok()) mark_null_columns(*(*common)->plan, (*common)->scope);
+        return std::move(*common);
+      }
       SchemaPtr schema = lookup_(from.name);
       if (!schema) return sql_error(from.position, "unknown table or view '" + from.name + "'");
       Scope scope;
@@ -302,6 +312,7 @@ Result<QueryBinder::Bound> QueryBinder::bind_from(const TableRef& from) {
       if (!bound.ok()) return from.lateral ? lateral_reference_error(from, bound.status()) : bound.status();
       for (ScopeColumn& column : bound->scope.columns) column.table = from.alias;
       FRESHET_RETURN_IF_ERROR(rename_columns(*bound, from.column_aliases, from.position, "'" + from.alias + "'"));
+      mark_null_columns(*bound->plan, bound->scope);
       return bound;
     }
     case TableRef::Kind::kJoin: return bind_join(from);

@@ -114,17 +114,22 @@ struct TemporalEvaluation {
   TemporalGroup group;
   Evaluator row_evaluator, window_evaluator;
   SchemaPtr now_schema = make_schema({{"now", SqlType::timestamp(false)}});
-  Circuit* circuit = nullptr;
+  RuntimeErrors errors;  // in 'null' mode a key or bound that fails is NULL (logged)
 
   std::optional<int64_t> key(const RowReader& row) {
     row_evaluator.start_row();
     Datum key = row_evaluator.evaluate(*group.row, row);
-    if (row_evaluator.failed()) {
-      circuit->report_error(row_evaluator.take_error());
-      return std::nullopt;
-    }
-    if (key.null) return std::nullopt;
+    errors.after(row_evaluator, *group.row, row, key.null);
+    if (errors.report(row_evaluator) || key.null) return std::nullopt;
     return key.integer;
+  }
+
+  // A bound over the clock's row; an error left (in 'fail' mode) fails the filter.
+  Result<Datum> bound(size_t index, const RowReader& clock_row) {
+    Datum value = window_evaluator.evaluate(*group.bounds[index], clock_row);
+    errors.after(window_evaluator, *group.bounds[index], clock_row, value.null);
+    if (window_evaluator.failed()) return window_evaluator.take_error();
+    return value;
   }
 
   Result<TemporalWindow> window(int64_t now) {
@@ -133,26 +138,27 @@ struct TemporalEvaluation {
     RowReader clock_row(*now_schema, builder.finish());
     window_evaluator.start_row();
     TemporalWindow window;
+    // A NULL bound (in 'null' mode, one that failed too) lets nothing through.
     for (const auto& [index, inclusive] : group.lows) {
-      Datum bound = window_evaluator.evaluate(*group.bounds[index], clock_row);
-      if (window_evaluator.failed()) return window_evaluator.take_error();
-      if (bound.null || (!inclusive && bound.integer == INT64_MAX)) return TemporalWindow{1, 0};
-      window.low = std::max(window.low, inclusive ? bound.integer : bound.integer + 1);
+      Result<Datum> bound = this->bound(index, clock_row);
+      if (!bound.ok()) return bound.status();
+      if (bound->null || (!inclusive && bound->integer == INT64_MAX)) return TemporalWindow{1, 0};
+      window.low = std::max(window.low, inclusive ? bound->integer : bound->integer + 1);
     }
     for (const auto& [index, inclusive] : group.highs) {
-      Datum bound = window_evaluator.evaluate(*group.bounds[index], clock_row);
-      if (window_evaluator.failed()) return window_evaluator.take_error();
-      if (bound.null || (!inclusive && bound.integer == INT64_MIN)) return TemporalWindow{1, 0};
-      window.high = std::min(window.high, inclusive ? bound.integer : bound.integer - 1);
+      Result<Datum> bound = this->bound(index, clock_row);
+      if (!bound.ok()) return bound.status();
+      if (bound->null || (!inclusive && bound->integer == INT64_MIN)) return TemporalWindow{1, 0};
+      window.high = std::min(window.high, inclusive ? bound->integer : bound->integer - 1);
     }
     return window;
   }
 };
 
-TemporalBounds make_bounds(TemporalGroup group, Circuit& circuit) {
+TemporalBounds make_bounds(TemporalGroup group, const RuntimeErrors& errors) {
   auto state = std::make_shared<TemporalEvaluation>();
   state->group = std::move(group);
-  state->circuit = &circuit;
+  state->errors = errors;
   return {[state](const RowReader& row) { return state->key(row); },
           [state](int64_t now) { return state->window(now); }, true};
 }
@@ -173,7 +179,7 @@ Stream Planner::plan_clock_filter(Stream input, ExprPtr predicate) {
   // Plain conjuncts first: the temporal filters then keep fewer rows.
   if (!plain.empty()) stream = plan_filter(stream, conjoin(std::move(plain)));
   for (TemporalGroup& group : groups)
-    stream = temporal_filter(stream, *clock_(), make_bounds(std::move(group), circuit_));
+    stream = temporal_filter(stream, *clock_(), make_bounds(std::move(group), runtime_errors_));
   if (clocked.empty()) return stream;
   const size_t width = input.key_schema().size();
   ExprPtr condition = conjoin(std::move(clocked));

@@ -244,7 +244,8 @@ Stream Planner::plan_join_aggregate(Stream left, Stream right, LogicalPlan& join
     };
   }
   return with_empty_input_row(join_aggregate(left_indexed, right_indexed, grouping.key_schema, grouping.value_schema,
-                                             std::move(group_joined), aggregate.aggregates),
+                                             std::move(group_joined), aggregate.aggregates,
+                                             runtime_errors_.aggregate_handler()),
                               aggregate);
 }
 
@@ -351,7 +352,8 @@ Planner::RowMap Planner::grouping_map(const SchemaPtr& row_schema, std::vector<E
 Stream Planner::plan_aggregate(Stream grouped, LogicalPlan& plan, std::optional<GroupEvictionSpec> eviction) {
   // A global aggregate's one group never closes.
   if (plan.global) eviction.reset();
-  return with_empty_input_row(aggregate(grouped, plan.aggregates, nullptr, eviction), plan);
+  return with_empty_input_row(aggregate(grouped, plan.aggregates, nullptr, eviction, runtime_errors_.aggregate_handler()),
+                              plan);
 }
 
 Stream Planner::with_empty_input_row(Stream result, LogicalPlan& plan) {

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "freshet/circuit/circuit.h"
+#include "freshet/operators/aggregate.h"
 #include "freshet/sql/expression.h"
 #include "freshet/sql/runtime_error_mode.h"
 
@@ -25,11 +26,20 @@ struct RuntimeErrors {
   void after(Evaluator& evaluator, const Expr& expr, const RowReader& row, bool null) const;
   //! Reports what is left (a 'fail' mode error) to the circuit; true when there was one.
   bool report(Evaluator& evaluator) const;
+  //! In 'null' mode, what makes an aggregate's result that does not fit its
+  //! type NULL for that group, logged like an expression's error; in
+  //! 'fail' mode none (the step fails).
+  AggregateErrorHandler aggregate_handler() const;
 };
 
 //! The error view's metadata for a runtime error turned into NULL: a JSON
 //! object with the step, the error's code, the expression and (when under
 //! 1 KiB) the operator's input row.
 std::string runtime_error_metadata(uint64_t step, const Status& error, const Expr& expr, const RowReader& row);
+//! The same for an aggregate's result out of range: the aggregate (its
+//! function and output column) instead of the expression, the group's key
+//! instead of the row.
+std::string aggregate_error_metadata(uint64_t step, const Status& error, const AggregateSpec& spec,
+                                     const RowReader& group);
 
 }  // namespace freshet::sql

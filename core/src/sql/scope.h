@@ -20,6 +20,10 @@ struct ScopeColumn {
   //! A column the binder added ($fact0, $k0...: a subquery's facts and keys,
   //! bind_subquery.cpp): found by its name, never by `*` or `t.*`.
   bool internal = false;
+  //! Every row holds a bare NULL here (a subquery's or WITH item's `SELECT
+  //! NULL AS x`): a reference to it is a bare NULL, typed by its context
+  //! (docs/sql.md, "The type of NULL"), not by the INTEGER default.
+  bool null_only = false;
 };
 
 struct Scope {

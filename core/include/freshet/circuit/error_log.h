@@ -33,6 +33,12 @@ class ErrorLog {
   //! The step's records, oldest first, and how many were dropped over capacity.
   std::vector<ErrorRecord> take(uint64_t* dropped);
   void set_capacity(size_t records) { capacity_ = records; }
+  //! The weight of the stream entry whose SQL expressions run now (set by
+  //! the operators that run them: map, filter; 1 elsewhere). A runtime error
+  //! is logged only for an inserted entry: the retraction of a row that was
+  //! turned to NULL meets the same error again, and is not counted twice.
+  void set_entry_weight(int64_t weight) { entry_weight_ = weight; }
+  bool entry_inserted() const { return entry_weight_ > 0; }
 
   //! Runtime errors turned into NULL so far, by view (checkpointed by the pipeline).
   const std::map<std::string, uint64_t>& nulled() const { return nulled_; }
@@ -43,6 +49,7 @@ class ErrorLog {
   uint64_t dropped_ = 0;
   size_t capacity_ = 1000;
   std::map<std::string, uint64_t> nulled_;
+  int64_t entry_weight_ = 1;
 };
 
 }  // namespace freshet

@@ -59,9 +59,14 @@
 //   The one unrecoverable error is a SUM whose 128-bit running total itself
 //   overflows (|sum| > 1.7e38): that step fails with kOverflow and the state
 //   is no longer exact.
+// - With an AggregateErrorHandler that accepts the error (a view in 'null'
+//   mode), a result that does not fit its type is NULL in that group's row
+//   instead; the accumulators stay exact, so the group's row is right again
+//   as soon as retractions bring the result back into range.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -133,6 +138,12 @@ struct AggregateWork {
 //! may evict. `input` is the aggregated column's type.
 bool is_accumulated_aggregate(const AggregateSpec& spec, const SqlType& input);
 
+//! Called when the result of `spec` for the group `group` does not fit its
+//! (nullable) type, with the kOverflow error: true writes NULL there (the
+//! handler has logged it), false fails the step as without a handler.
+using AggregateErrorHandler =
+    std::function<bool(const Status& error, const AggregateSpec& spec, const RowReader& group)>;
+
 class Watermark;
 
 //! Bounded state under LATENESS (operators/group_eviction.h): groups whose
@@ -149,7 +160,8 @@ struct GroupEvictionSpec {
 //! The GROUP BY aggregate of an indexed stream (see the header comment).
 //! The specs must pass validate_aggregates(). When `work` is given, it
 //! receives a pointer to the operator's counters (owned by the circuit).
+//! `on_error` decides what a result out of its type's range does.
 Stream aggregate(Stream input, std::vector<AggregateSpec> aggregates, const AggregateWork** work = nullptr,
-                 std::optional<GroupEvictionSpec> eviction = std::nullopt);
+                 std::optional<GroupEvictionSpec> eviction = std::nullopt, AggregateErrorHandler on_error = nullptr);
 
 }  // namespace freshet

@@ -29,7 +29,8 @@ namespace freshet {
 //! GROUP BY `aggregates` of left ⋈ right, whose `mapper` writes each joined
 //! pair as a group key row (`group_schema`) and an input row (`row_schema`).
 //! The specs must pass validate_aggregates() against `row_schema`.
+//! `on_error` as in aggregate().
 Stream join_aggregate(Stream left, Stream right, SchemaPtr group_schema, SchemaPtr row_schema, JoinMapper mapper,
-                      std::vector<AggregateSpec> aggregates);
+                      std::vector<AggregateSpec> aggregates, AggregateErrorHandler on_error = nullptr);
 
 }  // namespace freshet
