@@ -6,19 +6,22 @@ namespace freshet {
 
 void Trace::insert(BatchPtr batch) {
   if (batch->empty()) return;
-  batches_.push_back(std::move(batch));
-  while (batches_.size() >= 2) {
-    const Batch& older = *batches_[batches_.size() - 2];
-    const Batch& newer = *batches_.back();
-    if (2 * newer.size() < older.size()) break;
-    BatchPtr merged = merge_batches(older, newer);
-    batches_.pop_back();
-    if (merged->empty()) {
-      batches_.pop_back();
-    } else {
-      batches_.back() = std::move(merged);
-    }
+  spine_.insert(std::move(batch));
+  batches_.clear();
+  spine_.collect(batches_);
+}
+
+void Trace::clear() {
+  spine_.clear();
+  batches_.clear();
+}
+
+void Trace::restore(std::vector<BatchPtr> batches) {
+  clear();
+  for (BatchPtr& batch : batches) {
+    if (!batch->empty()) spine_.place(std::move(batch));
   }
+  spine_.collect(batches_);
 }
 
 size_t Trace::entry_count() const {
@@ -28,7 +31,7 @@ size_t Trace::entry_count() const {
 }
 
 size_t Trace::memory_bytes() const {
-  size_t total = batches_.capacity() * sizeof(BatchPtr);
+  size_t total = batches_.capacity() * sizeof(BatchPtr) + spine_.merging_bytes();
   for (const BatchPtr& b : batches_) total += b->memory_bytes();
   return total;
 }

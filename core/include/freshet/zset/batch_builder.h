@@ -32,6 +32,8 @@ class SortedBatchBuilder {
   //! far: a few bulk copies when every key has one value (Z-sets).
   void append_keys(const Batch& from, size_t begin, size_t end);
   BatchPtr finish();
+  //! Bytes of the batch built so far.
+  size_t memory_bytes() const { return batch_ ? batch_->memory_bytes() : 0; }
 
  private:
   void flush_pending();
