@@ -7,7 +7,7 @@
 //     and upserts, each stepped: p50 / p99 / max per change and how many took
 //     over 4 ms (a merge of a whole trace in one step shows up there).
 //
-//   usage: step_size_bench [orders=200000] [rounds=5] [changes=100000]
+//   usage: step_size_bench [orders=200000] [rounds=5] [changes=100000]   (rounds 0: the second part only)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -43,20 +43,25 @@ struct Program {
     }
     program = std::move(*compiled);
   }
-  void upsert(const char* table, const std::string& row) { program->find_table(table)->upsert_input->push_upsert(RowRef(row)); }
+  void upsert(const char* table, const std::string& row) {
+    program->find_table(table)->upsert_input->push_upsert(RowRef(row));
+  }
   void step() {
     if (!program->circuit->step().ok()) std::abort();
   }
 };
 
-double ms_since(Clock::time_point begin) { return std::chrono::duration<double, std::milli>(Clock::now() - begin).count(); }
+double ms_since(Clock::time_point begin) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - begin).count();
+}
 
 // A fresh program with the customers in; the orders' rows encoded up front
 // (encoding is not the engine's work).
 struct Loaded {
   Program p;
   explicit Loaded(freshet::examples::OrdersCircuit& rows) {
-    for (int c = 0; c < kCustomers; ++c) p.upsert("customers", rows.customer_row(c, "region-" + std::to_string(c % kRegions)));
+    for (int c = 0; c < kCustomers; ++c)
+      p.upsert("customers", rows.customer_row(c, "region-" + std::to_string(c % kRegions)));
     p.step();
   }
 };
@@ -88,17 +93,19 @@ int main(int argc, char** argv) {
   for (const Order& o : work.load) encoded.push_back(rows.order_row(o.id, o.customer, o.amount));
 
   std::vector<double> one, small;
-  for (int round = 0; round < rounds; ++round) {
-    for (int turn = 0; turn < 2; ++turn) {
-      const bool big = (turn == 0) == (round % 2 == 0);
-      (big ? one : small).push_back(timed_load(encoded, big ? orders : kLoadChunk, rows));
+  if (rounds > 0) {
+    for (int round = 0; round < rounds; ++round) {
+      for (int turn = 0; turn < 2; ++turn) {
+        const bool big = (turn == 0) == (round % 2 == 0);
+        (big ? one : small).push_back(timed_load(encoded, big ? orders : kLoadChunk, rows));
+      }
     }
+    std::printf("load of %zu orders (keyed program), ms per round:\n  one step        ", orders);
+    for (double ms : one) std::printf(" %.1f", ms);
+    std::printf("\n  steps of %d ", kLoadChunk);
+    for (double ms : small) std::printf(" %.1f", ms);
+    std::printf("\n  median one / steps: %.2f  (target <= 1.00)\n", median(one) / median(small));
   }
-  std::printf("load of %zu orders (keyed program), ms per round:\n  one step        ", orders);
-  for (double ms : one) std::printf(" %.1f", ms);
-  std::printf("\n  steps of %d ", kLoadChunk);
-  for (double ms : small) std::printf(" %.1f", ms);
-  std::printf("\n  median one / steps: %.2f  (target <= 1.00)\n", median(one) / median(small));
 
   // The user-shaped run: one load step, then single-row inserts and upserts.
   Loaded l(rows);
@@ -117,12 +124,14 @@ int main(int argc, char** argv) {
     nanos.push_back(std::chrono::duration<double, std::nano>(Clock::now() - start).count());
   }
   std::sort(nanos.begin(), nanos.end());
-  const size_t spikes = static_cast<size_t>(std::count_if(nanos.begin(), nanos.end(), [](double n) { return n > 4e6; }));
+  const size_t spikes =
+      static_cast<size_t>(std::count_if(nanos.begin(), nanos.end(), [](double n) { return n > 4e6; }));
   double mean = 0;
   for (double n : nanos) mean += n / static_cast<double>(nanos.size());
-  std::printf("user-shaped, native: load %.1f ms in one step; %zu single-row inserts/upserts: p50 %.2f µs, mean %.2f µs, "
-              "p99 %.2f µs, max %.2f ms, %zu over 4 ms\n",
-              load_ms, changes, nanos[nanos.size() / 2] / 1000, mean / 1000, nanos[nanos.size() * 99 / 100] / 1000,
-              nanos.back() / 1e6, spikes);
+  std::printf(
+      "user-shaped, native: load %.1f ms in one step; %zu single-row inserts/upserts: p50 %.2f µs, mean %.2f µs, "
+      "p99 %.2f µs, max %.2f ms, %zu over 4 ms\n",
+      load_ms, changes, nanos[nanos.size() / 2] / 1000, mean / 1000, nanos[nanos.size() * 99 / 100] / 1000,
+      nanos.back() / 1e6, spikes);
   return 0;
 }

@@ -22,8 +22,9 @@ void Spine::insert(BatchPtr batch) {
   // Fuel for each level (merging or not) and the roll-up, which merges less
   // than 2^(index+2) entries below the batch's level and may complete a
   // merge of at most that many at it.
-  // (A completed merge may open one level more.)
-  budget_ = fuel * (std::max(levels_.size(), index) + 1) + (uint64_t{8} << index);
+  // (A completed merge may open one level more.) Small merges run at once:
+  // a cascade of them merges less than 2^(kEagerLevels+1) entries.
+  budget_ = fuel * (std::max(levels_.size(), index) + 1) + (uint64_t{8} << index) + (uint64_t{2} << kEagerLevels);
   work_ = 0;
   apply_fuel(fuel);
   roll_up(index);
@@ -33,7 +34,7 @@ void Spine::insert(BatchPtr batch) {
 void Spine::place(BatchPtr batch) {
   size_t index = level_of(batch->size());
   while (index < levels_.size() && levels_[index].merging()) ++index;
-  insert_at(std::move(batch), index);
+  insert_at(std::move(batch), index, /*eager_small=*/false);
 }
 
 void Spine::apply_fuel(uint64_t fuel) {
@@ -61,7 +62,7 @@ void Spine::roll_up(size_t index) {
   if (level(index).merging()) insert_at(complete_at(index), index + 1);
 }
 
-void Spine::insert_at(BatchPtr batch, size_t index) {
+void Spine::insert_at(BatchPtr batch, size_t index, bool eager_small) {
   if (!batch || batch->empty()) return;
   if (level(index).merging()) {
     // The fuel fell short (or a roll-up arrived): finish it, move it up.
@@ -74,6 +75,7 @@ void Spine::insert_at(BatchPtr batch, size_t index) {
   } else {
     l.newer = std::move(batch);
     l.merge = std::make_unique<FueledMerge>(*l.older, *l.newer);
+    if (eager_small && index < kEagerLevels) insert_at(complete_at(index), index + 1);
   }
 }
 
@@ -92,10 +94,22 @@ BatchPtr Spine::complete_at(size_t index) {
 }
 
 void Spine::collect(std::vector<BatchPtr>& out) const {
+  // Largest levels first: they change least, so after an insert most slots
+  // already hold their batch and are left alone (no reference counting).
+  size_t n = 0;
+  auto put = [&](const BatchPtr& batch) {
+    if (n == out.size()) {
+      out.push_back(batch);
+    } else if (out[n] != batch) {
+      out[n] = batch;
+    }
+    ++n;
+  };
   for (size_t i = levels_.size(); i-- > 0;) {
-    if (levels_[i].older) out.push_back(levels_[i].older);
-    if (levels_[i].newer) out.push_back(levels_[i].newer);
+    if (levels_[i].older) put(levels_[i].older);
+    if (levels_[i].newer) put(levels_[i].newer);
   }
+  out.resize(n);
 }
 
 size_t Spine::merging_bytes() const {

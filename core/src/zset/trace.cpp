@@ -7,7 +7,6 @@ namespace freshet {
 void Trace::insert(BatchPtr batch) {
   if (batch->empty()) return;
   spine_.insert(std::move(batch));
-  batches_.clear();
   spine_.collect(batches_);
 }
 

@@ -2,9 +2,9 @@
 // once, and no slice does more work than its fuel.
 #include "freshet/zset/fueled_merge.h"
 
-#include <random>
-
 #include <gtest/gtest.h>
+
+#include <random>
 
 #include "freshet/zset/batch_builder.h"
 #include "freshet/zset/merge.h"

@@ -9,7 +9,8 @@
 // LSM, there are O(log n) levels and each entry is merged O(log n) times over
 // its life: the amortised cost is the eager spine's.
 //
-// What changes is when the work is done. Each insert of a batch at level k
+// What changes is when the work is done. Merges of small levels (below
+// kEagerLevels) still run at once; each insert of a batch at level k
 // gives every merge in progress `kFuelPerEntry << k` units of work (about
 // kFuelPerEntry per inserted entry), before the batch enters. A merge at
 // level i needs at most 2^(i+1) units, and another batch reaches level i
@@ -23,9 +24,9 @@
 // Readers see every batch of every level, including both inputs of a merge
 // in progress (never its partial output): their sum is the trace.
 //
-//   inserts of one entry, kFuelPerEntry = 8:
-//     level 0  a        | ab→     | c       | cd→     ...
-//     level 1           | (ab)    | (ab)    | (ab)(cd)→ ...
+//   the levels from kEagerLevels up, one insert after another:
+//     level k    A      | A B: merge starts | (advances by each insert's fuel)
+//     level k+1  C      | C                 | C (AB): merge starts ...
 #pragma once
 
 #include <cstdint>
@@ -41,6 +42,10 @@ class Spine {
  public:
   //! Units of merge work each inserted entry buys every merge in progress.
   static constexpr uint64_t kFuelPerEntry = 8;
+  //! Merges at levels below this one (of at most 2^kEagerLevels entries a
+  //! side) run at once: a few µs each, where slicing them would add its
+  //! overhead to every step for nothing.
+  static constexpr size_t kEagerLevels = 10;
 
   //! Adds a non-empty batch, advancing merges by its fuel.
   void insert(BatchPtr batch);
@@ -49,7 +54,7 @@ class Spine {
   void place(BatchPtr batch);
   void clear() { levels_.clear(); }
 
-  //! Appends every batch a reader must see, largest levels first.
+  //! Sets `out` to every batch a reader must see, largest levels first.
   void collect(std::vector<BatchPtr>& out) const;
   //! Bytes of merges' partial outputs (the batches themselves are collected).
   size_t merging_bytes() const;
@@ -65,7 +70,7 @@ class Spine {
 
  private:
   struct Level {
-    BatchPtr older, newer;                // none, older only, or both (merging)
+    BatchPtr older, newer;               // none, older only, or both (merging)
     std::unique_ptr<FueledMerge> merge;  // of older + newer
     bool vacant() const { return !older; }
     bool merging() const { return newer != nullptr; }
@@ -76,7 +81,8 @@ class Spine {
   void roll_up(size_t index);
   //! Puts a batch at a level: a single, or the second that starts a merge.
   //! A level still merging first completes (work beyond the fuel: counted).
-  void insert_at(BatchPtr batch, size_t index);
+  //! With `eager_small`, a merge it starts below kEagerLevels runs at once.
+  void insert_at(BatchPtr batch, size_t index, bool eager_small = true);
   //! Empties a level, returning its contents as one batch (null if none).
   BatchPtr complete_at(size_t index);
   Level& level(size_t index);
