@@ -2,7 +2,7 @@
 //
 //   batch   key_count, entry_count, then per key: key bytes, value count,
 //           per value: value bytes, weight (zig-zag varint)
-//   trace   batch count, then each batch of its spine, oldest first
+//   trace   batch count, then each batch of its spine, largest levels first
 //
 // A trace is saved batch by batch, not consolidated: every batch a reader
 // sees, the inputs of merges in progress among them (not their partial
