@@ -22,11 +22,10 @@ TEST(TraceTest, SpineStaysLogarithmic) {
     BatchBuilder builder;
     builder.add_row(RowRef(row_of(i)), 1);
     trace.insert(builder.finish());
-    // Sizes at least double going back in time.
-    const auto& batches = trace.batches();
-    for (size_t b = 1; b < batches.size(); ++b) EXPECT_GT(batches[b - 1]->size(), 2 * batches[b]->size());
+    // At most two batches a level (a merge in progress), levels doubling.
+    EXPECT_LE(trace.batches().size(), 2 * Spine::level_of(static_cast<size_t>(i + 1)) + 2);
   }
-  EXPECT_LE(trace.batches().size(), 13u);
+  EXPECT_LE(trace.batches().size(), 26u);
   EXPECT_EQ(trace.consolidated()->size(), 4096u);
 }
 
@@ -36,9 +35,10 @@ TEST(TraceTest, CancelledUpdatesDisappear) {
     BatchBuilder builder;
     builder.add_row(RowRef(row_of(round / 2 % 7)), round % 2 ? -1 : 1);  // insert, then delete
     trace.insert(builder.finish());
+    // The pair merges away once the next insert fuels its merge.
+    EXPECT_LE(trace.entry_count(), 3u) << "round " << round;
   }
   EXPECT_TRUE(trace.consolidated()->empty());
-  EXPECT_TRUE(trace.empty());
 }
 
 TEST(TraceTest, KeyCursorSumsAcrossBatchesInOrder) {
