@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "freshet/circuit/work_meter.h"
 #include "freshet/zset/batch_builder.h"
 #include "support/oracle.h"
 
@@ -39,6 +40,35 @@ TEST(TraceTest, CancelledUpdatesDisappear) {
     EXPECT_LE(trace.entry_count(), 3u) << "round " << round;
   }
   EXPECT_TRUE(trace.consolidated()->empty());
+}
+
+// Under a step's memory meter (step_memory.h), what a merge in progress
+// writes is charged: the state grows by it during the step, and a budget
+// must not be passed by merges alone.
+TEST(TraceTest, MergeGrowthIsChargedToTheActiveMeter) {
+  Trace trace;
+  auto batch_of = [](int64_t begin, int64_t count, int64_t stride) {
+    BatchBuilder builder;
+    for (int64_t i = 0; i < count; ++i) builder.add_row(RowRef(row_of(begin + i * stride)), 1);
+    return builder.finish();
+  };
+  // Two batches of one level above the eager ones: a merge starts, fueled by what follows.
+  trace.insert(batch_of(0, 4096, 2));
+  trace.insert(batch_of(1, 4096, 2));
+  std::vector<BatchPtr> singles;
+  for (int64_t i = 0; i < 600; ++i) singles.push_back(batch_of(100000 + i, 1, 1));  // built outside the meter
+  const size_t before = trace.memory_bytes();
+  WorkMeter meter(UINT64_MAX, 16 * 1024);
+  {
+    ScopedWorkMeter active(&meter);
+    for (const BatchPtr& single : singles) trace.insert(single);
+  }
+  size_t inserted = 0;
+  for (const BatchPtr& single : singles) inserted += single->memory_bytes();
+  EXPECT_GT(meter.bytes(), 0u);
+  EXPECT_GE(meter.bytes() + inserted + 4096, trace.memory_bytes() - before) << "growth not charged";
+  EXPECT_TRUE(meter.exceeded()) << "4,800 merged entries fit 16 KiB?";
+  EXPECT_EQ(trace.consolidated()->size(), 8192u + 600u);
 }
 
 TEST(TraceTest, KeyCursorSumsAcrossBatchesInOrder) {
