@@ -165,10 +165,16 @@ Status UpsertInputOperator::evaluate() {
   // appended to the batch as it comes, with no sort and no second copy.
   // Otherwise, from the first row out of order on, a second walk gives them
   // all to a builder that sorts them.
-  size_t row_bytes = 0;
-  for (const Operation& op : pending_) row_bytes += op.row ? op.row->size() : 0;
+  size_t row_bytes = 0, key_bytes = 0;
+  for (const Operation& op : pending_) {
+    row_bytes += op.row ? op.row->size() : 0;
+    key_bytes += op.key.size();
+  }
   SortedBatchBuilder rows;
   rows.reserve(pending_.size(), row_bytes, 0);
+  // The index's delta: a key and its new row per operation, mostly (an
+  // upsert of an existing key adds its old row, and grows the arrays once).
+  index_delta_.reserve(pending_.size(), key_bytes, row_bytes);
   bool rows_in_order = true;
   RowRef last_row;
   // Keys come strictly increasing and a key's rows differ, so both

@@ -1,24 +1,37 @@
 #include "freshet/zset/trace.h"
 
+#include "freshet/circuit/work_meter.h"
 #include "freshet/zset/merge.h"
 
 namespace freshet {
 
 void Trace::insert(BatchPtr batch) {
   if (batch->empty()) return;
-  batches_.push_back(std::move(batch));
-  while (batches_.size() >= 2) {
-    const Batch& older = *batches_[batches_.size() - 2];
-    const Batch& newer = *batches_.back();
-    if (2 * newer.size() < older.size()) break;
-    BatchPtr merged = merge_batches(older, newer);
-    batches_.pop_back();
-    if (merged->empty()) {
-      batches_.pop_back();
-    } else {
-      batches_.back() = std::move(merged);
-    }
+  // Under a memory budget (step_memory.h) the state's growth by merges is
+  // charged to the step: a merge in progress holds its inputs and its
+  // output so far, and the budget must see what its slices add. The batch
+  // itself was charged when it was built.
+  WorkMeter* meter = active_work_meter();
+  const size_t before = meter ? memory_bytes() + batch->memory_bytes() : 0;
+  spine_.insert(std::move(batch));
+  spine_.collect(batches_);
+  if (meter) {
+    const size_t after = memory_bytes();
+    if (after > before) meter->charge_bytes(after - before);
   }
+}
+
+void Trace::clear() {
+  spine_.clear();
+  batches_.clear();
+}
+
+void Trace::restore(std::vector<BatchPtr> batches) {
+  clear();
+  for (BatchPtr& batch : batches) {
+    if (!batch->empty()) spine_.place(std::move(batch));
+  }
+  spine_.collect(batches_);
 }
 
 size_t Trace::entry_count() const {
@@ -28,7 +41,7 @@ size_t Trace::entry_count() const {
 }
 
 size_t Trace::memory_bytes() const {
-  size_t total = batches_.capacity() * sizeof(BatchPtr);
+  size_t total = batches_.capacity() * sizeof(BatchPtr) + spine_.merging_bytes();
   for (const BatchPtr& b : batches_) total += b->memory_bytes();
   return total;
 }

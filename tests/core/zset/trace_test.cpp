@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "freshet/circuit/work_meter.h"
 #include "freshet/zset/batch_builder.h"
 #include "support/oracle.h"
 
@@ -22,11 +23,10 @@ TEST(TraceTest, SpineStaysLogarithmic) {
     BatchBuilder builder;
     builder.add_row(RowRef(row_of(i)), 1);
     trace.insert(builder.finish());
-    // Sizes at least double going back in time.
-    const auto& batches = trace.batches();
-    for (size_t b = 1; b < batches.size(); ++b) EXPECT_GT(batches[b - 1]->size(), 2 * batches[b]->size());
+    // At most two batches a level (a merge in progress), levels doubling.
+    EXPECT_LE(trace.batches().size(), 2 * Spine::level_of(static_cast<size_t>(i + 1)) + 2);
   }
-  EXPECT_LE(trace.batches().size(), 13u);
+  EXPECT_LE(trace.batches().size(), 26u);
   EXPECT_EQ(trace.consolidated()->size(), 4096u);
 }
 
@@ -36,9 +36,39 @@ TEST(TraceTest, CancelledUpdatesDisappear) {
     BatchBuilder builder;
     builder.add_row(RowRef(row_of(round / 2 % 7)), round % 2 ? -1 : 1);  // insert, then delete
     trace.insert(builder.finish());
+    // The pair merges away once the next insert fuels its merge.
+    EXPECT_LE(trace.entry_count(), 3u) << "round " << round;
   }
   EXPECT_TRUE(trace.consolidated()->empty());
-  EXPECT_TRUE(trace.empty());
+}
+
+// Under a step's memory meter (step_memory.h), what a merge in progress
+// writes is charged: the state grows by it during the step, and a budget
+// must not be passed by merges alone.
+TEST(TraceTest, MergeGrowthIsChargedToTheActiveMeter) {
+  Trace trace;
+  auto batch_of = [](int64_t begin, int64_t count, int64_t stride) {
+    BatchBuilder builder;
+    for (int64_t i = 0; i < count; ++i) builder.add_row(RowRef(row_of(begin + i * stride)), 1);
+    return builder.finish();
+  };
+  // Two batches of one level above the eager ones: a merge starts, fueled by what follows.
+  trace.insert(batch_of(0, 4096, 2));
+  trace.insert(batch_of(1, 4096, 2));
+  std::vector<BatchPtr> singles;
+  for (int64_t i = 0; i < 600; ++i) singles.push_back(batch_of(100000 + i, 1, 1));  // built outside the meter
+  const size_t before = trace.memory_bytes();
+  WorkMeter meter(UINT64_MAX, 16 * 1024);
+  {
+    ScopedWorkMeter active(&meter);
+    for (const BatchPtr& single : singles) trace.insert(single);
+  }
+  size_t inserted = 0;
+  for (const BatchPtr& single : singles) inserted += single->memory_bytes();
+  EXPECT_GT(meter.bytes(), 0u);
+  EXPECT_GE(meter.bytes() + inserted + 4096, trace.memory_bytes() - before) << "growth not charged";
+  EXPECT_TRUE(meter.exceeded()) << "4,800 merged entries fit 16 KiB?";
+  EXPECT_EQ(trace.consolidated()->size(), 8192u + 600u);
 }
 
 TEST(TraceTest, KeyCursorSumsAcrossBatchesInOrder) {

@@ -12,9 +12,10 @@
 // the limit fails with OUT_OF_MEMORY, which the circuit prefixes with the
 // operator's name.
 //
-// Not charged: a trace's merges (they replace the batches they read: no
-// growth), and operators whose output is at most their input (filter,
-// distinct), whose input was charged or is state.
+// A trace's merges in progress are state (their inputs and output so far
+// count in `held`), and what their slices add during the step is charged
+// (Trace::insert). Not charged: operators whose output is at most their
+// input (filter, distinct), whose input was charged or is state.
 #pragma once
 
 #include <cstddef>

@@ -34,6 +34,12 @@ class WorkMeter {
   //! heap really holds for it (step_memory.h): `row_copies` copies of the
   //! rows and `entry_overhead` bytes of bookkeeping.
   bool charge_entry(uint64_t bytes) { return charge(bytes * row_copies_ + entry_overhead_); }
+  //! Counts bytes of state that grew without a row being made: a trace's
+  //! merges in progress (trace.cpp). False once a limit is passed.
+  bool charge_bytes(uint64_t bytes) {
+    bytes_ += bytes;
+    return !exceeded();
+  }
   bool exceeded() const { return rows_ > max_rows_ || bytes_ > max_bytes_; }
   //! Back to an earlier count: what was charged since is dropped (a failed operator's output).
   void rewind(uint64_t rows, uint64_t bytes) {

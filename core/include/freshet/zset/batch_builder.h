@@ -32,6 +32,8 @@ class SortedBatchBuilder {
   //! far: a few bulk copies when every key has one value (Z-sets).
   void append_keys(const Batch& from, size_t begin, size_t end);
   BatchPtr finish();
+  //! Bytes of the batch built so far.
+  size_t memory_bytes() const { return batch_ ? batch_->memory_bytes() : 0; }
 
  private:
   void flush_pending();
@@ -53,6 +55,13 @@ class BatchBuilder {
   //! A Z-set update: the row is the key, the value empty.
   void add_row(RowRef row, Weight weight) { add(row, RowRef(), weight); }
   size_t pending() const { return entries_.size(); }
+  //! Room for `entries` more updates of `bytes` bytes of rows in all, when a
+  //! caller knows about how many come (a map: its input's size): a big step
+  //! then fills its buffers once instead of growing them by doubling.
+  void reserve(size_t entries, size_t bytes) {
+    entries_.reserve(entries_.size() + entries);
+    arena_.reserve(arena_.size() + bytes);
+  }
   //! Bytes held for entries, added or not (its capacity, kept between finishes).
   size_t memory_bytes() const {
     return arena_.capacity() + (entries_.capacity() + sort_scratch_.capacity()) * sizeof(Entry);

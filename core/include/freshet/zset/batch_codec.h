@@ -2,10 +2,12 @@
 //
 //   batch   key_count, entry_count, then per key: key bytes, value count,
 //           per value: value bytes, weight (zig-zag varint)
-//   trace   batch count, then each batch of its spine, oldest first
+//   trace   batch count, then each batch of its spine, largest levels first
 //
-// A trace is saved batch by batch, not consolidated: restoring gives back the
-// very same spine (same merges ahead, same memory), and saving costs no merge.
+// A trace is saved batch by batch, not consolidated: every batch a reader
+// sees, the inputs of merges in progress among them (not their partial
+// outputs). Restoring gives back the very same batches (same memory), their
+// merges start over, and saving costs no merge.
 // Reading checks everything a batch promises (strictly sorted, consolidated,
 // no zero weight) and each row against its schema, so a decoded batch is as
 // safe to use as one built in memory.

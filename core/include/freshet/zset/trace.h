@@ -1,21 +1,25 @@
 // Trace: the integral of a stream of batches, kept as a spine of immutable
-// batches that merge geometrically (LSM style).
+// batches that merge geometrically (LSM style), a slice at a time.
 //
 // ## Design
-// Batches are ordered oldest first. After an insert, the newest batch is
-// merged into its predecessor while it is at least half that one's size, so
-// sizes at least double going back in time: at most log2(n) batches, and
-// every entry is copied O(log n) times over its life (amortised O(log n) per
-// inserted entry). Merging consolidates, so cancelled updates disappear.
+// The batches live in a Spine (spine.h): levels of sizes doubling, where a
+// merge in progress advances by fuel proportional to what each insert adds.
+// Every entry is still copied O(log n) times over its life (amortised
+// O(log n) per inserted entry), but no insert pays for a merge of the whole
+// trace: the merge work of one insert is bounded by its fuel (see
+// last_merge_work()). Merging consolidates, so cancelled updates disappear
+// once their merge completes.
 //
-// Readers see the sum of all batches: a (key, value) may appear in several
-// batches with weights that sum to its true weight (possibly zero).
+// Readers see the sum of batches(): a (key, value) may appear in several
+// batches with weights that sum to its true weight (possibly zero). The
+// inputs of a merge in progress are among them, its partial output is not.
 // KeyCursor does that summing for one key.
 #pragma once
 
 #include <vector>
 
 #include "freshet/zset/batch.h"
+#include "freshet/zset/spine.h"
 
 namespace freshet {
 
@@ -23,15 +27,24 @@ class Trace {
  public:
   //! Adds a batch (the trace becomes old + batch).
   void insert(BatchPtr batch);
-  void clear() { batches_.clear(); }
-  //! Replaces the spine with saved batches, oldest first (a checkpoint's).
-  void restore(std::vector<BatchPtr> batches) { batches_ = std::move(batches); }
+  void clear();
+  //! Replaces the spine with saved batches (a checkpoint's): the same
+  //! batches come back, and merges between them start over, fueled as usual.
+  void restore(std::vector<BatchPtr> batches);
 
+  //! Every batch, largest levels first: their sum is the trace.
   const std::vector<BatchPtr>& batches() const { return batches_; }
   bool empty() const { return batches_.empty(); }
   //! Entries over all batches (an upper bound on the consolidated size).
   size_t entry_count() const;
   size_t memory_bytes() const;
+
+  //! The merge work of the last insert() (entries merged) and its budget:
+  //! what its fuel allows. For tests and benchmarks.
+  struct MergeWork {
+    uint64_t done = 0, budget = 0;
+  };
+  MergeWork last_merge_work() const { return {spine_.last_work(), spine_.last_budget()}; }
 
   //! Total weight of one (key, value).
   Weight weight_of(RowRef key, RowRef value) const;
@@ -76,7 +89,8 @@ class Trace {
   KeyCursor seek(RowRef key, std::vector<size_t>& finger) const;
 
  private:
-  std::vector<BatchPtr> batches_;
+  Spine spine_;
+  std::vector<BatchPtr> batches_;  // spine_'s, collected after every change
 };
 
 }  // namespace freshet

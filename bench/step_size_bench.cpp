@@ -1,0 +1,155 @@
+// Big steps against small ones, and the steps after a big load (issue 21):
+//   - "big steps as fast as small ones": N orders loaded into the keyed
+//     orders program (PRIMARY KEY tables, as the npm package's users write
+//     it) in one push + one step, and in steps of 10,000 rows, in turns in
+//     one run (the order alternates each round); the ratio of the medians;
+//   - the user-shaped run natively: one load step, then single-row inserts
+//     and upserts, each stepped: p50 / p99 / max per change and how many took
+//     over 4 ms (a merge of a whole trace in one step shows up there).
+//
+//   usage: step_size_bench [orders=200000] [rounds=5] [changes=100000]   (rounds 0: the second part only)
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "freshet/sql/compiler.h"
+#include "orders_circuit.h"
+#include "orders_workload.h"
+
+namespace {
+
+using namespace freshet::bench;
+using freshet::RowRef;
+
+const char* kKeyedProgram = R"(
+CREATE TABLE customers (id BIGINT NOT NULL PRIMARY KEY, region VARCHAR);
+CREATE TABLE orders (id BIGINT NOT NULL PRIMARY KEY, customer BIGINT, amount DOUBLE);
+CREATE VIEW by_region AS
+  SELECT c.region, COUNT(*) AS orders, SUM(o.amount) AS total
+  FROM orders o JOIN customers c ON o.customer = c.id
+  GROUP BY c.region;
+)";
+
+struct Program {
+  std::unique_ptr<freshet::sql::CompiledProgram> program;
+  Program() {
+    auto compiled = freshet::sql::compile_program(kKeyedProgram);
+    if (!compiled.ok()) {
+      std::fprintf(stderr, "%s\n", compiled.status().to_string().c_str());
+      std::exit(1);
+    }
+    program = std::move(*compiled);
+  }
+  void upsert(const char* table, const std::string& row) {
+    program->find_table(table)->upsert_input->push_upsert(RowRef(row));
+  }
+  void reserve(const char* table, size_t rows) { program->find_table(table)->upsert_input->reserve_pending(rows); }
+  void step() {
+    if (!program->circuit->step().ok()) std::abort();
+  }
+};
+
+double ms_since(Clock::time_point begin) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - begin).count();
+}
+
+// A fresh program with the customers in; the orders' rows encoded up front
+// (encoding is not the engine's work).
+struct Loaded {
+  Program p;
+  explicit Loaded(freshet::examples::OrdersCircuit& rows) {
+    for (int c = 0; c < kCustomers; ++c)
+      p.upsert("customers", rows.customer_row(c, "region-" + std::to_string(c % kRegions)));
+    p.step();
+  }
+};
+
+double timed_load(const std::vector<std::string>& orders, size_t step_rows, freshet::examples::OrdersCircuit& rows) {
+  Loaded l(rows);
+  auto begin = Clock::now();
+  for (size_t i = 0; i < orders.size(); ++i) {
+    // As Pipeline::ingest does: room for the step's operations up front.
+    if (i % step_rows == 0) l.p.reserve("orders", std::min(step_rows, orders.size() - i));
+    l.p.upsert("orders", orders[i]);
+    if ((i + 1) % step_rows == 0 || i + 1 == orders.size()) l.p.step();
+  }
+  return ms_since(begin);
+}
+
+double median(std::vector<double> x) {
+  std::sort(x.begin(), x.end());
+  return x[x.size() / 2];
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const size_t orders = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 200000;
+  const int rounds = argc > 2 ? std::atoi(argv[2]) : 5;
+  const size_t changes = argc > 3 ? std::strtoul(argv[3], nullptr, 10) : 100000;
+  freshet::examples::OrdersCircuit rows;
+  Workload work(orders);
+  std::vector<std::string> encoded;
+  for (const Order& o : work.load) encoded.push_back(rows.order_row(o.id, o.customer, o.amount));
+
+  std::vector<double> one, small;
+  if (rounds > 0) {
+    for (int round = 0; round < rounds; ++round) {
+      for (int turn = 0; turn < 2; ++turn) {
+        const bool big = (turn == 0) == (round % 2 == 0);
+        (big ? one : small).push_back(timed_load(encoded, big ? orders : kLoadChunk, rows));
+      }
+    }
+    std::printf("load of %zu orders (keyed program), ms per round:\n  one step        ", orders);
+    for (double ms : one) std::printf(" %.1f", ms);
+    std::printf("\n  steps of %d ", kLoadChunk);
+    for (double ms : small) std::printf(" %.1f", ms);
+    std::printf("\n  median one / steps: %.2f  (target <= 1.00)\n", median(one) / median(small));
+  }
+
+  // The user-shaped run: one load step, then single-row inserts and upserts.
+  Loaded l(rows);
+  auto begin = Clock::now();
+  l.p.reserve("orders", encoded.size());
+  for (const std::string& row : encoded) l.p.upsert("orders", row);
+  l.p.step();
+  const double load_ms = ms_since(begin);
+  const double loaded_mib = static_cast<double>(l.p.program->circuit->state_bytes()) / (1 << 20);
+  std::mt19937_64 random(7);
+  std::vector<double> nanos;
+  for (size_t i = 0; i < changes; ++i) {
+    const int64_t id = i % 2 == 0 ? static_cast<int64_t>(orders + i) : static_cast<int64_t>(random() % orders);
+    std::string row = rows.order_row(id, static_cast<int64_t>(random() % kCustomers), amount_for(random));
+    auto start = Clock::now();
+    l.p.upsert("orders", row);
+    l.p.step();
+    nanos.push_back(std::chrono::duration<double, std::nano>(Clock::now() - start).count());
+  }
+  // The slowest changes by index: a spike of the engine's recurs at the same
+  // index run after run, a wait for a core does not.
+  std::vector<size_t> slowest(nanos.size());
+  for (size_t i = 0; i < slowest.size(); ++i) slowest[i] = i;
+  const size_t shown = std::min<size_t>(12, slowest.size());
+  std::partial_sort(slowest.begin(), slowest.begin() + shown, slowest.end(),
+                    [&](size_t a, size_t b) { return nanos[a] > nanos[b]; });
+  std::sort(slowest.begin(), slowest.begin() + shown);
+  std::printf("slowest (change: ms)");
+  for (size_t i = 0; i < shown; ++i) std::printf(" #%zu %.2f", slowest[i], nanos[slowest[i]] / 1e6);
+  std::printf("\n");
+  std::sort(nanos.begin(), nanos.end());
+  const size_t spikes =
+      static_cast<size_t>(std::count_if(nanos.begin(), nanos.end(), [](double n) { return n > 4e6; }));
+  double mean = 0;
+  for (double n : nanos) mean += n / static_cast<double>(nanos.size());
+  std::printf(
+      "user-shaped, native: load %.1f ms in one step; %zu single-row inserts/upserts: p50 %.2f µs, mean %.2f µs, "
+      "p99 %.2f µs, max %.2f ms, %zu over 4 ms\n",
+      load_ms, changes, nanos[nanos.size() / 2] / 1000, mean / 1000, nanos[nanos.size() * 99 / 100] / 1000,
+      nanos.back() / 1e6, spikes);
+  std::printf("state: %.2f MiB after the load, %.2f MiB after the changes\n", loaded_mib,
+              static_cast<double>(l.p.program->circuit->state_bytes()) / (1 << 20));
+  return 0;
+}

@@ -1,0 +1,123 @@
+#include "freshet/zset/spine.h"
+
+#include "freshet/common/assert.h"
+
+namespace freshet {
+
+size_t Spine::level_of(size_t entries) {
+  size_t level = 0;
+  while ((uint64_t{1} << level) < entries) ++level;
+  return level;
+}
+
+Spine::Level& Spine::level(size_t index) {
+  if (levels_.size() <= index) levels_.resize(index + 1);
+  return levels_[index];
+}
+
+void Spine::insert(BatchPtr batch) {
+  FRESHET_ASSERT(batch && !batch->empty());
+  const size_t index = level_of(batch->size());
+  const uint64_t fuel = kFuelPerEntry << index;
+  // Fuel for each level (merging or not) and the roll-up, which merges less
+  // than 2^(index+2) entries below the batch's level and may complete a
+  // merge of at most that many at it.
+  // (A completed merge may open one level more.) Small merges run at once:
+  // a cascade of them merges less than 2^(kEagerLevels+1) entries.
+  budget_ = fuel * (std::max(levels_.size(), index) + 1) + (uint64_t{8} << index) + (uint64_t{2} << kEagerLevels);
+  work_ = 0;
+  apply_fuel(fuel);
+  roll_up(index);
+  insert_at(std::move(batch), index);
+}
+
+void Spine::place(BatchPtr batch) {
+  size_t index = level_of(batch->size());
+  while (index < levels_.size() && levels_[index].merging()) ++index;
+  insert_at(std::move(batch), index, /*eager_small=*/false);
+}
+
+void Spine::apply_fuel(uint64_t fuel) {
+  // Every merge gets the whole fuel: a small merge that finishes early does
+  // not hand its rest to the large ones, so each level's progress per insert
+  // is known. A merge that completes moves up at once.
+  for (size_t i = 0; i < levels_.size(); ++i) {
+    if (!levels_[i].merging()) continue;
+    work_ += levels_[i].merge->work(fuel);
+    if (levels_[i].merge->done()) insert_at(complete_at(i), i + 1);
+  }
+}
+
+void Spine::roll_up(size_t index) {
+  bool below = false;
+  for (size_t i = 0; i < index && i < levels_.size(); ++i) below = below || !levels_[i].vacant();
+  if (!below) return;
+  BatchPtr carried;
+  for (size_t i = 0; i < index; ++i) {
+    insert_at(std::move(carried), i);
+    carried = complete_at(i);
+  }
+  insert_at(std::move(carried), index);
+  // The batch itself enters `index` next: a merge started there must end now.
+  if (level(index).merging()) insert_at(complete_at(index), index + 1);
+}
+
+void Spine::insert_at(BatchPtr batch, size_t index, bool eager_small) {
+  if (!batch || batch->empty()) return;
+  if (level(index).merging()) {
+    // The fuel fell short (or a roll-up arrived): finish it, move it up.
+    BatchPtr merged = complete_at(index);
+    insert_at(std::move(merged), index + 1);
+  }
+  Level& l = level(index);
+  if (l.vacant()) {
+    l.older = std::move(batch);
+  } else {
+    l.newer = std::move(batch);
+    l.merge = std::make_unique<FueledMerge>(*l.older, *l.newer);
+    if (eager_small && index < kEagerLevels) insert_at(complete_at(index), index + 1);
+  }
+}
+
+BatchPtr Spine::complete_at(size_t index) {
+  if (index >= levels_.size()) return nullptr;
+  Level& l = levels_[index];
+  BatchPtr out;
+  if (l.merging()) {
+    work_ += l.merge->work(UINT64_MAX);
+    out = l.merge->finish();
+  } else {
+    out = std::move(l.older);
+  }
+  levels_[index] = Level();
+  return out;
+}
+
+void Spine::collect(std::vector<BatchPtr>& out) const {
+  // Largest levels first: they change least, so after an insert most slots
+  // already hold their batch and are left alone (no reference counting).
+  size_t n = 0;
+  auto put = [&](const BatchPtr& batch) {
+    if (n == out.size()) {
+      out.push_back(batch);
+    } else if (out[n] != batch) {
+      out[n] = batch;
+    }
+    ++n;
+  };
+  for (size_t i = levels_.size(); i-- > 0;) {
+    if (levels_[i].older) put(levels_[i].older);
+    if (levels_[i].newer) put(levels_[i].newer);
+  }
+  out.resize(n);
+}
+
+size_t Spine::merging_bytes() const {
+  size_t total = levels_.capacity() * sizeof(Level);
+  for (const Level& l : levels_) {
+    if (l.merge) total += sizeof(FueledMerge) + l.merge->memory_bytes();
+  }
+  return total;
+}
+
+}  // namespace freshet

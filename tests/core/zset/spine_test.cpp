@@ -1,0 +1,177 @@
+// The fueled spine (Trace over Spine): after every insert of a random run
+// the trace holds what an eager spine holds (and what a plain Z-set does),
+// no insert's merge work exceeds its budget, and the total work stays that
+// of eager merging, about.
+#include "freshet/zset/spine.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "freshet/zset/batch_builder.h"
+#include "freshet/zset/merge.h"
+#include "freshet/zset/trace.h"
+#include "support/oracle.h"
+#include "support/zset_map.h"
+
+namespace freshet {
+namespace {
+
+std::string row_of(int64_t value) {
+  static const Schema kSchema({{"x", SqlType::bigint(false)}});
+  return encode_row(kSchema, {Value::bigint(value)});
+}
+
+// The spine as it was before fueling: the newest batch merges into its
+// predecessor at once while at least half its size. Counts its merge work
+// in the same units (entries in, at most).
+struct EagerSpine {
+  std::vector<BatchPtr> batches;
+  uint64_t work = 0;
+  void insert(BatchPtr batch) {
+    batches.push_back(std::move(batch));
+    while (batches.size() >= 2 && 2 * batches.back()->size() >= batches[batches.size() - 2]->size()) {
+      work += batches.back()->size() + batches[batches.size() - 2]->size();
+      BatchPtr merged = merge_batches(*batches[batches.size() - 2], *batches.back());
+      batches.pop_back();
+      if (merged->empty()) {
+        batches.pop_back();
+      } else {
+        batches.back() = std::move(merged);
+      }
+    }
+  }
+};
+
+bool same_entries(const Batch& a, const Batch& b) {
+  if (a.size() != b.size() || a.key_count() != b.key_count()) return false;
+  BatchCursor x(a), y(b);
+  for (; x.valid() && y.valid(); x.next(), y.next()) {
+    if (compare_entries(x, y) != 0 || x.weight() != y.weight()) return false;
+  }
+  return !x.valid() && !y.valid();
+}
+
+// Batch sizes spread over four orders of magnitude (small steps mostly, a
+// big one now and then), keys with one value or many, a quarter deletes.
+BatchPtr random_batch(std::mt19937_64& random, int64_t keys, int64_t values) {
+  const size_t size = random() % 8 == 0 ? random() % 20000 : random() % 4 == 0 ? random() % 500 : 1 + random() % 3;
+  BatchBuilder builder;
+  for (size_t i = 0; i < size; ++i) {
+    std::string key = row_of(static_cast<int64_t>(random() % keys));
+    std::string value = values == 0 ? std::string() : row_of(static_cast<int64_t>(random() % values));
+    builder.add(RowRef(key), RowRef(value), random() % 4 == 0 ? -1 : 1);
+  }
+  return builder.finish();
+}
+
+void run_against_eager(uint64_t seed, int64_t keys, int64_t values, int inserts) {
+  std::mt19937_64 random(seed);
+  Trace trace;
+  EagerSpine eager;
+  testing::ZSetMap oracle;
+  uint64_t fueled_work = 0, inserted = 0;
+  for (int step = 0; step < inserts; ++step) {
+    BatchPtr batch = random_batch(random, keys, values);
+    if (batch->empty()) continue;
+    inserted += batch->size();
+    testing::add_batch(oracle, *batch);
+    trace.insert(batch);
+    eager.insert(batch);
+    const Trace::MergeWork work = trace.last_merge_work();
+    ASSERT_LE(work.done, work.budget) << "step " << step << ", a batch of " << batch->size();
+    fueled_work += work.done;
+    ASSERT_TRUE(same_entries(*trace.consolidated(), *merge_all(eager.batches))) << "step " << step;
+    ASSERT_LE(trace.batches().size(), 2 * Spine::level_of(trace.entry_count()) + 2) << "step " << step;
+    if (step % 50 == 0) {
+      ASSERT_EQ(testing::to_map(*trace.consolidated()), oracle) << "step " << step;
+    }
+  }
+  // Amortised, fueling moves work to later steps but does not add to it.
+  EXPECT_LE(fueled_work, 2 * eager.work + 16 * inserted) << "eager " << eager.work;
+  std::printf("fueled merge work %llu, eager %llu, entries inserted %llu\n",
+              static_cast<unsigned long long>(fueled_work), static_cast<unsigned long long>(eager.work),
+              static_cast<unsigned long long>(inserted));
+}
+
+TEST(SpineTest, RandomRunEqualsTheEagerSpineWithinBudget) { run_against_eager(testing::test_seed(41), 30000, 0, 400); }
+
+// A few hundred keys of a thousand values or more: slices stop inside keys.
+TEST(SpineTest, KeysWithManyValues) { run_against_eager(testing::test_seed(43), 300, 5000, 250); }
+
+// One-row inserts, the shape of a dashboard's changes: each does at most
+// kFuelPerEntry units per level and the small merges that run at once,
+// never a merge of the whole trace.
+TEST(SpineTest, SingleRowInsertsDoBoundedWorkEach) {
+  Trace trace;
+  uint64_t most = 0;
+  for (int64_t i = 0; i < 100000; ++i) {
+    BatchBuilder builder;
+    builder.add_row(RowRef(row_of(i * 7919 % 100003)), 1);
+    trace.insert(builder.finish());
+    most = std::max(most, trace.last_merge_work().done);
+    ASSERT_LE(trace.last_merge_work().done, trace.last_merge_work().budget) << "insert " << i;
+  }
+  EXPECT_LE(most, Spine::kFuelPerEntry * 20 + (uint64_t{2} << Spine::kEagerLevels));
+  EXPECT_EQ(trace.consolidated()->size(), 100000u);
+}
+
+size_t memory_of(const std::vector<BatchPtr>& batches) {
+  size_t total = 0;
+  for (const BatchPtr& b : batches) total += b->memory_bytes();
+  return total;
+}
+
+// The user-shaped run on one trace: a big load in one insert, then
+// single-row inserts. A merge in progress holds its output so far, grown
+// with its work, not reserved whole: the trace holds about what the eager
+// spine holds (its inputs stay until it completes, where the eager spine
+// would have merged at once).
+TEST(SpineTest, MergesInProgressHoldAboutWhatTheEagerSpineHolds) {
+  Trace trace;
+  EagerSpine eager;
+  BatchBuilder load;
+  for (int64_t i = 0; i < 200000; ++i) load.add_row(RowRef(row_of(2 * i)), 1);
+  BatchPtr loaded = load.finish();
+  trace.insert(loaded);
+  eager.insert(loaded);
+  double worst = 0;
+  for (int64_t i = 0; i < 100000; ++i) {
+    BatchBuilder builder;
+    builder.add_row(RowRef(row_of(2 * (i * 7919 % 200000) + 1)), 1);
+    BatchPtr batch = builder.finish();
+    trace.insert(batch);
+    eager.insert(batch);
+    if (i % 1000 == 999) {
+      const double ratio = static_cast<double>(trace.memory_bytes()) / static_cast<double>(memory_of(eager.batches));
+      worst = std::max(worst, ratio);
+    }
+  }
+  const double last = static_cast<double>(trace.memory_bytes()) / static_cast<double>(memory_of(eager.batches));
+  std::printf("fueled / eager memory: %.3f at the end, %.3f at worst\n", last, worst);
+  EXPECT_LE(worst, 1.35) << "a merge's output reserved whole holds its inputs' size from its start";
+}
+
+// A checkpoint's batches come back as they were, and inserts after the
+// restore keep merging them correctly.
+TEST(SpineTest, RestoredSpineKeepsMerging) {
+  std::mt19937_64 random(testing::test_seed(47));
+  Trace trace;
+  EagerSpine eager;
+  for (int step = 0; step < 120; ++step) {
+    BatchPtr batch = random_batch(random, 30000, 0);
+    if (batch->empty()) continue;
+    trace.insert(batch);
+    eager.insert(batch);
+    if (step % 30 == 29) {
+      Trace restored;
+      restored.restore(trace.batches());
+      ASSERT_EQ(restored.batches().size(), trace.batches().size());
+      trace = std::move(restored);
+    }
+    ASSERT_TRUE(same_entries(*trace.consolidated(), *merge_all(eager.batches))) << "step " << step;
+  }
+}
+
+}  // namespace
+}  // namespace freshet
