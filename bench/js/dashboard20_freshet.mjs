@@ -2,7 +2,10 @@
 //   'one'   the 20 views in one program, one pipeline;
 //   'each'  each view in a program of its own: 20 pipelines, each with both
 //           tables, all on the realm's one wasm instance (the package loads
-//           the engine once per JS realm, engine_loader.js).
+//           the engine once per JS realm, engine_loader.js);
+//   'bare'  as 'one' with no outputs: the step alone, to tell the engine's
+//           share of a change from the delivery's (not a way to run a
+//           dashboard: nothing reaches JS; the views are read by snapshot).
 // Pipelines are paused and stepped by hand; each view's changes go to a
 // callbackSink that keeps a mirror of the view, so the final check tests the
 // deltas themselves. Sinks are written on a microtask queued by the step:
@@ -14,9 +17,15 @@ import { PROGRAM_SQL, VIEWS, programOf } from './dashboard20_program.mjs';
 import { RowMirror } from './dashboard20_mirror.mjs';
 import { LOAD_CHUNK } from './workload.mjs';
 
+const NAMES = {
+  one: 'freshet, 20 views in one pipeline',
+  each: 'freshet, 20 pipelines of one view (one wasm instance)',
+  bare: 'freshet, one pipeline, step only (no outputs)',
+};
+
 export async function create({ mode }) {
   const freshet = await loadFreshet();
-  const programs = mode === 'one' ? [{ sql: PROGRAM_SQL, views: VIEWS }] : VIEWS.map((v) => ({ sql: programOf(v.name), views: [v] }));
+  const programs = mode !== 'each' ? [{ sql: PROGRAM_SQL, views: VIEWS }] : VIEWS.map((v) => ({ sql: programOf(v.name), views: [v] }));
   const mirrors = new Map(VIEWS.map((v) => [v.name, new RowMirror()]));
   const counts = { chunks: 0 };
   const pipelines = [];
@@ -24,7 +33,7 @@ export async function create({ mode }) {
     // No memory budget: the bench measures memory, it does not bound it.
     const p = await freshet.Pipeline.create({ sql: program.sql, maxMemoryBytes: 0 });
     p.pause();
-    for (const view of program.views) {
+    for (const view of mode === 'bare' ? [] : program.views) {
       const mirror = mirrors.get(view.name);
       p.addOutput(view.name, {
         view: view.name,
@@ -38,7 +47,7 @@ export async function create({ mode }) {
   }
 
   return {
-    name: mode === 'one' ? 'freshet, 20 views in one pipeline' : 'freshet, 20 pipelines of one view (one wasm instance)',
+    name: NAMES[mode],
     counts,
     async load(customers, orders) {
       for (const p of pipelines) {
@@ -63,6 +72,7 @@ export async function create({ mode }) {
       await null; // the sinks' microtasks, queued by the steps, run before this
     },
     views() {
+      if (mode === 'bare') return Object.fromEntries(VIEWS.map((v) => [v.name, pipelines[0].snapshot(v.name)]));
       return Object.fromEntries([...mirrors].map(([name, mirror]) => [name, mirror.rows()]));
     },
     memory() {
