@@ -81,10 +81,11 @@ struct TenViews {
     }
     return out;
   }
-  //! Bytes of the operators that keep a join's two traces.
+  //! Bytes of the operators that keep joins' traces: the arrangements of
+  //! their sides (arrange.h), and joins fused with their aggregates.
   size_t join_bytes() const {
     auto by = state_by_operator();
-    return by["join"].first + by["join_aggregate"].first;
+    return by["join"].first + by["join_aggregate"].first + by["arrange"].first;
   }
 };
 

@@ -3,6 +3,7 @@
 #include "aggregate_plan.h"
 #include "aggregation.h"
 #include "freshet/common/assert.h"
+#include "freshet/operators/held_output.h"
 #include "freshet/operators/lateness_filter.h"
 #include "group_eviction.h"
 
@@ -11,7 +12,7 @@ namespace {
 
 using aggregate_detail::Aggregation;
 
-class AggregateOperator : public Operator {
+class AggregateOperator : public Operator, public HeldOutput {
  public:
   AggregateOperator(const StreamSlot* input, StreamSlot* output, std::vector<aggregate_detail::AggregatePlan> plans,
                     std::optional<GroupEvictionSpec> eviction, AggregateErrorHandler on_error)
@@ -31,6 +32,10 @@ class AggregateOperator : public Operator {
     if (eviction_) eviction_->rebuild(aggregation_);
   }
   const AggregateWork& work() const { return aggregation_.work(); }
+  // An aggregate that forgets closed groups (LATENESS) no longer holds
+  // their rows, which stay in its output's integral: a view keeps its own.
+  BatchPtr output_contents() const override { return aggregation_.emitted_rows(); }
+  bool holds_output() const override { return !eviction_; }
 
   Status evaluate() override {
     output_->batch = Batch::empty_batch();

@@ -64,6 +64,14 @@ Status Aggregation::fold_one(size_t a, RowRef key, const RowReader& row, Weight 
   return Status::OK();
 }
 
+BatchPtr Aggregation::emitted_rows() const {
+  BatchBuilder rows;
+  for (const auto& [key, group] : state_.groups) {
+    if (group.emitted) rows.add_row(RowRef(group.output), 1);
+  }
+  return rows.finish();
+}
+
 Status Aggregation::emit(BatchPtr* output) {
   FRESHET_RETURN_IF_ERROR(update_value_traces());
   // Recomputes the row of every pending group, then emits the differences.

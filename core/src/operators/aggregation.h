@@ -45,6 +45,9 @@ class Aggregation {
   //! row stays where it was sent. For groups no future input can reach
   //! (see GroupEviction). Only between steps (no group is pending then).
   void forget(const std::string& key);
+  //! The rows last emitted, as a consolidated Z-set: the integral of the
+  //! output (while no group is forgotten).
+  BatchPtr emitted_rows() const;
   //! Calls `visit(key bytes)` for every group.
   template <typename Visit>
   void for_each_group(Visit&& visit) const {

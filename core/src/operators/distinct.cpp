@@ -1,5 +1,6 @@
 #include "freshet/operators/distinct.h"
 
+#include "freshet/operators/held_output.h"
 #include "freshet/zset/batch_builder.h"
 #include "freshet/zset/batch_codec.h"
 #include "freshet/zset/cursor.h"
@@ -8,7 +9,7 @@
 namespace freshet {
 namespace {
 
-class DistinctOperator : public Operator {
+class DistinctOperator : public Operator, public HeldOutput {
  public:
   DistinctOperator(const StreamSlot* input, StreamSlot* output) : input_(input), output_(output) {}
   const char* name() const override { return "distinct"; }
@@ -32,6 +33,15 @@ class DistinctOperator : public Operator {
   }
 
   size_t state_bytes() const override { return integral_.memory_bytes(); }
+  // The output's integral: each pair of positive integrated weight, once.
+  BatchPtr output_contents() const override {
+    BatchPtr all = integral_.consolidated();
+    SortedBatchBuilder present;
+    for (BatchCursor c(*all); c.valid(); c.next()) {
+      if (c.weight() > 0) present.push(c.key(), c.value(), 1);
+    }
+    return present.finish();
+  }
   void save_state(ByteWriter& out) const override { write_trace(out, integral_); }
   void restore_state(ByteReader& in) override {
     read_trace(in, rows_of(input_->key_schema), rows_of(input_->value_schema), &integral_);

@@ -8,8 +8,8 @@ namespace {
 
 class JoinOperator : public Operator {
  public:
-  JoinOperator(const StreamSlot* left, const StreamSlot* right, StreamSlot* output, JoinMapper mapper)
-      : output_(output), join_(left, right, *output->key_schema, *output->value_schema, std::move(mapper)) {}
+  JoinOperator(const Circuit& circuit, Arrangement left, Arrangement right, StreamSlot* output, JoinMapper mapper)
+      : output_(output), join_(circuit, left, right, *output->key_schema, *output->value_schema, std::move(mapper)) {}
   const char* name() const override { return "join"; }
 
   Status evaluate() override {
@@ -18,9 +18,7 @@ class JoinOperator : public Operator {
     return Status::OK();
   }
 
-  size_t state_bytes() const override { return join_.state_bytes(); }
-  void save_state(ByteWriter& out) const override { join_.save_state(out); }
-  void restore_state(ByteReader& in) override { join_.restore_state(in); }
+  // No state: the arrangements it reads hold both sides.
 
  private:
   StreamSlot* output_;
@@ -32,9 +30,11 @@ class JoinOperator : public Operator {
 
 Stream join(Stream left, Stream right, SchemaPtr key_schema, SchemaPtr value_schema, JoinMapper mapper) {
   Circuit& circuit = *left.circuit();
+  Arrangement left_arranged = arrange(left), right_arranged = arrange(right);
   Stream output = circuit.add_stream(std::move(key_schema), std::move(value_schema));
-  circuit.add_operator(std::make_unique<JoinOperator>(&circuit.slot(left), &circuit.slot(right),
-                                                      &circuit.slot(output), std::move(mapper)), {left, right}, output);
+  circuit.add_operator(std::make_unique<JoinOperator>(circuit, left_arranged, right_arranged, &circuit.slot(output),
+                                                      std::move(mapper)),
+                       {left_arranged.stream, right_arranged.stream}, output);
   return output;
 }
 

@@ -3,6 +3,7 @@
 #include "aggregate_plan.h"
 #include "aggregation.h"
 #include "freshet/common/assert.h"
+#include "freshet/operators/held_output.h"
 #include "join_core.h"
 
 namespace freshet {
@@ -10,13 +11,13 @@ namespace {
 
 using aggregate_detail::Aggregation;
 
-class JoinAggregateOperator : public Operator {
+class JoinAggregateOperator : public Operator, public HeldOutput {
  public:
-  JoinAggregateOperator(const StreamSlot* left, const StreamSlot* right, StreamSlot* output, SchemaPtr group_schema,
-                        SchemaPtr row_schema, JoinMapper mapper, std::vector<aggregate_detail::AggregatePlan> plans,
-                        AggregateErrorHandler on_error)
+  JoinAggregateOperator(const Circuit& circuit, Arrangement left, Arrangement right, StreamSlot* output,
+                        SchemaPtr group_schema, SchemaPtr row_schema, JoinMapper mapper,
+                        std::vector<aggregate_detail::AggregatePlan> plans, AggregateErrorHandler on_error)
       : output_(output),
-        join_(left, right, *group_schema, *row_schema, std::move(mapper)),
+        join_(circuit, left, right, *group_schema, *row_schema, std::move(mapper)),
         aggregation_(group_schema, row_schema, output->key_schema, std::move(plans)) {
     aggregation_.set_error_handler(std::move(on_error));
   }
@@ -32,16 +33,11 @@ class JoinAggregateOperator : public Operator {
     return aggregation_.emit(&output_->batch);
   }
 
-  size_t state_bytes() const override { return join_.state_bytes() + aggregation_.state_bytes(); }
-  // The join's traces, then the aggregate's state.
-  void save_state(ByteWriter& out) const override {
-    join_.save_state(out);
-    aggregation_.save_state(out);
-  }
-  void restore_state(ByteReader& in) override {
-    join_.restore_state(in);
-    if (in.ok()) aggregation_.restore_state(in);
-  }
+  BatchPtr output_contents() const override { return aggregation_.emitted_rows(); }
+  // The aggregate's state; the join's sides are the arrangements' (arrange.h).
+  size_t state_bytes() const override { return aggregation_.state_bytes(); }
+  void save_state(ByteWriter& out) const override { aggregation_.save_state(out); }
+  void restore_state(ByteReader& in) override { aggregation_.restore_state(in); }
 
  private:
   StreamSlot* output_;
@@ -57,11 +53,14 @@ Stream join_aggregate(Stream left, Stream right, SchemaPtr group_schema, SchemaP
   std::vector<Column> columns = group_schema->columns();
   for (const AggregateSpec& spec : aggregates) columns.push_back({spec.name, spec.result_type});
   Circuit& circuit = *left.circuit();
+  Arrangement left_arranged = arrange(left), right_arranged = arrange(right);
   Stream output = circuit.add_stream(make_schema(std::move(columns)), empty_schema());
   auto plans = aggregate_detail::make_plans(*row_schema, aggregates, group_schema->size());
-  circuit.add_operator(std::make_unique<JoinAggregateOperator>(
-      &circuit.slot(left), &circuit.slot(right), &circuit.slot(output), std::move(group_schema), std::move(row_schema),
-      std::move(mapper), std::move(plans), std::move(on_error)), {left, right}, output);
+  circuit.add_operator(std::make_unique<JoinAggregateOperator>(circuit, left_arranged, right_arranged,
+                                                               &circuit.slot(output), std::move(group_schema),
+                                                               std::move(row_schema), std::move(mapper),
+                                                               std::move(plans), std::move(on_error)),
+                       {left_arranged.stream, right_arranged.stream}, output);
   return output;
 }
 

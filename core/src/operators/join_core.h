@@ -1,14 +1,22 @@
-// The inner equi-join's work apart from where its output goes: both inputs'
-// integrals as traces, and each step's change (join.h's ΔA ⋈ z⁻¹(B) + A ⋈
-// ΔB): every key of one side's delta is sought in every batch of the other
-// side's trace (galloping on from the previous key), every pair of matching
-// values is mapped, and each mapped entry goes to the caller. Shared by the
-// join, which builds its output batch of the entries, and the join fused
-// with an aggregate, which folds them into their groups.
+// The inner equi-join's work apart from where its output goes: each step's
+// change of the join of two arranged inputs (arrange.h), every key of one
+// side's delta sought in every batch of the other side's trace (galloping on
+// from the previous key), every pair of matching values mapped, and each
+// mapped entry handed to the caller. Shared by the join, which builds its
+// output batch of the entries, and the join fused with an aggregate, which
+// folds them into their groups.
+//
+// The traces are the arrangements', which hold the steps before this one
+// while it runs (z⁻¹(A), z⁻¹(B)), so the change is computed as
+//
+//   Δ(A ⋈ B) = ΔA ⋈ z⁻¹(B) + ΔA ⋈ ΔB + z⁻¹(A) ⋈ ΔB
+//
+// each pair met once, as before arrangements. The join keeps no state.
 #pragma once
 
 #include "freshet/circuit/circuit.h"
 #include "freshet/circuit/work_meter.h"
+#include "freshet/operators/arrange.h"
 #include "freshet/operators/row_functions.h"
 #include "freshet/zset/batch_codec.h"
 #include "freshet/zset/trace.h"
@@ -17,43 +25,40 @@ namespace freshet {
 
 class JoinCore {
  public:
-  //! The join of the streams in `left` and `right` (keyed alike); the mapper
-  //! writes entries of `out_key` and `out_value`.
-  JoinCore(const StreamSlot* left, const StreamSlot* right, const Schema& out_key, const Schema& out_value,
-           JoinMapper mapper)
-      : left_(left), right_(right), mapper_(std::move(mapper)), key_builder_(out_key), value_builder_(out_value) {}
+  //! The join of the arranged streams `left` and `right` (keyed alike); the
+  //! mapper writes entries of `out_key` and `out_value`.
+  JoinCore(const Circuit& circuit, Arrangement left, Arrangement right, const Schema& out_key,
+           const Schema& out_value, JoinMapper mapper)
+      : left_(&circuit.slot(left.stream)),
+        right_(&circuit.slot(right.stream)),
+        left_trace_(left.trace),
+        right_trace_(right.trace),
+        mapper_(std::move(mapper)),
+        key_builder_(out_key),
+        value_builder_(out_value) {}
 
   //! One step: calls emit(key, value, weight) for each mapped entry of this
-  //! step's change (the bytes are valid until emit returns); the traces
-  //! then hold this step's inputs too.
+  //! step's change (the bytes are valid until emit returns).
   template <typename Emit>
   void step(Emit&& emit) {
-    walk(*left_->batch, right_trace_, /*delta_is_left=*/true, emit);
-    left_trace_.insert(left_->batch);
-    walk(*right_->batch, left_trace_, /*delta_is_left=*/false, emit);
-    right_trace_.insert(right_->batch);
-  }
-
-  size_t state_bytes() const { return left_trace_.memory_bytes() + right_trace_.memory_bytes(); }
-  void save_state(ByteWriter& out) const {
-    write_trace(out, left_trace_);
-    write_trace(out, right_trace_);
-  }
-  void restore_state(ByteReader& in) {
-    read_trace(in, rows_of(left_->key_schema), rows_of(left_->value_schema), &left_trace_);
-    read_trace(in, rows_of(right_->key_schema), rows_of(right_->value_schema), &right_trace_);
+    const BatchPtr& left = left_->batch;
+    const BatchPtr& right = right_->batch;
+    walk(*left, right_trace_->batches(), /*delta_is_left=*/true, emit);
+    if (!left->empty() && !right->empty()) walk(*left, {right}, /*delta_is_left=*/true, emit);
+    walk(*right, left_trace_->batches(), /*delta_is_left=*/false, emit);
   }
 
  private:
-  // Joins every key of `delta` with the matching values in each batch of `other`.
+  // Joins every key of `delta` with the matching values in each of `batches`
+  // (the other side's).
   template <typename Emit>
-  void walk(const Batch& delta, const Trace& other, bool delta_is_left, Emit& emit) {
+  void walk(const Batch& delta, const std::vector<BatchPtr>& batches, bool delta_is_left, Emit& emit) {
     if (delta.empty()) return;
     WorkMeter* meter = active_work_meter();
     const Schema& key_schema = *left_->key_schema;
     const Schema& delta_schema = delta_is_left ? *left_->value_schema : *right_->value_schema;
     const Schema& other_schema = delta_is_left ? *right_->value_schema : *left_->value_schema;
-    for (const BatchPtr& batch : other.batches()) {
+    for (const BatchPtr& batch : batches) {
       size_t position = 0;
       for (size_t k = 0; k < delta.key_count() && position < batch->key_count(); ++k) {
         RowRef key = delta.key(k);
@@ -82,10 +87,11 @@ class JoinCore {
 
   const StreamSlot* left_;
   const StreamSlot* right_;
+  // The arrangements' traces (the steps before this one while step() runs).
+  const Trace* left_trace_;
+  const Trace* right_trace_;
   JoinMapper mapper_;
   RowBuilder key_builder_, value_builder_;
-  // State: the integrals of both inputs.
-  Trace left_trace_, right_trace_;
 };
 
 }  // namespace freshet

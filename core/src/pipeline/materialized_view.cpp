@@ -13,7 +13,10 @@ MaterializedView::MaterializedView(const sql::CompiledProgram& program, const sq
       indexes_(program.indexes_of(view.name)),
       materialized_(program.is_materialized(view)),
       other_indexes_(indexes_.empty() ? 0 : indexes_.size() - 1) {
-  if (indexes_.empty()) return;
+  if (indexes_.empty()) {
+    if (materialized_) held_ = held_output(*program.circuit, view.stream);
+    return;
+  }
   key_columns_ = indexes_[0]->columns;
   key_schema_ = indexes_[0]->key_schema;
   std::vector<Column> rest;
@@ -48,7 +51,7 @@ std::optional<size_t> MaterializedView::index_ordinal(std::string_view index_nam
 }
 
 void MaterializedView::update() {
-  if (!materialized_) return;
+  if (!materialized_ || held_) return;
   if (indexes_.empty()) {
     primary_.insert(view_->stream.current());
     return;
@@ -62,6 +65,7 @@ void MaterializedView::update() {
 }
 
 BatchPtr MaterializedView::snapshot() const {
+  if (held_) return held_->output_contents();
   BatchPtr contents = primary_.consolidated();
   if (indexes_.empty()) return contents;
   // Keyed by the first index: put each row back together.
@@ -96,12 +100,15 @@ size_t MaterializedView::memory_bytes() const {
   return total;
 }
 
+// A view that reads its producer's rows saves none: the producer's state has them.
 void MaterializedView::save_state(ByteWriter& out) const {
+  if (held_) return;
   write_trace(out, primary_);
   for (const Trace& trace : other_indexes_) write_trace(out, trace);
 }
 
 void MaterializedView::restore_state(ByteReader& in) {
+  if (held_) return;
   if (indexes_.empty()) {
     read_trace(in, rows_of(view_->schema), rows_of(empty_schema()), &primary_);
     return;

@@ -184,10 +184,14 @@ class ProgramCompiler {
   void prune_views() {
     ColumnDemand demand;
     if (options_.share_subplans) {
-      demand = program_column_demand(bound_.size(), [this](size_t v) -> PlanPtr {
-        Result<PlanPtr> plan = bind_view(*bound_[v].view);  // bound before: no error
-        return plan.ok() ? std::move(*plan) : nullptr;
-      });
+      demand = program_column_demand(
+          bound_.size(),
+          [this](size_t v) -> PlanPtr {
+            Result<PlanPtr> plan = bind_view(*bound_[v].view);  // bound before: no error
+            return plan.ok() ? std::move(*plan) : nullptr;
+          },
+          options_.share_arrangements);
+      shared_.set_share_arrangements(options_.share_arrangements);
     }
     for (BoundView& view : bound_) {
       prune_columns(*view.plan, std::vector<bool>(view.plan->schema->size(), true),

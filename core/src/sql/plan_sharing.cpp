@@ -7,7 +7,19 @@
 namespace freshet::sql {
 
 std::vector<bool> ColumnDemand::widen(const LogicalPlan& plan, const std::vector<bool>& needed) {
-  auto [entry, inserted] = needed_.try_emplace(plan_key(plan), needed);
+  return widen_key(plan_key(plan), needed);
+}
+
+std::vector<bool> ColumnDemand::widen_side(const LogicalPlan& input, const std::vector<ExprPtr>& keys,
+                                           const std::vector<bool>& needed) {
+  if (!share_sides_) return needed;
+  std::string key = "join side of " + plan_key(input);
+  for (const ExprPtr& expr : keys) key += " key " + expression_key(*expr);
+  return widen_key(key, needed);
+}
+
+std::vector<bool> ColumnDemand::widen_key(const std::string& key, const std::vector<bool>& needed) {
+  auto [entry, inserted] = needed_.try_emplace(key, needed);
   if (inserted) return needed;
   std::vector<bool>& all = entry->second;
   for (size_t c = 0; c < needed.size() && c < all.size(); ++c) {
@@ -25,8 +37,10 @@ bool ColumnDemand::take_grown() {
   return grown;
 }
 
-ColumnDemand program_column_demand(size_t view_count, const std::function<PlanPtr(size_t)>& bind) {
+ColumnDemand program_column_demand(size_t view_count, const std::function<PlanPtr(size_t)>& bind,
+                                   bool share_sides) {
   ColumnDemand demand;
+  demand.set_share_sides(share_sides);
   // A round in which no union grew left every sub-plan with the columns
   // the next pruning gives it. Each round that grows one adds a column, so
   // this ends; the bound only caps the compile time of a pathological

@@ -20,6 +20,11 @@
 //   (the planner fuses an aggregate with the join below it only when
 //   nothing else reads that join).
 //
+// - Arrangements: a join's side is its input indexed by the join's keys
+//   and integrated into a trace (arrange.h). Two different joins that index
+//   the same stream by the same keys, keeping the same columns, read one
+//   arrangement: SharedPlans keeps them by (stream, keys, columns) too.
+//
 // Planning is deterministic (keys are canonical, views are planned in
 // program order), so a program builds the same operator list every time and
 // restores its own checkpoints.
@@ -43,18 +48,29 @@ class ColumnDemand {
   //! Records that a user of `plan` needs `needed` and returns what every
   //! user recorded so far needs (`needed` or more).
   std::vector<bool> widen(const LogicalPlan& plan, const std::vector<bool>& needed);
+  //! The same for the columns a join keeps of its side `input` indexed by
+  //! `keys` (before pruning): joins that index one input alike keep the
+  //! union of their columns, so they read one arrangement of it.
+  std::vector<bool> widen_side(const LogicalPlan& input, const std::vector<ExprPtr>& keys,
+                               const std::vector<bool>& needed);
   //! Whether a recording grew an earlier one since the last call (then a
   //! sub-plan already pruned asked too little of its inputs: prune again).
   bool take_grown();
+  void set_share_sides(bool share) { share_sides_ = share; }
 
  private:
+  std::vector<bool> widen_key(const std::string& key, const std::vector<bool>& needed);
+
   std::map<std::string, std::vector<bool>> needed_;
   bool grown_ = false;
+  bool share_sides_ = true;
 };
 
 //! The demand of a whole program: prunes the plans `bind(0..count-1)` gives
-//! (fresh copies of the views, in order) until no sub-plan's union grows.
-ColumnDemand program_column_demand(size_t view_count, const std::function<PlanPtr(size_t)>& bind);
+//! (fresh copies of the views, in order) until no sub-plan's union grows;
+//! joins' sides too when `share_sides` (widen_side).
+ColumnDemand program_column_demand(size_t view_count, const std::function<PlanPtr(size_t)>& bind,
+                                   bool share_sides = true);
 
 //! The planner's cache of planned sub-plans and their users' counts.
 class SharedPlans {
@@ -72,13 +88,22 @@ class SharedPlans {
   //! Sub-plans planned once and used again (for tests and the benchmark).
   size_t reuses() const { return reuses_; }
 
+  //! The arranged stream already planned for `key` (a stream indexed by
+  //! keys, plan_sharing.cpp's arrangement_key), if any.
+  std::optional<Stream> find_arrangement(const std::string& key) const;
+  void add_arrangement(std::string key, Stream stream) { arrangements_.emplace(std::move(key), stream); }
+  bool shares_arrangements() const { return share_arrangements_; }
+  void set_share_arrangements(bool share) { share_arrangements_ = share; }
+
  private:
   void count_inputs(const LogicalPlan& node, const std::string& key);
 
   std::map<std::string, Stream> streams_;
+  std::map<std::string, Stream> arrangements_;
   std::map<std::string, size_t> users_;
   std::set<std::string> counted_;
   mutable size_t reuses_ = 0;
+  bool share_arrangements_ = true;
 };
 
 }  // namespace freshet::sql

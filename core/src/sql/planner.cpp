@@ -204,8 +204,9 @@ std::pair<Stream, Stream> Planner::index_join_inputs(Stream left, Stream right, 
   const JoinType type = node.join_type;
   const bool keep_left = type == JoinType::kLeft || type == JoinType::kFull;
   const bool keep_right = type == JoinType::kRight || type == JoinType::kFull;
-  return {index_by(left, std::move(node.left_keys), !keep_left, node.left_columns),
-          index_by(right, std::move(node.right_keys), !keep_right, node.right_columns)};
+  // Each side is arranged, shared with the joins that index it alike.
+  return {arranged_index(left, std::move(node.left_keys), !keep_left, node.left_columns),
+          arranged_index(right, std::move(node.right_keys), !keep_right, node.right_columns)};
 }
 
 Stream Planner::plan_join(Stream left, Stream right, LogicalPlan& node) {

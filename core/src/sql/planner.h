@@ -107,6 +107,10 @@ class Planner {
   //! key are dropped when asked.
   Stream index_by(Stream input, std::vector<ExprPtr> keys, bool drop_null_keys = false,
                   std::optional<std::vector<size_t>> value_columns = std::nullopt);
+  //! index_by, arranged (arrange.h): the arrangement another join made of
+  //! the same stream, keys and columns, when sharing (plan_arrange.cpp).
+  Stream arranged_index(Stream input, std::vector<ExprPtr> keys, bool drop_null_keys,
+                        std::optional<std::vector<size_t>> value_columns);
 
   Circuit& circuit_;
   StreamLookup lookup_;

@@ -72,6 +72,12 @@ std::vector<size_t> prune_join(LogicalPlan& plan, const std::vector<bool>& neede
     for (const ExprPtr& key : plan.left_keys) mark_columns(*key, keep_left);
     for (const ExprPtr& key : plan.right_keys) mark_columns(*key, keep_right);
   }
+  // Joins indexing one input by the same keys keep the same columns of it,
+  // and so share its arrangement (plan_arrange.cpp).
+  if (demand) {
+    keep_left = demand->widen_side(*plan.inputs[0], plan.left_keys, keep_left);
+    keep_right = demand->widen_side(*plan.inputs[1], plan.right_keys, keep_right);
+  }
   // Each input must also provide what its join keys read.
   std::vector<bool> left_needed = keep_left, right_needed = keep_right;
   for (const ExprPtr& key : plan.left_keys) mark_columns(*key, left_needed);

@@ -14,8 +14,10 @@
 //        └────────────────────────────────────┘
 //
 // ## Design
-// The operator keeps both integrals as traces and seeks each delta key in
-// every batch of the other trace: O(|Δ| × log n) plus the size of the output.
+// Both integrals are arrangements (arrange.h), which other operators reading
+// the same stream share; the join keeps no state of its own and seeks each
+// delta key in every batch of the other side's trace: O(|Δ| × log n) plus
+// the size of the output.
 // Keys match on bytes, so two NULL keys match: SQL's rule that NULL matches
 // nothing is the planner's to apply (it filters NULL keys out of the inputs).
 //

@@ -10,13 +10,14 @@
 //   ΔA, ΔB ──► ⋈ walk ──(group, row, weight)──► fold ──► emit ──► Δ(output)
 //
 // ## Invariants
-// - The output, and the state of both traces, equal those of the join
-//   followed by the aggregate, after every step; the one difference is that
-//   a floating SUM/AVG adds a step's joined rows in the walk's order and
-//   unconsolidated (a pair that cancels within a step is added and taken
-//   away), which can change its rounding, as any incremental float sum does.
-// - On an error the traces still take the step's input (as the join would
-//   have) and the aggregate's rules for errors apply (aggregate.h).
+// - The output equals that of the join followed by the aggregate, after
+//   every step (both read the sides' arrangements, arrange.h); the one
+//   difference is that a floating SUM/AVG adds a step's joined rows in the
+//   walk's order and unconsolidated (a pair that cancels within a step is
+//   added and taken away), which can change its rounding, as any
+//   incremental float sum does.
+// - On an error the arrangements still take the step's input (as for the
+//   join) and the aggregate's rules for errors apply (aggregate.h).
 #pragma once
 
 #include <vector>

@@ -9,6 +9,11 @@
 // traces. A view without an index keeps a trace of its rows. A view is
 // materialized when declared MATERIALIZED or when it has an index (whose
 // trace holds the data anyway): CompiledProgram::is_materialized.
+//
+// A view without an index whose stream comes straight from an operator that
+// holds its output (an aggregate's groups, a DISTINCT's integral:
+// held_output.h) keeps nothing: it reads that operator's rows, which
+// exist once. The operator's checkpoint holds them.
 #pragma once
 
 #include <memory>
@@ -16,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "freshet/operators/held_output.h"
 #include "freshet/sql/compiler.h"
 #include "freshet/zset/trace.h"
 
@@ -69,6 +75,7 @@ class MaterializedView {
   const sql::CompiledView* view_;
   std::vector<const sql::CompiledIndex*> indexes_;
   bool materialized_;
+  const HeldOutput* held_ = nullptr;  // the producer holding the rows, when it does
   Trace primary_;                    // by the first index when there is one, else by row
   std::vector<Trace> other_indexes_;  // indexes 2, 3, ...
   // With an index: where the key columns and the other columns sit in a row.

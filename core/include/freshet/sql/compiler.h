@@ -109,6 +109,11 @@ struct CompileOptions {
   //! occurrence is planned on its own: the oracle of the sharing tests and
   //! the baseline of its benchmark.
   bool share_subplans = true;
+  //! With share_subplans: joins that index one input by the same keys keep
+  //! the union of their columns of it and read one arrangement of it
+  //! (arrange.h). Off, each join arranges its own sides: the baseline of
+  //! bench/arrange_bench.cpp.
+  bool share_arrangements = true;
   //! Bounds on what one program may cost to compile and hold, so that a
   //! program sent to a server fails with LIMIT_EXCEEDED instead of taking
   //! its memory: the text's bytes, its statements (tables, views, indexes),
