@@ -30,6 +30,7 @@ class AggregateOperator : public Operator {
     if (eviction_) eviction_->rebuild(aggregation_);
   }
   const AggregateWork& work() const { return aggregation_.work(); }
+  BatchPtr output_integral() const override { return aggregation_.emitted_rows(); }
 
   Status evaluate() override {
     output_->batch = Batch::empty_batch();

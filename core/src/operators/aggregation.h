@@ -43,6 +43,15 @@ class Aggregation {
   //! row stays where it was sent. For groups no future input can reach
   //! (see GroupEviction). Only between steps (no group is pending then).
   void forget(const std::string& key);
+  //! The rows last emitted, one per group: the integral of the output
+  //! (Operator::output_integral, for bootstrapping: circuit_bootstrap.cpp).
+  BatchPtr emitted_rows() const {
+    BatchBuilder rows;
+    for (const auto& entry : state_.groups) {
+      if (entry.second.emitted) rows.add_row(RowRef(entry.second.output), 1);
+    }
+    return rows.finish();
+  }
   //! Calls `visit(key bytes)` for every group.
   template <typename Visit>
   void for_each_group(Visit&& visit) const {

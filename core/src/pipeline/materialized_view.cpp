@@ -96,6 +96,11 @@ size_t MaterializedView::memory_bytes() const {
   return total;
 }
 
+void MaterializedView::clear() {
+  primary_.clear();
+  for (Trace& trace : other_indexes_) trace.clear();
+}
+
 void MaterializedView::save_state(ByteWriter& out) const {
   write_trace(out, primary_);
   for (const Trace& trace : other_indexes_) write_trace(out, trace);

@@ -34,6 +34,8 @@ class MaterializedView {
 
   //! Adds the step's deltas to the traces (after every step).
   void update();
+  //! Empties the traces (before a bootstrap fills them again: program_change.cpp).
+  void clear();
 
   //! Set when the view's stream (or an index's) comes from a failed operator
   //! (Pipeline::mark_failed_views): from then on the view keeps its contents
