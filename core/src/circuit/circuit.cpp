@@ -77,7 +77,12 @@ size_t Circuit::state_bytes() const {
 // position (format 7, by id: circuit_ids.cpp). Read only into a circuit that
 // builds the same operators; when the engine's operators changed since, the
 // checkpoint cannot be placed and says so.
+// Format 7 (circuit_ids.cpp), read whole into the same circuit.
+bool circuit_section_has_ids(std::string_view bytes);
+Status restore_every_operator(Circuit& circuit, std::string_view bytes);
+
 Status Circuit::restore_state(std::string_view bytes) {
+  if (circuit_section_has_ids(bytes)) return restore_every_operator(*this, bytes);
   ByteReader in(bytes, "circuit state");
   uint64_t steps = in.u64();
   size_t count = in.count(9);

@@ -75,6 +75,40 @@ Result<std::vector<SavedOperator>> read_operators(std::string_view bytes, uint64
 
 }  // namespace
 
+// Whether a circuit section is format 7's: its first operator is named by
+// an id (12 hex digits), never a kind's name (a word: "map", "input"), as
+// formats 4 to 6 name it. Circuit::restore_state reads both.
+bool circuit_section_has_ids(std::string_view bytes) {
+  ByteReader in(bytes, "circuit state");
+  in.u64();
+  if (in.varint() == 0 || !in.ok()) return false;
+  std::string_view first = in.bytes();
+  if (!in.ok() || first.size() != 12) return false;
+  for (char c : first) {
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  }
+  return true;
+}
+
+// Format 7 into the same circuit: every operator must be there.
+Status restore_every_operator(Circuit& circuit, std::string_view bytes) {
+  std::vector<bool> restored;
+  FRESHET_RETURN_IF_ERROR(circuit.restore_state_by_id(bytes, restored));
+  Result<std::map<std::string, std::string>> ids = Circuit::saved_ids(bytes);
+  if (!ids.ok()) return ids.status();
+  for (size_t i = 0; i < restored.size(); ++i) {
+    if (!restored[i]) {
+      return Status(ErrorCode::kCheckpointCorrupt, "circuit state: operator " + circuit.operator_id(i) + " (" +
+                                                       circuit.operator_at(i).name() + ") is not in it");
+    }
+  }
+  if (ids->size() != restored.size()) {
+    return Status(ErrorCode::kCheckpointCorrupt, "circuit state: it holds " + std::to_string(ids->size()) +
+                                                     " operators, the circuit has " + std::to_string(restored.size()));
+  }
+  return Status::OK();
+}
+
 Result<std::map<std::string, std::string>> Circuit::saved_ids(std::string_view bytes) {
   Result<std::vector<SavedOperator>> saved = read_operators(bytes, nullptr);
   if (!saved.ok()) return saved.status();
