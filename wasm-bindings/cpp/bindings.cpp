@@ -61,6 +61,7 @@ EMSCRIPTEN_BINDINGS(freshet) {
       .constructor<>()
       .function("open", &Engine::open)
       .function("openWithOptions", &Engine::open_with_options)
+      .function("replaceProgram", &Engine::replace_program)
       .function("describeProgram", &Engine::describe_program)
       .function("ingest", &Engine::ingest)
       .function("step", &Engine::step)

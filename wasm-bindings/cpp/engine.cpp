@@ -64,6 +64,7 @@ Reply Engine::open_with_options(const std::string& sql, const std::string& on_ru
   }
   Result<std::unique_ptr<Pipeline>> pipeline = Pipeline::create(sql, options);
   if (!pipeline.ok()) return Reply::error(pipeline.status());
+  options_ = options;
   pipeline_ = std::move(*pipeline);
   pipeline_->set_snapshot_chunk_records(std::numeric_limits<size_t>::max());  // as open()
   if (error_view_retention >= 0) pipeline_->set_error_view_retention(static_cast<size_t>(error_view_retention));

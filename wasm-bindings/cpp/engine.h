@@ -42,6 +42,11 @@ class Engine {
   //! As open, with the program's runtime error mode ("fail" | "null"; ""
   //! is "fail") and error_view's retention in rows (< 0: the default).
   Reply open_with_options(const std::string& sql, const std::string& on_runtime_error, double error_view_retention);
+  //! Replaces the program in place (Pipeline::replace_program: views kept
+  //! keep their state and streams; new, changed and failed ones are
+  //! bootstrapped). Answers {"rebuilt_views":[...],"restored_operators":n,
+  //! "rebuilt_operators":n}; on error the old program runs on.
+  Reply replace_program(const std::string& sql);
   //! The program's description (sql/program_description.h) as JSON: the
   //! package's `p.program`, and what JS shapes rows and keys by.
   Reply describe_program() const;
@@ -184,6 +189,7 @@ class Engine {
   static constexpr size_t kKeptRowChunkWords = 1 << 14;
   static inline int live_engines_ = 0;
   std::unique_ptr<Pipeline> pipeline_;
+  sql::CompileOptions options_;  // open_with_options's, for replace_program
   std::shared_ptr<Outbox> outbox_ = std::make_shared<Outbox>();
   Reply last_error_;
   double exchange_[kExchangeSlots] = {};

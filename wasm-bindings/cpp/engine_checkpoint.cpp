@@ -64,7 +64,8 @@ Reply Engine::checkpoint_read_manifest(const std::string& bytes) {
   restoring_parts_.clear();
   return Reply::ok("{\"sequence_number\":" + std::to_string(restoring_->sequence_number) +
                    ",\"step\":" + std::to_string(restoring_->step) +
-                   ",\"program_matches\":" + (matches ? "true" : "false") + ",\"parts\":" + parts + "]}");
+                   ",\"program_matches\":" + (matches ? "true" : "false") +
+                   ",\"version\":" + std::to_string(restoring_->version) + ",\"parts\":" + parts + "]}");
 }
 
 void Engine::restore_add_part(const std::string& bytes) { restoring_parts_.push_back(bytes); }
@@ -79,8 +80,11 @@ Reply Engine::restore_finish() {
   if (!state.ok()) return Reply::error(state.status());
   Status restored = pipeline_->restore_state(*state);
   if (!restored.ok()) {
-    return Reply::error(Status(ErrorCode::kCheckpointCorrupt,
-                               "checkpoint " + std::to_string(manifest.sequence_number) + ": " + restored.message()));
+    // A program it cannot fit (program_change.cpp), or operators changed since an older format: not damage.
+    ErrorCode code = restored.code() == ErrorCode::kProgramMismatch || restored.code() == ErrorCode::kCheckpointVersion
+                         ? restored.code()
+                         : ErrorCode::kCheckpointCorrupt;
+    return Reply::error(Status(code, "checkpoint " + std::to_string(manifest.sequence_number) + ": " + restored.message()));
   }
   return Reply::ok({}, static_cast<double>(manifest.step));
 }

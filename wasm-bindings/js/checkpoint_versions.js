@@ -12,14 +12,16 @@
 //   package   writes   reads
 //   0.1.0     4        4
 //   0.2.0     5        4, 5   (5 adds named egress endpoints; 4 reads as having none)
-//   next      6        4, 5, 6  (6 adds failed views; 4 and 5 read as having none)
+//   next      7        4 to 7   (6 adds failed views, 4 and 5 read as having none; 7 stores
+//                               operators by id and restores into a changed program, 4 to 6
+//                               only into one that builds the same operators)
 // Keep this list in step with the engine: the last entry is the version the
 // engine writes (tests/js/checkpoint_versions.test.mjs checks it), and a
 // version stays here as long as the engine keeps a reader for it.
 
 import { FreshetError } from './errors.js';
 
-export const READABLE_CHECKPOINT_VERSIONS = Object.freeze([4, 5, 6]);
+export const READABLE_CHECKPOINT_VERSIONS = Object.freeze([4, 5, 6, 7]);
 
 const MAGIC = 'FRSHCKPT';
 

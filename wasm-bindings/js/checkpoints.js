@@ -6,8 +6,10 @@
 //            step's), then put the parts, then the manifest, then remove
 //            what the newest two checkpoints no longer need.
 //   resume:  the newest manifest that verifies wins; a damaged one is skipped
-//            (and reported), another program's is PROGRAM_MISMATCH unless
-//            onProgramChange is 'restart', one of a format version this
+//            (and reported), another program's (format 7) is restored with
+//            what changed bootstrapped, or PROGRAM_MISMATCH when it cannot be
+//            (older formats: always) unless onProgramChange is 'restart'
+//            (program_change.cpp says which), one of a format version this
 //            package does not read is CHECKPOINT_VERSION unless
 //            onIncompatibleCheckpoint is 'restart' (checkpoint_versions.js).
 //   failure: a write that fails leaves the newest whole checkpoint in use
@@ -79,7 +81,9 @@ export async function resume(openEngine, storage, onProgramChange, onIncompatibl
           throw error;
         }
         const info = JSON.parse(unwrap(engine.checkpointReadManifest(manifest)).text);
-        if (!info.program_matches) {
+        // Format 7 restores into a changed program, bootstrapping what changed
+        // (restoreFinish says PROGRAM_MISMATCH when it cannot); older ones cannot.
+        if (!info.program_matches && !(info.version >= 7)) {
           if (onProgramChange === 'restart') return { engine, status, startedAfresh: true };  // a fresh start; newer checkpoints follow
           throw new FreshetError('PROGRAM_MISMATCH', `checkpoint ${sequence} was written by a different program; ` +
             "resume with the program that wrote it, or pass onProgramChange: 'restart' to start afresh");
@@ -89,7 +93,16 @@ export async function resume(openEngine, storage, onProgramChange, onIncompatibl
           if (!bytes) throw new FreshetError('CHECKPOINT_CORRUPT', `checkpoint ${sequence}: part '${part}' is missing`);
           engine.restoreAddPart(bytes);
         }
-        unwrap(engine.restoreFinish());
+        try {
+          unwrap(engine.restoreFinish());
+        } catch (error) {
+          const restart = (error.code === 'PROGRAM_MISMATCH' && onProgramChange === 'restart') ||
+            (error.code === 'CHECKPOINT_VERSION' && onIncompatibleCheckpoint === 'restart');
+          if (!restart) throw error;
+          engine.delete();  // half restored: a fresh start on a fresh one
+          engine = openEngine();
+          return { engine, status, startedAfresh: true };
+        }
         Object.assign(status, { sequenceNumber: sequence, step: info.step, restoredFrom: sequence });
         return { engine, status, startedAfresh: false };
       } catch (error) {

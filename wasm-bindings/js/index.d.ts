@@ -214,6 +214,15 @@ export interface IngestOptions {
   array?: boolean;
 }
 
+/** What p.replaceProgram() did. */
+export interface ProgramReplacement {
+  /** Views bootstrapped: new, changed or recovered (failed) ones. */
+  rebuiltViews: string[];
+  /** Operators that kept their state, and those rebuilt. */
+  restoredOperators: number;
+  rebuiltOperators: number;
+}
+
 export interface EgressOptions {
   sendSnapshot?: boolean;
   index?: string;
@@ -453,6 +462,19 @@ export class Pipeline<D extends Durability = 'none'> {
   egress(view: string, options?: EgressOptions): EgressStream<RowChunk>;
   /** Closes the named egress `name` for good (a stream's close() only disconnects it). */
   closeEgress(name: string): void;
+  /**
+   * Replaces the program in place, without re-creating the pipeline: views
+   * whose text did not change keep their state and their open streams; new,
+   * changed and failed views are bootstrapped from the full contents of
+   * their inputs (a failed view recovers). A changed materialized view's
+   * open streams get the difference; a changed view that is not
+   * materialized, or whose columns changed, ends its streams with
+   * RESUME_UNAVAILABLE; a removed view's streams end with UNKNOWN_VIEW.
+   * PROGRAM_MISMATCH when a table was added, removed or changed, or a new
+   * view reads a table that keeps no rows (no PRIMARY KEY, not
+   * materialized); the old program then runs on.
+   */
+  replaceProgram(sql: string): Promise<ProgramReplacement>;
   /** A live view of a materialized view (loading until its snapshot is complete). */
   live<R extends Row = Row>(view: string, options?: LiveOptions): LiveView<R>;
 

@@ -31,6 +31,7 @@ import { FreshetError, errorOf, invalidArgument, requireString, unwrap } from '.
 import { IncidentLog } from './incidents.js';
 import { hostStateText, openLog } from './input_log.js';
 import { replayLog } from './log_replay.js';
+import { replaceEngineProgram } from './replace_program.js';
 import { Program } from './program.js';
 import { parseQueryRows } from './query.js';
 import { labelOf, retryPolicy, withRetries } from './retrying.js';
@@ -532,6 +533,21 @@ export class Pipeline {
     });
     if (sendSnapshot && options.resumeFrom === undefined) this.#stepper.wake(true);
     return stream;
+  }
+
+  /**
+   * Replaces the program in place (replace_program.js): kept views keep their
+   * state and streams, new, changed and failed views are bootstrapped.
+   * @param {string} sql
+   * @returns {Promise<{ rebuiltViews: string[], restoredOperators: number, rebuiltOperators: number }>}
+   */
+  async replaceProgram(sql) {
+    const engine = this.#open();
+    const result = replaceEngineProgram(engine, sql);
+    this.#program = new Program(unwrap(engine.describeProgram()).text);
+    this.#usesClock = engine.usesClock();
+    this.#stepper.wake();  // input buffered, snapshots pending
+    return result;
   }
 
   /** Closes the named egress `name` for good (a stream's close() only disconnects it). */

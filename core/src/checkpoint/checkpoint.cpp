@@ -29,7 +29,9 @@ Result<std::unique_ptr<Pipeline>> restore_one(std::string_view sql, CheckpointSt
     return Status(ErrorCode::kCheckpointCorrupt, "the manifest names checkpoint " +
                                                      std::to_string(manifest->sequence_number));
   }
-  if (manifest->program_hash != program_hash) {
+  // Format 7 restores into a changed program (what changed is bootstrapped),
+  // or says PROGRAM_MISMATCH when it cannot (program_change.cpp).
+  if (manifest->program_hash != program_hash && manifest->version < 7) {
     return Status(ErrorCode::kProgramMismatch,
                   "checkpoint " + std::to_string(sequence) + " was written by a different program; resume with the "
                   "program that wrote it, or start afresh (on program change: restart)");
@@ -49,7 +51,11 @@ Result<std::unique_ptr<Pipeline>> restore_one(std::string_view sql, CheckpointSt
   if (!pipeline.ok()) return pipeline.status();
   Status restored = (*pipeline)->restore_state(*state);
   if (!restored.ok()) {
-    return Status(ErrorCode::kCheckpointCorrupt, "checkpoint " + std::to_string(sequence) + ": " + restored.message());
+    // A program it cannot fit, or operators changed since an older format: not damage.
+    ErrorCode code = restored.code() == ErrorCode::kProgramMismatch || restored.code() == ErrorCode::kCheckpointVersion
+                         ? restored.code()
+                         : ErrorCode::kCheckpointCorrupt;
+    return Status(code, "checkpoint " + std::to_string(sequence) + ": " + restored.message());
   }
   CheckpointStatus& status = (*pipeline)->checkpoint_status();
   status.sequence_number = sequence;
@@ -132,6 +138,7 @@ Result<std::unique_ptr<Pipeline>> open_pipeline(std::string_view sql, Checkpoint
       status.last_error = std::move(damage.last_error);
       return pipeline;
     }
+    if (pipeline.status().code() == ErrorCode::kCheckpointVersion) return pipeline.status();
     if (pipeline.status().code() == ErrorCode::kProgramMismatch) {
       if (options.on_program_change == OnProgramChange::kFail) return pipeline.status();
       break;  // start afresh; newer checkpoints of this program will follow

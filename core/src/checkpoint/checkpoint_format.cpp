@@ -175,6 +175,7 @@ Result<SavedState> decode_payload(const Manifest& manifest, std::vector<std::str
     }
   }
   SavedState state;
+  state.format_version = manifest.version;
   if (parts.size() == 1) {
     state.payload = std::move(parts[0]);
   } else {

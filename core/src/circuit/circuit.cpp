@@ -73,27 +73,27 @@ size_t Circuit::state_bytes() const {
   return total;
 }
 
-// Each operator's state is named and length-prefixed, so a reader can tell
-// "this is not the circuit that wrote it" from "this state is damaged". States
-// are written in place (the length patched in after), never copied.
-void Circuit::save_state(ByteWriter& out) const {
-  out.u64(step_count_);
-  out.varint(operators_.size());
-  for (const std::unique_ptr<Operator>& op : operators_) {
-    out.bytes(op->name());
-    size_t length_at = out.size();
-    out.u64(0);
-    op->save_state(out);
-    out.patch_u64(length_at, out.size() - length_at - 8);
-  }
-}
+// Formats 4 to 6: each operator's state named and length-prefixed, by
+// position (format 7, by id: circuit_ids.cpp). Read only into a circuit that
+// builds the same operators; when the engine's operators changed since, the
+// checkpoint cannot be placed and says so.
+// Format 7 (circuit_ids.cpp), read whole into the same circuit.
+bool circuit_section_has_ids(std::string_view bytes);
+Status restore_every_operator(Circuit& circuit, std::string_view bytes);
 
 Status Circuit::restore_state(std::string_view bytes) {
+  if (circuit_section_has_ids(bytes)) return restore_every_operator(*this, bytes);
   ByteReader in(bytes, "circuit state");
   uint64_t steps = in.u64();
   size_t count = in.count(9);
+  auto changed = [&](const std::string& what) {
+    return Status(ErrorCode::kCheckpointVersion,
+                  "the checkpoint is in an older format that stores operators by position, and this engine builds "
+                  "other operators for the program (" + what + "): the engine's operators changed since that "
+                  "checkpoint; start afresh (onIncompatibleCheckpoint: 'restart')");
+  };
   if (in.ok() && count != operators_.size()) {
-    in.fail("it holds " + std::to_string(count) + " operators, the program has " + std::to_string(operators_.size()));
+    return changed("it holds " + std::to_string(count) + " operators, the program has " + std::to_string(operators_.size()));
   }
   for (size_t i = 0; i < count && in.ok(); ++i) {
     std::string_view name = in.bytes();
@@ -102,9 +102,8 @@ Status Circuit::restore_state(std::string_view bytes) {
     std::string_view state = in.raw(static_cast<size_t>(length));
     if (!in.ok()) break;
     if (name != operators_[i]->name()) {
-      in.fail("operator " + std::to_string(i) + " is '" + std::string(name) + "', the program has '" +
-              operators_[i]->name() + "'");
-      break;
+      return changed("operator " + std::to_string(i) + " is '" + std::string(name) + "', the program has '" +
+                     operators_[i]->name() + "'");
     }
     ByteReader op_in(state, "state of operator " + std::to_string(i) + " (" + std::string(name) + ")");
     operators_[i]->restore_state(op_in);

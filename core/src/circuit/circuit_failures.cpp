@@ -5,7 +5,8 @@
 // re-created pipeline) starts it again.
 //
 // Section 'failures' of a checkpoint: count, then per failed operator its
-// index, step, error code (by its stable name) and message.
+// id (its index in formats 6 and before), step, error code (by its stable
+// name) and message.
 #include <string>
 
 #include "freshet/circuit/circuit.h"
@@ -38,18 +39,31 @@ void Circuit::fail_operator(size_t index, Status error) {
 void Circuit::save_failures(ByteWriter& out) const {
   out.varint(failures_.size());
   for (const auto& [index, failure] : failures_) {
-    out.varint(index);
+    out.bytes(ids_[index]);
     out.u64(failure.step);
     out.bytes(error_code_name(failure.error.code()));
     out.bytes(failure.error.message());
   }
 }
 
-Status Circuit::restore_failures(std::string_view bytes) {
+Status Circuit::restore_failures(std::string_view bytes, bool by_id, const std::vector<bool>* restored) {
   ByteReader in(bytes, "section 'failures'");
   size_t count = in.count(11);
   for (size_t i = 0; i < count && in.ok(); ++i) {
-    uint64_t index = in.varint();
+    uint64_t index = 0;
+    if (by_id) {
+      std::optional<size_t> found = operator_with_id(in.bytes());
+      // An operator the program no longer has, or one rebuilt (bootstrapped): not failed.
+      if (!found || (restored && !(*restored)[*found])) {
+        in.u64();
+        in.bytes();
+        in.bytes();
+        continue;
+      }
+      index = *found;
+    } else {
+      index = in.varint();
+    }
     uint64_t step = in.u64();
     std::string_view code_name = in.bytes();
     std::string message(in.bytes());

@@ -29,6 +29,7 @@ void Circuit::add_node(std::unique_ptr<Operator> op, const std::vector<Stream>& 
   if (producers_.size() < slots_.size()) producers_.resize(slots_.size(), kNoProducer);
   FRESHET_ASSERT(producers_[output.id()] == kNoProducer);
   producers_[output.id()] = operators_.size();
+  ids_.push_back(next_operator_id());
   operators_.push_back(std::move(op));
   nodes_.push_back(std::move(node));
 }

@@ -26,6 +26,7 @@ const char* error_code_name(ErrorCode code) {
     case ErrorCode::kResumeUnavailable: return "RESUME_UNAVAILABLE";
     case ErrorCode::kLimitExceeded: return "LIMIT_EXCEEDED";
     case ErrorCode::kOutOfMemory: return "OUT_OF_MEMORY";
+    case ErrorCode::kCheckpointVersion: return "CHECKPOINT_VERSION";
   }
   return "INTERNAL";
 }

@@ -12,7 +12,7 @@ namespace {
 
 using aggregate_detail::Aggregation;
 
-class AggregateOperator : public Operator, public HeldOutput {
+class AggregateOperator : public Operator {
  public:
   AggregateOperator(const StreamSlot* input, StreamSlot* output, std::vector<aggregate_detail::AggregatePlan> plans,
                     std::optional<GroupEvictionSpec> eviction, AggregateErrorHandler on_error)
@@ -33,9 +33,10 @@ class AggregateOperator : public Operator, public HeldOutput {
   }
   const AggregateWork& work() const { return aggregation_.work(); }
   // An aggregate that forgets closed groups (LATENESS) no longer holds
-  // their rows, which stay in its output's integral: a view keeps its own.
-  BatchPtr output_contents() const override { return aggregation_.emitted_rows(); }
+  // their rows, which stay in its output's integral: a view keeps its own,
+  // and bootstrapping cannot read it.
   bool holds_output() const override { return !eviction_; }
+  BatchPtr output_integral() const override { return eviction_ ? nullptr : aggregation_.emitted_rows(); }
 
   Status evaluate() override {
     output_->batch = Batch::empty_batch();

@@ -9,7 +9,7 @@
 namespace freshet {
 namespace {
 
-class DistinctOperator : public Operator, public HeldOutput {
+class DistinctOperator : public Operator {
  public:
   DistinctOperator(const StreamSlot* input, StreamSlot* output) : input_(input), output_(output) {}
   const char* name() const override { return "distinct"; }
@@ -34,7 +34,8 @@ class DistinctOperator : public Operator, public HeldOutput {
 
   size_t state_bytes() const override { return integral_.memory_bytes(); }
   // The output's integral: each pair of positive integrated weight, once.
-  BatchPtr output_contents() const override {
+  bool holds_output() const override { return true; }
+  BatchPtr output_integral() const override {
     BatchPtr all = integral_.consolidated();
     SortedBatchBuilder present;
     for (BatchCursor c(*all); c.valid(); c.next()) {

@@ -11,7 +11,7 @@ namespace {
 
 using aggregate_detail::Aggregation;
 
-class JoinAggregateOperator : public Operator, public HeldOutput {
+class JoinAggregateOperator : public Operator {
  public:
   JoinAggregateOperator(const Circuit& circuit, Arrangement left, Arrangement right, StreamSlot* output,
                         SchemaPtr group_schema, SchemaPtr row_schema, JoinMapper mapper,
@@ -33,7 +33,8 @@ class JoinAggregateOperator : public Operator, public HeldOutput {
     return aggregation_.emit(&output_->batch);
   }
 
-  BatchPtr output_contents() const override { return aggregation_.emitted_rows(); }
+  bool holds_output() const override { return true; }
+  BatchPtr output_integral() const override { return aggregation_.emitted_rows(); }
   // The aggregate's state; the join's sides are the arrangements' (arrange.h).
   size_t state_bytes() const override { return aggregation_.state_bytes(); }
   void save_state(ByteWriter& out) const override { aggregation_.save_state(out); }

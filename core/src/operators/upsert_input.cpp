@@ -267,3 +267,16 @@ UpsertInputOperator* add_upsert_input(Circuit& circuit, SchemaPtr schema, std::v
 }
 
 }  // namespace freshet
+
+namespace freshet {
+
+BatchPtr UpsertInputOperator::output_integral() const {
+  BatchPtr by_key = by_key_.consolidated();
+  BatchBuilder rows;
+  for (size_t k = 0; k < by_key->key_count(); ++k) {
+    for (size_t v = by_key->values_begin(k); v < by_key->values_end(k); ++v) rows.add_row(by_key->value(v), by_key->weight(v));
+  }
+  return rows.finish();
+}
+
+}  // namespace freshet

@@ -65,7 +65,7 @@ void MaterializedView::update() {
 }
 
 BatchPtr MaterializedView::snapshot() const {
-  if (held_) return held_->output_contents();
+  if (held_) return held_->output_integral();
   BatchPtr contents = primary_.consolidated();
   if (indexes_.empty()) return contents;
   // Keyed by the first index: put each row back together.
@@ -98,6 +98,11 @@ size_t MaterializedView::memory_bytes() const {
   size_t total = primary_.memory_bytes();
   for (const Trace& trace : other_indexes_) total += trace.memory_bytes();
   return total;
+}
+
+void MaterializedView::clear() {
+  primary_.clear();
+  for (Trace& trace : other_indexes_) trace.clear();
 }
 
 // A view that reads its producer's rows saves none: the producer's state has them.

@@ -312,6 +312,7 @@ Status Pipeline::close_egress(uint64_t id) {
 
 Result<std::optional<OutputChunk>> Pipeline::next_chunk(uint64_t id) {
   auto it = egress_.find(id);
+  if (it == egress_.end() && ended_egress_.count(id)) return ended_egress_.at(id);  // program_replace.cpp
   if (it == egress_.end()) return Status(ErrorCode::kUnknownOutput, "no egress stream " + std::to_string(id));
   std::optional<OutputChunk> chunk = it->second->pop();
   // The chunks of the steps before the view failed come first, then its error.

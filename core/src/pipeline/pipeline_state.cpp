@@ -137,13 +137,7 @@ Result<SavedState> Pipeline::save_state() const {
     }
   });
   section("circuit", [&] { program_->circuit->save_state(out); });
-  section("views", [&] {
-    out.varint(views_.size());
-    for (const std::unique_ptr<MaterializedView>& view : views_) {
-      out.bytes(view->view().name);
-      view->save_state(out);
-    }
-  });
+  section("views", [&] { save_views_by_id(out); });
   section("outputs", [&] {
     out.varint(connectors_.size());
     for (const auto& [name, endpoint] : connectors_) {
@@ -176,6 +170,9 @@ Status Pipeline::restore_state(const SavedState& state) {
     if (!by_name.count(name)) return Status(ErrorCode::kCheckpointCorrupt, std::string("section '") + name + "' is missing");
   }
 
+  // Format 7 names operators by id and views by name: it restores into a
+  // changed program (program_change.cpp); older formats by position.
+  const bool by_id = state.format_version == 0 || state.format_version >= 7;
   ByteReader pipeline(by_name["pipeline"], "section 'pipeline'");
   steps_ = pipeline.u64();
   next_token_ = pipeline.u64();
@@ -198,6 +195,10 @@ Status Pipeline::restore_state(const SavedState& state) {
     stats.parse_errors = pipeline.u64();
     if (!pipeline.ok()) break;
     if (!input_stats_.count(table)) {
+      if (by_id) {  // format 7 reads other programs: this one lost a table
+        return Status(ErrorCode::kProgramMismatch, "table '" + table + "' of the checkpoint's program is not in this "
+                      "program: a table added, removed or changed needs a fresh start (on program change: restart)");
+      }
       pipeline.fail("unknown table '" + table + "'");
       break;
     }
@@ -209,28 +210,34 @@ Status Pipeline::restore_state(const SavedState& state) {
   }
   FRESHET_RETURN_IF_ERROR(pipeline.status());
 
-  FRESHET_RETURN_IF_ERROR(program_->circuit->restore_state(by_name["circuit"]));
-  if (program_->circuit->step_count() != steps_) {
-    return Status(ErrorCode::kCheckpointCorrupt, "the circuit ran " + std::to_string(program_->circuit->step_count()) +
-                                                     " steps, the pipeline " + std::to_string(steps_));
-  }
-  if (by_name.count("failures")) FRESHET_RETURN_IF_ERROR(program_->circuit->restore_failures(by_name["failures"]));
-
-  ByteReader views(by_name["views"], "section 'views'");
-  size_t view_count = views.count(1);
-  if (views.ok() && view_count != views_.size()) {
-    views.fail("it holds " + std::to_string(view_count) + " views, the program has " + std::to_string(views_.size()));
-  }
-  for (size_t i = 0; i < view_count && views.ok(); ++i) {
-    std::string_view name = views.bytes();
-    if (views.ok() && name != views_[i]->view().name) {
-      views.fail("view " + std::to_string(i) + " is '" + std::string(name) + "', the program's is '" +
-                 views_[i]->view().name + "'");
+  if (by_id) {
+    std::optional<std::string_view> failures;
+    if (by_name.count("failures")) failures = by_name["failures"];
+    FRESHET_RETURN_IF_ERROR(restore_by_id(by_name["circuit"], failures, by_name["views"]));
+  } else {
+    FRESHET_RETURN_IF_ERROR(program_->circuit->restore_state(by_name["circuit"]));
+    if (program_->circuit->step_count() != steps_) {
+      return Status(ErrorCode::kCheckpointCorrupt, "the circuit ran " + std::to_string(program_->circuit->step_count()) +
+                                                       " steps, the pipeline " + std::to_string(steps_));
     }
-    if (views.ok()) views_[i]->restore_state(views);
+    if (by_name.count("failures")) FRESHET_RETURN_IF_ERROR(program_->circuit->restore_failures(by_name["failures"]));
+
+    ByteReader views(by_name["views"], "section 'views'");
+    size_t view_count = views.count(1);
+    if (views.ok() && view_count != views_.size()) {
+      views.fail("it holds " + std::to_string(view_count) + " views, the program has " + std::to_string(views_.size()));
+    }
+    for (size_t i = 0; i < view_count && views.ok(); ++i) {
+      std::string_view name = views.bytes();
+      if (views.ok() && name != views_[i]->view().name) {
+        views.fail("view " + std::to_string(i) + " is '" + std::string(name) + "', the program's is '" +
+                   views_[i]->view().name + "'");
+      }
+      if (views.ok()) views_[i]->restore_state(views);
+    }
+    views.expect_end();
+    FRESHET_RETURN_IF_ERROR(views.status());
   }
-  views.expect_end();
-  FRESHET_RETURN_IF_ERROR(views.status());
   mark_failed_views();
 
   ByteReader outputs(by_name["outputs"], "section 'outputs'");
@@ -249,13 +256,17 @@ Status Pipeline::restore_state(const SavedState& state) {
     RowCheck keys = index ? rows_of(view->indexes()[*index]->key_schema) : rows_of(view->view().schema);
     RowCheck values = index ? rows_of(view->view().schema) : rows_of(empty_schema());
     EndpointCheckpoint saved = read_endpoint(outputs, keys, values);
-    if (outputs.ok()) restored_connectors_[name] = std::move(saved);
+    // A view rebuilt by a program change: what the connector had is not what it has now.
+    if (outputs.ok() && !rebuilt_views_.count(view_name)) restored_connectors_[name] = std::move(saved);
   }
   outputs.expect_end();
   FRESHET_RETURN_IF_ERROR(outputs.status());
 
   host_state_ = std::string(by_name["host"]);
-  if (by_name.count("named_egress")) FRESHET_RETURN_IF_ERROR(restore_named_egress(by_name["named_egress"]));
+  // replace_from: the old pipeline's endpoints are taken over whole instead (program_replace.cpp).
+  if (by_name.count("named_egress") && !rebuild_failed_) {
+    FRESHET_RETURN_IF_ERROR(restore_named_egress(by_name["named_egress"]));
+  }
   if (by_name.count("error_view")) {  // optional: checkpoints before it have none, and restore it empty
     ByteReader errors(by_name["error_view"], "section 'error_view'");
     error_view_->restore_state(errors);

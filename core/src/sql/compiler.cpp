@@ -11,6 +11,7 @@
 
 #include "bind_lateness.h"
 #include "binder.h"
+#include "freshet/circuit/operator_ids.h"
 #include "freshet/operators/map.h"
 #include "freshet/sql/parser.h"
 #include "plan_join_order.h"
@@ -55,6 +56,14 @@ class ProgramCompiler {
                                                  std::to_string(count) + " so far); split it or simplify its views");
   }
 
+  //! A table's operators are named from its name, columns and key: a table
+  //! changed in either gets new ones (and a checkpoint no longer fits it).
+  static std::string table_id_key(const std::string& name, const Schema& schema, const std::vector<size_t>& key) {
+    std::string id_key = "table " + name + " " + schema.to_string() + " primary key";
+    for (size_t column : key) id_key += " " + std::to_string(column);
+    return id_key;
+  }
+
   Status claim_name(const std::string& name, SourcePosition position) {
     if (name == kErrorViewName) {
       return sql_error(position, "'error_view' is the name of the system view that lists runtime errors and late "
@@ -87,6 +96,7 @@ class ProgramCompiler {
       compiled.primary_key.push_back(*position);
     }
     Circuit& circuit = *compiled_->circuit;
+    OperatorIdScope ids(circuit, table_id_key(table.name, *schema, compiled.primary_key));  // operator_ids.h
     if (compiled.primary_key.empty()) {
       compiled.input = add_input(circuit, schema);
       compiled.stream = compiled.input->stream();
@@ -210,7 +220,10 @@ class ProgramCompiler {
       return std::nullopt;
     });
     planner.set_clock_source([this] {
-      if (!compiled_->clock) compiled_->clock = add_clock(*compiled_->circuit);
+      if (!compiled_->clock) {
+        OperatorIdScope ids(*compiled_->circuit, "clock");  // not the first view's that reads NOW()
+        compiled_->clock = add_clock(*compiled_->circuit);
+      }
       return compiled_->clock;
     });
     WatermarkLookup watermarks = [this](const std::string& name, size_t column) -> std::optional<GroupEvictionSpec> {
@@ -262,6 +275,9 @@ class ProgramCompiler {
       CompiledIndex& compiled = compiled_->indexes[position];
       const CompiledView& view = *compiled_->find_view(compiled.view);
       std::vector<size_t> positions = compiled.columns;
+      std::string id_key = "index " + compiled.name + " on " + compiled.view;
+      for (size_t column : positions) id_key += " " + std::to_string(column);
+      OperatorIdScope ids(*compiled_->circuit, id_key);
       compiled.stream = map(view.stream, compiled.key_schema, view.schema,
                             [positions](const RowReader& row, const RowReader&, RowBuilder& key, RowBuilder& value) {
                               for (size_t i = 0; i < positions.size(); ++i) key.copy_field(i, row, positions[i]);

@@ -1,5 +1,7 @@
 #include "plan_sharing.h"
 
+#include "freshet/circuit/operator_ids.h"
+
 #include "plan_key.h"
 #include "planner.h"
 #include "prune_columns.h"
@@ -89,16 +91,23 @@ std::optional<Stream> SharedPlans::find(const std::string& key) const {
 // Every node goes through here: a sub-plan met before is its stream.
 Result<Stream> Planner::plan(LogicalPlan& plan) {
   // A table or view is its stream already.
-  if (!shared_ || plan.kind == LogicalPlan::Kind::kScan) return plan_node(plan);
+  if (plan.kind == LogicalPlan::Kind::kScan) return plan_node(plan);
   // The key is taken now, after the rewrites of the nodes above (a rank
   // limit) and before planning consumes the node's expressions.
   std::string key = plan_key(plan);
   // A view in 'null' mode never shares a sub-plan with one in 'fail' mode:
   // their expressions handle errors differently (runtime_errors.h).
   if (runtime_errors_.mode == RuntimeErrorMode::kNull) key.insert(0, "on_runtime_error=null ");
-  if (std::optional<Stream> stream = shared_->find(key)) return *stream;
-  Result<Stream> stream = plan_node(plan);
-  if (stream.ok()) shared_->add(std::move(key), *stream);
+  if (shared_) {
+    if (std::optional<Stream> stream = shared_->find(key)) return *stream;
+  }
+  Result<Stream> stream = [&] {
+    // The operators of this node (not its inputs': they open their own) are
+    // named from its key: stable across programs (operator_ids.h).
+    OperatorIdScope ids(circuit_, key);
+    return plan_node(plan);
+  }();
+  if (stream.ok() && shared_) shared_->add(std::move(key), *stream);
   return stream;
 }
 

@@ -37,7 +37,13 @@ namespace freshet {
 //! 6: an optional section 'failures' (the circuit's failed operators, so
 //! failed views stay failed: pipeline_state.cpp). Versions 4 and 5 read as
 //! having none; a reader of 5 must not read 6 (it would un-fail the views).
-constexpr uint32_t kCheckpointFormatVersion = 6;
+//! 7: operators by id (Circuit::operator_id: from the plan, not their
+//! position), with their kinds; views by name with the id of the operator
+//! writing them, and length-prefixed; failed operators by id. A checkpoint
+//! restores into a changed program (what is new is bootstrapped:
+//! program_change.cpp). Versions 4 to 6 are read by position into a program
+//! that builds the same operators, else refused with CHECKPOINT_VERSION.
+constexpr uint32_t kCheckpointFormatVersion = 7;
 //! The oldest format version this build reads.
 constexpr uint32_t kOldestReadableCheckpointFormatVersion = 4;
 //! A part never exceeds this (a Workers KV value holds at most 25 MiB).

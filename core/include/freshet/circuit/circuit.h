@@ -17,8 +17,11 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
+#include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -79,6 +82,18 @@ class Circuit {
   //! Declares one more input of `op`, added after it: a delay's back edge.
   void add_input(const Operator* op, Stream input);
 
+  // ------------------------------------------------------------- ids
+  //! Operator `index`'s id: a short string derived from the plan, the same
+  //! in every program that builds that operator alike (circuit_ids.cpp).
+  const std::string& operator_id(size_t index) const { return ids_[index]; }
+  //! Operators added until the matching pop_id_scope are named from `key`
+  //! (a canonical sub-plan key, a table's name and schema) and their order
+  //! in it. Use OperatorIdScope (operator_ids.h).
+  void push_id_scope(std::string key) { id_scopes_.push_back(std::move(key)); }
+  void pop_id_scope() { id_scopes_.pop_back(); }
+  //! The operator with id `id`, if any.
+  std::optional<size_t> operator_with_id(std::string_view id) const;
+
   // ------------------------------------------------------------- the graph
   //! The streams operator `index` reads, in the order declared.
   const std::vector<uint32_t>& inputs_of(size_t index) const { return nodes_[index].inputs; }
@@ -135,16 +150,44 @@ class Circuit {
   //! The failed operators as a checkpoint section, and back (into a circuit
   //! of the same program, after restore_state).
   void save_failures(ByteWriter& out) const;
-  Status restore_failures(std::string_view bytes);
+  //! `by_id`: the section names operators by id (format 7), and only the
+  //! operators with `restored` set take their failure back.
+  Status restore_failures(std::string_view bytes, bool by_id = false, const std::vector<bool>* restored = nullptr);
+  // ------------------------------------------------------ bootstrapping
+  //! A stream's integral from outside the operators (a restored view's
+  //! trace), or null when there is none there.
+  using IntegralLookup = std::function<BatchPtr(uint32_t stream)>;
+  //! The integral of `stream`: `lookup`'s, else its producer's output_integral().
+  BatchPtr integral_of(uint32_t stream, const IntegralLookup& lookup) const;
+  //! Grows `rebuild` (by operator index) until every operator in it can be
+  //! rebuilt: an input whose producer is not rebuilt gives its integral, and
+  //! so does each stream of `wanted` (circuit_bootstrap.cpp).
+  void close_rebuild_set(std::vector<bool>& rebuild, const std::vector<uint32_t>& wanted,
+                         const IntegralLookup& lookup) const;
+  //! Evaluates the operators of `rebuild` once, in order, over the integrals
+  //! of their other inputs: each starts from scratch and ends with the state
+  //! it would have had. Not a step; no other operator runs. `outputs` is
+  //! called while the streams carry what the bootstrap computed (the full
+  //! contents of the streams of rebuilt operators, and the integrals given).
+  //! A rebuilt operator's old failure is cleared; one that fails now is failed.
+  void bootstrap(const std::vector<bool>& rebuild, const IntegralLookup& lookup, const std::function<void()>& outputs);
+
   //! Test mode: while an operator evaluates, every stream it did not declare
   //! as an input carries an empty batch, so reading one shows in its output.
   void set_check_inputs(bool check) { check_inputs_ = check; }
 
-  //! Writes the step count and every operator's state (a checkpoint section).
+  //! Writes the step count and every operator's id, kind and state (a
+  //! checkpoint section, format 7: circuit_ids.cpp).
   void save_state(ByteWriter& out) const;
-  //! Reads what save_state wrote into a circuit freshly compiled from the
-  //! same program; kCheckpointCorrupt when it does not fit.
+  //! Reads what save_state wrote, by id: an operator whose id (and kind) is
+  //! in it gets its state and `restored[i]` set; the others stay fresh (new
+  //! operators, to bootstrap); saved ids the circuit lacks are dropped.
+  Status restore_state_by_id(std::string_view bytes, std::vector<bool>& restored);
+  //! Reads a circuit section of formats 4 to 6 (by position) into a circuit
+  //! that builds the same operators; kCheckpointVersion when it does not.
   Status restore_state(std::string_view bytes);
+  //! The ids a format-7 circuit section holds, with their kinds.
+  static Result<std::map<std::string, std::string>> saved_ids(std::string_view bytes);
 
  private:
   struct Node {
@@ -168,6 +211,11 @@ class Circuit {
   Status last_step_error_;
   bool check_inputs_ = false;
   ErrorLog error_log_;
+  std::vector<std::string> ids_;                 // by operator index
+  std::vector<std::string> id_scopes_;           // innermost last
+  std::map<std::string, size_t> id_counts_;      // by scope key: operators named so far
+  //! The id of the next operator added (circuit_ids.cpp).
+  std::string next_operator_id();
 };
 
 //! The empty schema: the value schema of plain Z-sets.

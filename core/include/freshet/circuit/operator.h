@@ -35,6 +35,14 @@ class Operator {
   //! Reads what save_state wrote into an operator freshly built by the same
   //! program. Errors go to the reader (see ByteReader).
   virtual void restore_state(ByteReader& in) {}
+  //! The integral of its output stream (everything it ever output, as one
+  //! consolidated batch) when its state holds it, else null: bootstrapping
+  //! a new operator downstream reads it (circuit_bootstrap.cpp).
+  virtual BatchPtr output_integral() const { return nullptr; }
+  //! Whether output_integral() stays exact for good (an aggregate that
+  //! forgets closed groups does not): a materialized view of its stream
+  //! then reads it instead of keeping a copy (materialized_view.h).
+  virtual bool holds_output() const { return false; }
 };
 
 }  // namespace freshet

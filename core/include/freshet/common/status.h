@@ -35,6 +35,7 @@ enum class ErrorCode : uint8_t {
   kResumeUnavailable, //!< a named egress cannot resume there: start again with a snapshot
   kLimitExceeded,     //!< a bound on work, size or count was reached (program, query); nothing was applied
   kOutOfMemory,       //!< a step would pass the pipeline's memory budget (Pipeline::set_memory_budget)
+  kCheckpointVersion, //!< a checkpoint this engine cannot place (its format, or operators changed since)
 };
 
 //! The stable, upper-case name of a code ("SQL_ERROR"), as JS sees it.

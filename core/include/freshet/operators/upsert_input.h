@@ -33,6 +33,8 @@ class UpsertInputOperator : public Operator {
   size_t state_bytes() const override { return by_key_.memory_bytes(); }
   //! The table's rows by key, and the operations buffered for the next step.
   void save_state(ByteWriter& out) const override;
+  //! The table's current rows (a Z-set), from its state by key.
+  BatchPtr output_integral() const override;
   void restore_state(ByteReader& in) override;
 
   Stream stream() const { return output_; }

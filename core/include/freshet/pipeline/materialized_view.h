@@ -40,6 +40,8 @@ class MaterializedView {
 
   //! Adds the step's deltas to the traces (after every step).
   void update();
+  //! Empties the traces (before a bootstrap fills them again: program_change.cpp).
+  void clear();
 
   //! Set when the view's stream (or an index's) comes from a failed operator
   //! (Pipeline::mark_failed_views): from then on the view keeps its contents
@@ -75,7 +77,7 @@ class MaterializedView {
   const sql::CompiledView* view_;
   std::vector<const sql::CompiledIndex*> indexes_;
   bool materialized_;
-  const HeldOutput* held_ = nullptr;  // the producer holding the rows, when it does
+  const Operator* held_ = nullptr;  // the producer holding the rows, when it does
   Trace primary_;                    // by the first index when there is one, else by row
   std::vector<Trace> other_indexes_;  // indexes 2, 3, ...
   // With an index: where the key columns and the other columns sit in a row.

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <map>
+#include <set>
 #include <memory>
 #include <optional>
 #include <string>
@@ -67,6 +68,8 @@ struct SavedState {
   };
   std::string payload;
   std::vector<Section> sections;
+  //! The checkpoint format it was read in (checkpoint_format.h); 0: this build's.
+  uint32_t format_version = 0;
 
   std::string_view bytes(const Section& section) const {
     return std::string_view(payload).substr(section.offset, section.size);
@@ -240,6 +243,25 @@ class Pipeline {
   //! host adds them again (add_connector); one never added again is dropped.
   //! On failure (kCheckpointCorrupt) the pipeline is half restored: discard it.
   Status restore_state(const SavedState& state);
+  //! restore_state for an in-place program change: `state` is the old
+  //! pipeline's (save_state), this pipeline was just created from the new
+  //! program. As a resume with a changed program, and failed operators are
+  //! rebuilt even when nothing else changed (program_change.cpp).
+  Status replace_from(const SavedState& state);
+  //! Replaces the program in place (program_replace.cpp): this pipeline's
+  //! state is carried into a new one of `sql` (replace_from), with every
+  //! connector and egress stream. A stream of a view kept goes on with no gap
+  //! and no duplicate; of a view rebuilt and materialized, it gets the
+  //! difference between the old contents and the new; of a view rebuilt and
+  //! not materialized (no old contents to compare), or whose columns changed,
+  //! it ends with RESUME_UNAVAILABLE; of a view removed, with UNKNOWN_VIEW.
+  //! This pipeline is left as it was (discard it on success).
+  Result<std::unique_ptr<Pipeline>> replace_program(std::string_view sql, const sql::CompileOptions& options);
+  //! The views the restore rebuilt (new, changed or recovered ones; bootstrapped).
+  const std::set<std::string, std::less<>>& rebuilt_views() const { return rebuilt_views_; }
+  //! Operators the restore took back by id, and those it rebuilt.
+  size_t restored_operators() const { return restored_operators_; }
+  size_t rebuilt_operators() const { return rebuilt_operators_; }
   //! Bytes of the host's own, kept in checkpoints (the JS layer's token epochs).
   void set_host_state(std::string bytes) { host_state_ = std::move(bytes); }
   const std::string& host_state() const { return host_state_; }
@@ -261,6 +283,16 @@ class Pipeline {
   //! The named egress endpoints as a checkpoint section, and back (pipeline_state.cpp).
   void save_named_egress(ByteWriter& out) const;
   Status restore_named_egress(std::string_view bytes);
+  //! Format 7's sections 'circuit', 'failures' and 'views', by operator id
+  //! and view name, into a program that may have changed since: what is new
+  //! or failed is bootstrapped (program_change.cpp).
+  Status restore_by_id(std::string_view circuit, std::optional<std::string_view> failures, std::string_view views);
+  //! The views section of format 7: per view its name, the id of the
+  //! operator writing its stream, and its traces.
+  void save_views_by_id(ByteWriter& out) const;
+  //! Rebuilds the operators of `rebuild` and the views of `rebuilt`, and
+  //! what they need, by one bootstrap (program_change.cpp).
+  Status bootstrap_views(std::vector<bool> rebuild, std::vector<MaterializedView*> rebuilt);
   //! Whether every connector accepted every chunk of steps up to `step`.
   bool accepted_through(uint64_t step) const;
   //! Forgets the token ranges whose steps every connector accepted.
@@ -282,6 +314,15 @@ class Pipeline {
   uint64_t next_egress_ = 0;
   std::map<std::string, uint64_t, std::less<>> named_egress_;  // name → the id of its endpoint in egress_
 
+  //! Views a program change rebuilt while restoring (program_change.cpp):
+  //! their endpoints' saved positions no longer hold.
+  std::set<std::string, std::less<>> rebuilt_views_;
+  size_t restored_operators_ = 0, rebuilt_operators_ = 0;
+  //! Egress streams a program change ended, with why (next_chunk answers it).
+  std::map<uint64_t, Status> ended_egress_;
+  //! Takes over `old`'s connectors and egress streams (program_replace.cpp).
+  void adopt_endpoints(Pipeline& old);
+  bool rebuild_failed_ = false;  // replace_from: failed operators are rebuilt
   std::map<std::string, InputStats> input_stats_;
   // One JSON reader per table (by index in program_->tables), made on first use.
   std::vector<std::unique_ptr<format::JsonTableReader>> json_readers_;
