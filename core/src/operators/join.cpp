@@ -19,6 +19,8 @@ class JoinOperator : public Operator {
   }
 
   size_t state_bytes() const override { return join_.state_bytes(); }
+  size_t state_rows() const override { return join_.state_rows(); }
+  std::string describe() const override { return join_.describe(); }
   void save_state(ByteWriter& out) const override { join_.save_state(out); }
   void restore_state(ByteReader& in) override { join_.restore_state(in); }
 

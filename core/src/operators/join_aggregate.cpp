@@ -30,6 +30,8 @@ class JoinAggregateOperator : public Operator {
   }
 
   size_t state_bytes() const override { return join_.state_bytes() + aggregation_.state_bytes(); }
+  size_t state_rows() const override { return join_.state_rows() + aggregation_.state_rows(); }
+  std::string describe() const override { return join_.describe() + ", " + aggregation_.describe(); }
   // The join's traces, then the aggregate's state.
   void save_state(ByteWriter& out) const override {
     join_.save_state(out);

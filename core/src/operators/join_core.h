@@ -8,6 +8,7 @@
 #pragma once
 
 #include "freshet/circuit/circuit.h"
+#include "freshet/circuit/operator_description.h"
 #include "freshet/circuit/work_meter.h"
 #include "freshet/operators/row_functions.h"
 #include "freshet/zset/batch_codec.h"
@@ -35,6 +36,8 @@ class JoinCore {
   }
 
   size_t state_bytes() const { return left_trace_.memory_bytes() + right_trace_.memory_bytes(); }
+  size_t state_rows() const { return left_trace_.entry_count() + right_trace_.entry_count(); }
+  std::string describe() const { return "on " + describe_columns(*left_->key_schema); }
   void save_state(ByteWriter& out) const {
     write_trace(out, left_trace_);
     write_trace(out, right_trace_);

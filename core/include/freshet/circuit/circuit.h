@@ -56,6 +56,13 @@ struct OperatorFailure {
   uint64_t step = 0;
 };
 
+//! Time an operator spent evaluating, measured by Circuit::step() with one
+//! clock read per operator (0 in a step where it was skipped).
+struct OperatorTime {
+  uint64_t last_step_nanos = 0;
+  uint64_t total_nanos = 0;
+};
+
 class Circuit {
  public:
   Circuit() = default;
@@ -119,6 +126,8 @@ class Circuit {
   size_t operator_count() const { return operators_.size(); }
   //! The operator evaluated `index`-th (for tests and diagnostics).
   const Operator& operator_at(size_t index) const { return *operators_[index]; }
+  //! Operator `index`'s evaluation time in the last step and over all steps.
+  OperatorTime time_of(size_t index) const { return index < times_.size() ? times_[index] : OperatorTime{}; }
 
   // ------------------------------------------------------------- failures
   //! Why operator `index` is failed, or null when it is not.
@@ -168,6 +177,7 @@ class Circuit {
   Status last_step_error_;
   bool check_inputs_ = false;
   ErrorLog error_log_;
+  std::vector<OperatorTime> times_;  // by operator index, sized by step()
 };
 
 //! The empty schema: the value schema of plain Z-sets.
