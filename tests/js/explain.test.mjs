@@ -37,7 +37,7 @@ test('explain lists every operator with its inputs, outputs and the views it ser
   assert.deepEqual(byKind(operators, 'input')[0].outputs, ['table orders']);
   assert.deepEqual(byKind(operators, 'upsert input')[0].outputs, ['table customers']);
   const [join] = byKind(operators, 'join');
-  assert.equal(join.description, 'on (id)');
+  assert.equal(join.description, "on (key0)");  // key columns are named by position inside the circuit
   assert.deepEqual(join.views, ['spend']);
   assert.equal(byKind(operators, 'top_k')[0].description, 'limit 2');
   assert.deepEqual(views.find((v) => v.name === 'spend').materialized, true);

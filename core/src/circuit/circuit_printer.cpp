@@ -9,7 +9,13 @@ std::string operator_label(const Circuit& circuit, size_t index) {
   return "#" + std::to_string(index);
 }
 
-bool OperatorReport::shared() const { return consumers + outputs.size() > 1; }
+// A table's name is what its input is, not a reader of it; a view or an
+// index is read (materialized, egress) besides the operators.
+bool OperatorReport::shared() const {
+  size_t readers = consumers;
+  for (const std::string& output : outputs) readers += output.rfind("table ", 0) == 0 ? 0 : 1;
+  return readers > 1;
+}
 
 std::vector<size_t> upstream_of(const Circuit& circuit, const std::vector<size_t>& roots) {
   std::vector<bool> seen(circuit.operator_count(), false);

@@ -31,7 +31,7 @@ struct OperatorReport {
   size_t rows = 0, bytes = 0;        //!< its state
   OperatorTime time;
   //! Its output is read more than once: by several operators, or is several
-  //! views/indexes, or both.
+  //! views/indexes, or both (a table's name does not count as a reader).
   bool shared() const;
 };
 
