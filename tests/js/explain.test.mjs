@@ -36,16 +36,21 @@ test('explain lists every operator with its inputs, outputs and the views it ser
   }
   assert.deepEqual(byKind(operators, 'input')[0].outputs, ['table orders']);
   assert.deepEqual(byKind(operators, 'upsert input')[0].outputs, ['table customers']);
-  const [join] = byKind(operators, 'join');
-  assert.equal(join.description, "on (key0)");  // key columns are named by position inside the circuit
+  // The join fused with spend's GROUP BY; key columns are named by position inside the circuit.
+  const [join] = byKind(operators, 'join_aggregate');
+  assert.equal(join.description, 'on (key0), SUM by (key0)');
   assert.deepEqual(join.views, ['spend']);
+  assert.deepEqual(join.outputs, ['view spend']);
   assert.equal(byKind(operators, 'top_k')[0].description, 'limit 2');
   assert.deepEqual(views.find((v) => v.name === 'spend').materialized, true);
-  // orders feeds three views: its input's output is read by several operators.
+  // orders feeds three views: its input's output is read by three operators;
+  // customers' by the join alone (its table's name is no reader).
   const [orders] = byKind(operators, 'input');
   assert.equal(orders.shared, true);
-  assert.ok(orders.consumers >= 2);
+  assert.equal(orders.consumers, 3);
   assert.deepEqual([...orders.views].sort(), ['big', 'spend', 'top2']);
+  const [customers] = byKind(operators, 'upsert input');
+  assert.equal(customers.shared, false);
   await p.close();
 });
 
@@ -55,7 +60,7 @@ test("a view's explanation lists only the operators it depends on", async () => 
   const big = p.explain('big');
   assert.ok(big.operators.length > 0 && big.operators.length < all.length);
   for (const op of big.operators) assert.ok(op.views.includes('big'), `${op.id} ${op.kind} serves big`);
-  assert.deepEqual(byKind(big.operators, 'join'), []);
+  assert.deepEqual(byKind(big.operators, 'join_aggregate'), []);
   assert.deepEqual(byKind(big.operators, 'upsert input'), []);
   assert.deepEqual(big.views.map((v) => v.name), ['big']);
   assert.ok(!big.text.includes('join'));
@@ -67,16 +72,15 @@ test('inspect: rows and bytes grow on the operators that keep state, not elsewhe
   const p = await paused();
   const before = p.inspect();
   assert.equal(before.step, 0);
-  assert.equal(byKind(before.operators, 'join')[0].rows, 0);
+  assert.equal(byKind(before.operators, 'join_aggregate')[0].rows, 0);
   p.insert('customers', [{ id: 1, name: 'ann' }, { id: 2, name: 'bob' }]);
   p.insert('orders', [{ id: 1, customer: 1, amount: 5 }, { id: 2, customer: 2, amount: 50 }, { id: 3, customer: 1, amount: 20 }]);
   p.step();
   const after = p.inspect();
   assert.equal(after.step, 1);
-  const [join] = byKind(after.operators, 'join');
-  assert.equal(join.rows, 5);  // both sides' traces: 3 orders, 2 customers
+  const [join] = byKind(after.operators, 'join_aggregate');
+  assert.equal(join.rows, 3 + 2 + 2);  // both sides' traces (3 orders, 2 customers) and 2 groups (ann, bob)
   assert.ok(join.bytes > 0);
-  assert.equal(byKind(after.operators, 'aggregate')[0].rows, 2);  // ann, bob
   assert.equal(byKind(after.operators, 'upsert input')[0].rows, 2);
   assert.equal(byKind(after.operators, 'top_k')[0].rows, 3);
   for (const op of byKind(after.operators, 'filter')) assert.equal(op.bytes, 0);
@@ -89,7 +93,8 @@ test('inspect: rows and bytes grow on the operators that keep state, not elsewhe
   p.insert('orders', { id: 4, customer: 2, amount: 7 });
   p.step();
   const third = p.inspect();
-  assert.equal(byKind(third.operators, 'join')[0].rows, 6);
+  assert.equal(byKind(third.operators, 'join_aggregate')[0].rows, 8);  // one more order, bob's group was there
+  assert.equal(byKind(third.operators, 'top_k')[0].rows, 4);
   assert.ok(third.totals.totalMicros > after.totals.totalMicros);
   await p.close();
 });
@@ -121,11 +126,11 @@ test('two views over one join hold one copy of each side', { todo: 'needs shared
   p.insert('customers', [{ id: 1, name: 'ann' }]);
   p.insert('orders', [{ id: 1, customer: 1, amount: 5 }, { id: 2, customer: 1, amount: 50 }]);
   p.step();
+  // Today each join keeps its own trace of customers: a (2 orders + 1
+  // customer) and b (1 order + 1 customer), 5 rows. With customers
+  // arranged once by id, 4: orders of a, orders of b, customers once.
   const { operators } = p.inspect();
-  // One trace of customers and one of orders, whatever the views filter after.
-  const keeping = operators.filter((op) => op.rows > 0 && op.kind !== 'delay');
-  const customerRows = keeping.reduce((sum, op) => sum + op.rows, 0);
-  assert.equal(byKind(operators, 'join').length, 1);
-  assert.ok(customerRows <= 2 + 1 + 2, `state rows ${customerRows}`);  // orders, customers, the upsert's map
+  const held = operators.filter((op) => op.kind !== 'upsert input').reduce((sum, op) => sum + op.rows, 0);
+  assert.ok(held <= 4, `join state rows ${held}`);
   await p.close();
 });
