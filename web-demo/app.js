@@ -8,6 +8,7 @@
 // e2e/dashboard.spec.mjs, bench/web/run.mjs).
 
 import { SAMPLE_SQL } from './sample_pipeline.js';
+import { CircuitPanel } from './page/circuit_panel.js';
 import { h } from './page/dom.js';
 import { EdgeSource } from './page/edge_source.js';
 import { formatBytes, formatCount } from './page/format.js';
@@ -94,6 +95,7 @@ function draw() {
   }
   if (status && status !== statusDrawn) {
     statusPanel.render(status, latencySummary());
+    circuitPanel.render(status.circuit ?? null);
     mirrorPanel.renderWritten(status.mirrorWritten, status.outputs?.mirror);
     $('#pause').textContent = status.state === 'paused' ? 'Resume' : 'Pause';
     $('#pause').classList.toggle('primary', status.state === 'paused');
@@ -191,6 +193,7 @@ const sqlPanel = new SqlPanel($('#card-sql .body'), {
 });
 const throughput = new ThroughputChart($('#card-top .chart'));
 const statusPanel = new StatusPanel($('#status'), $('#outputs'), $('#inputs'));
+const circuitPanel = new CircuitPanel($('#card-circuit .body'));
 const mirrorPanel = new MirrorPanel($('#card-mirror .body'), {
   onReset: () => source.call('resetMirror'),
   onCheck: () => source.call('checkMirror'),

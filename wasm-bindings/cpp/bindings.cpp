@@ -95,6 +95,7 @@ EMSCRIPTEN_BINDINGS(freshet) {
       .function("nextChunk", &Engine::next_chunk)
       .function("completionStatus", &Engine::completion_status)
       .function("stats", &Engine::stats)
+      .function("explain", &Engine::explain)
       .function("checkpointPrepare", &Engine::checkpoint_prepare)
       .function("checkpointBlob", &checkpoint_blob)
       .function("checkpointRelease", &Engine::checkpoint_release)

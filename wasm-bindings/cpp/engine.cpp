@@ -385,4 +385,10 @@ Reply Engine::completion_status(double token) const {
 
 std::string Engine::stats() const { return pipeline_ ? pipeline_->stats_json() : "{}"; }
 
+Reply Engine::explain(const std::string& view) const {
+  if (!pipeline_) return closed_reply();
+  Result<std::string> json = pipeline_->explain_json(view);
+  return json.ok() ? Reply::ok(std::move(*json)) : Reply::error(json.status());
+}
+
 }  // namespace freshet::wasm

@@ -147,6 +147,8 @@ class Engine {
   Reply completion_status(double token) const;
   //! The core's stats object, snake_case JSON.
   std::string stats() const;
+  //! Pipeline::explain_json of `view` ("" for the whole circuit).
+  Reply explain(const std::string& view) const;
 
   // ------------------------------------------- checkpoints (engine_checkpoint.cpp)
   // JS owns the storage and runs the protocol of freshet/checkpoint/checkpoint.h.

@@ -274,6 +274,60 @@ export interface ViewStats {
   nulledErrors: number;
 }
 
+/** One operator of `p.explain()`. */
+export interface CircuitOperator {
+  /** `#12`: the operator's id (its place in evaluation order for now). */
+  id: string;
+  /** `'join'`, `'aggregate'`, `'top_k'`, `'upsert input'`, ... */
+  kind: string;
+  /** Its parameters in a few words (`'on (id)'`, `'SUM by (name)'`, `'limit 10'`), or `''`. */
+  description: string;
+  /** Ids of the operators whose outputs it reads (a delay's back edge included). */
+  inputs: string[];
+  /** What its output stream is: `'table t'`, `'view v'`, `'index i'`. */
+  outputs: string[];
+  /** The views that depend on it. */
+  views: string[];
+  /** Operators reading its output. */
+  consumers: number;
+  /** Its output is read more than once (several operators, or several views/indexes). */
+  shared: boolean;
+  /** Entries of state it keeps (traces, groups); an upper bound while a trace has unmerged batches. */
+  rows: number;
+  bytes: number;
+}
+
+/** What `p.explain()` returns. */
+export interface CircuitExplanation {
+  text: string;
+  operators: CircuitOperator[];
+  /** The views in scope: the operator writing each, and a materialized view's own copy. */
+  views: { name: string; operator: string; materialized: boolean; bytes: number }[];
+}
+
+/** One operator of `p.inspect()`. */
+export interface OperatorFigures {
+  id: string;
+  kind: string;
+  views: string[];
+  rows: number;
+  bytes: number;
+  /** Time it took in the last step (0 when it was skipped). */
+  lastStepMicros: number;
+  totalMicros: number;
+  shared: boolean;
+  consumers: number;
+}
+
+/** What `p.inspect()` returns. */
+export interface CircuitInspection {
+  /** Steps run so far. */
+  step: number;
+  operators: OperatorFigures[];
+  views: { name: string; operator: string; materialized: boolean; bytes: number }[];
+  totals: { operators: number; rows: number; bytes: number; viewBytes: number; lastStepMicros: number; totalMicros: number };
+}
+
 export interface Stats {
   /** Steps run so far, which is also the number the next step will carry. */
   step: number;
@@ -499,6 +553,14 @@ export class Pipeline<D extends Durability = 'none'> {
   checkpoint(): Promise<CheckpointResult>;
 
   stats(): Stats;
+  /**
+   * The circuit the program compiled to, or the part of it view `view`
+   * depends on (UNKNOWN_VIEW when there is none): one line per operator in
+   * `text`, and the operators with their inputs, state and sharing.
+   */
+  explain(view?: string): CircuitExplanation;
+  /** Every operator's live figures: state, time in the last step and in total. */
+  inspect(): CircuitInspection;
   /**
    * Refuses new input at once (CLOSED); with a storage, waits for the input
    * log and the connectors' writes and takes a last checkpoint (at most

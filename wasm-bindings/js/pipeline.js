@@ -16,6 +16,7 @@
 
 import { AutoStepper } from './auto_step.js';
 import { StepClock } from './clock.js';
+import { explainCircuit, inspectCircuit } from './circuit_explain.js';
 import { emptyStatus, noteFailedWrite, resume, writeCheckpoint } from './checkpoints.js';
 import { parseWrites } from './chunks.js';
 import { Connector } from './connector.js';
@@ -744,6 +745,16 @@ export class Pipeline {
   }
 
   // --------------------------------------------------- status and lifetime
+
+  /** The circuit, or what view `view` depends on, as text and operators (circuit_explain.js). */
+  explain(view) {
+    return explainCircuit(this.#open(), view);
+  }
+
+  /** Every operator's live figures: state rows and bytes, time in the last step and in total. */
+  inspect() {
+    return inspectCircuit(this.#open());
+  }
 
   stats() {
     const stopped = engineStopped(this.#module);

@@ -271,7 +271,15 @@ export class DemoSession {
       checkpoint: { ...stats.checkpoint, bytes: this.#lastCheckpoint?.bytes ?? null, at: this.#lastCheckpoint?.at ?? null },
       mirrorWritten: this.#mirror?.written ?? null,
       failure: stats.failure,
+      circuit: this.#circuit(),
     };
+  }
+
+  /** The circuit's operators (p.explain) with their live figures (p.inspect), for the circuit card. */
+  #circuit() {
+    const { operators } = this.#pipeline.explain();
+    const figures = this.#pipeline.inspect().operators;
+    return { operators: operators.map((op, i) => ({ ...op, lastStepMicros: figures[i].lastStepMicros, totalMicros: figures[i].totalMicros })) };
   }
 
   #postStatus() {

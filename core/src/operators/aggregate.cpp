@@ -26,6 +26,8 @@ class AggregateOperator : public Operator {
   size_t state_bytes() const override {
     return aggregation_.state_bytes() + (eviction_ ? eviction_->memory_bytes() : 0);
   }
+  size_t state_rows() const override { return aggregation_.state_rows(); }
+  std::string describe() const override { return aggregation_.describe(); }
   void save_state(ByteWriter& out) const override { aggregation_.save_state(out); }
   void restore_state(ByteReader& in) override {
     aggregation_.restore_state(in);

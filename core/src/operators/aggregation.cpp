@@ -1,5 +1,7 @@
 #include "aggregation.h"
 
+#include "freshet/circuit/operator_description.h"
+
 #include "freshet/zset/batch_codec.h"
 
 namespace freshet::aggregate_detail {
@@ -271,6 +273,22 @@ void Aggregation::restore_state(ByteReader& in) {
     }
     read_trace(in, rows_of(key_schema_), values, &state_.value_traces[a]);
   }
+}
+
+size_t Aggregation::state_rows() const {
+  size_t rows = state_.groups.size();
+  for (const Trace& trace : state_.value_traces) rows += trace.entry_count();
+  return rows;
+}
+
+std::string Aggregation::describe() const {
+  std::string text;
+  for (const AggregatePlan& plan : plans_) {
+    if (!text.empty()) text += ", ";
+    text += aggregate_kind_name(plan.spec.kind);
+    if (plan.spec.distinct) text += " DISTINCT";
+  }
+  return text + " by " + describe_columns(*key_schema_);
 }
 
 }  // namespace freshet::aggregate_detail

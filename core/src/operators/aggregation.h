@@ -35,6 +35,10 @@ class Aggregation {
   Status emit(BatchPtr* output);
 
   size_t state_bytes() const { return state_.memory_bytes(); }
+  //! Groups, plus the entries of the value traces (MIN/MAX, DISTINCT).
+  size_t state_rows() const;
+  //! "COUNT, SUM by (k)".
+  std::string describe() const;
   // Groups (key, count, accumulators, last output), then the value traces.
   // Between steps no group is pending.
   void save_state(ByteWriter& out) const;

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "freshet/circuit/operator_description.h"
 #include "freshet/zset/batch_codec.h"
 
 namespace freshet {
@@ -26,6 +27,8 @@ class ArrangeOperator : public Operator {
   }
 
   size_t state_bytes() const override { return trace_.memory_bytes(); }
+  size_t state_rows() const override { return trace_.entry_count(); }
+  std::string describe() const override { return "by " + describe_columns(*input_->key_schema); }
   void save_state(ByteWriter& out) const override { write_trace(out, trace_); }
   void restore_state(ByteReader& in) override {
     read_trace(in, rows_of(input_->key_schema), rows_of(input_->value_schema), &trace_);

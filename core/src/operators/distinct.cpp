@@ -43,6 +43,7 @@ class DistinctOperator : public Operator {
     }
     return present.finish();
   }
+  size_t state_rows() const override { return integral_.entry_count(); }
   void save_state(ByteWriter& out) const override { write_trace(out, integral_); }
   void restore_state(ByteReader& in) override {
     read_trace(in, rows_of(input_->key_schema), rows_of(input_->value_schema), &integral_);

@@ -19,6 +19,7 @@ class JoinOperator : public Operator {
   }
 
   // No state: the arrangements it reads hold both sides.
+  std::string describe() const override { return join_.describe(); }
 
  private:
   StreamSlot* output_;

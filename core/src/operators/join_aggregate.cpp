@@ -39,6 +39,8 @@ class JoinAggregateOperator : public Operator {
   size_t state_bytes() const override { return aggregation_.state_bytes(); }
   void save_state(ByteWriter& out) const override { aggregation_.save_state(out); }
   void restore_state(ByteReader& in) override { aggregation_.restore_state(in); }
+  size_t state_rows() const override { return aggregation_.state_rows(); }
+  std::string describe() const override { return join_.describe() + ", " + aggregation_.describe(); }
 
  private:
   StreamSlot* output_;

@@ -15,6 +15,7 @@
 #pragma once
 
 #include "freshet/circuit/circuit.h"
+#include "freshet/circuit/operator_description.h"
 #include "freshet/circuit/work_meter.h"
 #include "freshet/operators/arrange.h"
 #include "freshet/operators/row_functions.h"
@@ -46,6 +47,10 @@ class JoinCore {
     walk(*left, right_trace_->batches(), /*delta_is_left=*/true, emit);
     if (!left->empty() && !right->empty()) walk(*left, {right}, /*delta_is_left=*/true, emit);
     walk(*right, left_trace_->batches(), /*delta_is_left=*/false, emit);
+  }
+
+  std::string describe() const {
+    return "on " + describe_columns(*left_->key_schema);
   }
 
  private:

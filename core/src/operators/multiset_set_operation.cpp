@@ -44,6 +44,7 @@ class MultisetSetOperator : public Operator {
   }
 
   size_t state_bytes() const override { return left_integral_.memory_bytes() + right_integral_.memory_bytes(); }
+  size_t state_rows() const override { return left_integral_.entry_count() + right_integral_.entry_count(); }
   void save_state(ByteWriter& out) const override {
     write_trace(out, left_integral_);
     write_trace(out, right_integral_);

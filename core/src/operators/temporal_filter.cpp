@@ -93,6 +93,7 @@ class TemporalFilterOperator : public Operator {
   }
 
   size_t state_bytes() const override { return integral_.memory_bytes(); }
+  size_t state_rows() const override { return integral_.entry_count(); }
   void save_state(ByteWriter& out) const override {
     write_trace(out, integral_);
     out.i64(window_.low);

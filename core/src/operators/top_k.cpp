@@ -24,6 +24,10 @@ class TopKOperator : public Operator {
         positions_(
             static_cast<Weight>(std::min<uint64_t>(std::min<uint64_t>(k, kMaxPositions) + skipped_, kMaxPositions))) {}
   const char* name() const override { return "top_k"; }
+  std::string describe() const override {
+    std::string text = "limit " + std::to_string(positions_ - skipped_);
+    return skipped_ > 0 ? text + " offset " + std::to_string(skipped_) : text;
+  }
 
   Status evaluate() override {
     ++stats_.steps;
@@ -44,6 +48,7 @@ class TopKOperator : public Operator {
   }
 
   size_t state_bytes() const override { return sorted_rows_.memory_bytes(); }
+  size_t state_rows() const override { return sorted_rows_.entry_count(); }
   void save_state(ByteWriter& out) const override { write_trace(out, sorted_rows_); }
   void restore_state(ByteReader& in) override {
     read_trace(in, rows_of(input_->key_schema), sorted_rows_of(input_->value_schema), &sorted_rows_);

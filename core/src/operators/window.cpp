@@ -45,6 +45,7 @@ class WindowOperator : public Operator {
   }
 
   size_t state_bytes() const override { return sorted_rows_.memory_bytes(); }
+  size_t state_rows() const override { return sorted_rows_.entry_count(); }
   void save_state(ByteWriter& out) const override { write_trace(out, sorted_rows_); }
   void restore_state(ByteReader& in) override {
     read_trace(in, rows_of(input_->key_schema), sorted_rows_of(input_->value_schema), &sorted_rows_);

@@ -59,6 +59,13 @@ struct OperatorFailure {
   uint64_t step = 0;
 };
 
+//! Time an operator spent evaluating, measured by Circuit::step() with one
+//! clock read per operator (0 in a step where it was skipped).
+struct OperatorTime {
+  uint64_t last_step_nanos = 0;
+  uint64_t total_nanos = 0;
+};
+
 class Circuit {
  public:
   Circuit() = default;
@@ -134,6 +141,13 @@ class Circuit {
   size_t operator_count() const { return operators_.size(); }
   //! The operator evaluated `index`-th (for tests and diagnostics).
   const Operator& operator_at(size_t index) const { return *operators_[index]; }
+  //! Times each operator's evaluation from the next step on (off by default:
+  //! a clock read per operator is not free in wasm); explain turns it on.
+  void set_timing(bool on) { timing_ = on; }
+  bool timing() const { return timing_; }
+  //! Operator `index`'s evaluation time in the last step and over all steps
+  //! since set_timing(true) (zeros before).
+  OperatorTime time_of(size_t index) const { return index < times_.size() ? times_[index] : OperatorTime{}; }
 
   // ------------------------------------------------------------- failures
   //! Why operator `index` is failed, or null when it is not.
@@ -216,6 +230,8 @@ class Circuit {
   std::map<std::string, size_t> id_counts_;      // by scope key: operators named so far
   //! The id of the next operator added (circuit_ids.cpp).
   std::string next_operator_id();
+  bool timing_ = false;
+  std::vector<OperatorTime> times_;  // by operator index, sized by step()
 };
 
 //! The empty schema: the value schema of plain Z-sets.

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <string>
 
 #include "freshet/common/byte_io.h"
 #include "freshet/common/status.h"
@@ -29,6 +30,12 @@ class Operator {
   virtual void end_step() {}
   //! Bytes of state this operator holds (traces, maps).
   virtual size_t state_bytes() const { return 0; }
+  //! Rows (entries) of state this operator holds: a trace's entries, a
+  //! map's groups (an upper bound where a trace has not merged yet).
+  virtual size_t state_rows() const { return 0; }
+  //! Its parameters in a few words for the circuit printer ("key (id)",
+  //! "limit 10"); empty when it has none worth saying.
+  virtual std::string describe() const { return ""; }
   //! Writes what this operator carries from one step to the next (traces,
   //! maps, buffered input), at a step boundary, for a checkpoint.
   virtual void save_state(ByteWriter& out) const {}

@@ -19,6 +19,7 @@ class DelayOperator : public Operator {
   Status evaluate() override;
   void end_step() override;
   size_t state_bytes() const override { return held_->memory_bytes(); }
+  size_t state_rows() const override { return held_->size(); }
   void save_state(ByteWriter& out) const override;
   void restore_state(ByteReader& in) override;
 

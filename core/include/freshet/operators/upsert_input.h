@@ -31,6 +31,7 @@ class UpsertInputOperator : public Operator {
   const char* name() const override { return "upsert input"; }
   Status evaluate() override;
   size_t state_bytes() const override { return by_key_.memory_bytes(); }
+  size_t state_rows() const override { return by_key_.entry_count(); }
   //! The table's rows by key, and the operations buffered for the next step.
   void save_state(ByteWriter& out) const override;
   //! The table's current rows (a Z-set), from its state by key.

@@ -215,6 +215,10 @@ class Pipeline {
   size_t memory_bytes() const;
   //! The stats object of docs/js-api.md (Stats), as JSON (snake_case keys are the JS layer's job).
   std::string stats_json() const;
+  //! The circuit with its live figures, as JSON (pipeline_explain.cpp):
+  //! {"text","operators","views","totals"}; every operator, or those view
+  //! `view` depends on (UNKNOWN_VIEW when there is none).
+  Result<std::string> explain_json(std::string_view view) const;
 
   //! Bounds memory_bytes() plus what one step builds to `bytes` (0: no
   //! bound): a step past it fails with OUT_OF_MEMORY naming the operator

@@ -1,0 +1,134 @@
+// The circuit printer on a live pipeline (program_explain.h,
+// circuit_printer.h): state rows and bytes grow on the operators that keep
+// state, a view's explanation holds only what it depends on, describe()
+// names parameters, and the step loop times each operator.
+#include "freshet/pipeline/program_explain.h"
+
+#include <algorithm>
+
+#include <gtest/gtest.h>
+
+#include "pipeline/pipeline_support.h"
+
+namespace freshet {
+namespace {
+
+constexpr const char* kProgram = R"(
+CREATE TABLE orders (id BIGINT NOT NULL, customer BIGINT NOT NULL, amount BIGINT NOT NULL);
+CREATE TABLE customers (id BIGINT NOT NULL PRIMARY KEY, name VARCHAR);
+CREATE VIEW big AS SELECT id, amount FROM orders WHERE amount > 10;
+CREATE VIEW spend AS SELECT c.name, o.amount FROM orders o JOIN customers c ON o.customer = c.id;
+CREATE MATERIALIZED VIEW by_name AS SELECT name, SUM(amount) AS total FROM spend GROUP BY name;
+CREATE VIEW top2 AS SELECT id, amount FROM orders ORDER BY amount DESC LIMIT 2;
+)";
+
+std::unique_ptr<Pipeline> loaded_pipeline() {
+  Result<std::unique_ptr<Pipeline>> created = Pipeline::create(kProgram);
+  EXPECT_TRUE(created.ok()) << created.status().to_string();
+  Pipeline& p = **created;
+  testing::must_ingest(p, "customers", R"([{"insert":{"id":1,"name":"ann"}},{"insert":{"id":2,"name":"bob"}}])");
+  testing::must_ingest(p, "orders",
+                       R"([{"insert":{"id":1,"customer":1,"amount":5}},{"insert":{"id":2,"customer":2,"amount":50}},)"
+                       R"({"insert":{"id":3,"customer":1,"amount":20}}])");
+  EXPECT_TRUE(p.step().ok());
+  return std::move(*created);
+}
+
+std::vector<OperatorReport> explained(const Pipeline& p, std::string_view view) {
+  Result<std::vector<OperatorReport>> reports = explain_program(p.program(), view);
+  EXPECT_TRUE(reports.ok()) << reports.status().to_string();
+  return reports.ok() ? *reports : std::vector<OperatorReport>{};
+}
+
+const OperatorReport* find_kind(const std::vector<OperatorReport>& reports, std::string_view kind) {
+  for (const OperatorReport& r : reports) {
+    if (r.kind == kind) return &r;
+  }
+  return nullptr;
+}
+
+TEST(ProgramExplainTest, StateGrowsOnTheOperatorsThatKeepIt) {
+  Result<std::unique_ptr<Pipeline>> fresh = Pipeline::create(kProgram);
+  ASSERT_TRUE(fresh.ok());
+  const OperatorReport* empty_join = find_kind(explained(**fresh, ""), "join");
+  ASSERT_NE(empty_join, nullptr);
+  EXPECT_EQ(empty_join->rows, 0u);
+
+  std::unique_ptr<Pipeline> p = loaded_pipeline();
+  std::vector<OperatorReport> reports = explained(*p, "");
+  const OperatorReport* join = find_kind(reports, "join");
+  ASSERT_NE(join, nullptr);
+  EXPECT_EQ(join->rows, 5u);  // 3 orders + 2 customers, one trace each side
+  EXPECT_GT(join->bytes, 0u);
+  const OperatorReport* aggregate = find_kind(reports, "aggregate");
+  ASSERT_NE(aggregate, nullptr);
+  EXPECT_EQ(aggregate->rows, 2u);  // groups ann and bob
+  EXPECT_EQ(aggregate->description, "SUM by (key0)");  // group key columns are named by position inside the circuit
+  const OperatorReport* top = find_kind(reports, "top_k");
+  ASSERT_NE(top, nullptr);
+  EXPECT_EQ(top->rows, 3u);
+  EXPECT_EQ(top->description, "limit 2");
+  const OperatorReport* filter = find_kind(reports, "filter");
+  ASSERT_NE(filter, nullptr);
+  EXPECT_EQ(filter->rows, 0u);
+  EXPECT_EQ(filter->bytes, 0u);
+}
+
+TEST(ProgramExplainTest, AViewListsOnlyWhatItDependsOn) {
+  std::unique_ptr<Pipeline> p = loaded_pipeline();
+  std::vector<OperatorReport> all = explained(*p, "");
+  std::vector<OperatorReport> big = explained(*p, "big");
+  ASSERT_FALSE(big.empty());
+  EXPECT_LT(big.size(), all.size());
+  for (const OperatorReport& r : big) {
+    EXPECT_NE(std::find(r.views.begin(), r.views.end(), "big"), r.views.end()) << r.id << " " << r.kind;
+  }
+  EXPECT_EQ(find_kind(big, "join"), nullptr);
+  EXPECT_EQ(find_kind(big, "upsert input"), nullptr);  // customers: not read by big
+  EXPECT_NE(find_kind(big, "filter"), nullptr);
+  // by_name reads spend: the join serves both, and is what spend's stream is.
+  std::vector<OperatorReport> by_name = explained(*p, "by_name");
+  const OperatorReport* join = find_kind(by_name, "join");
+  ASSERT_NE(join, nullptr);
+  EXPECT_NE(std::find(join->views.begin(), join->views.end(), "spend"), join->views.end());
+  EXPECT_NE(std::find(join->views.begin(), join->views.end(), "by_name"), join->views.end());
+}
+
+TEST(ProgramExplainTest, AnUnknownViewIsAnError) {
+  std::unique_ptr<Pipeline> p = loaded_pipeline();
+  Result<std::vector<OperatorReport>> reports = explain_program(p->program(), "nope");
+  ASSERT_FALSE(reports.ok());
+  EXPECT_EQ(reports.status().code(), ErrorCode::kUnknownView);
+  EXPECT_EQ(p->explain_json("nope").status().code(), ErrorCode::kUnknownView);
+}
+
+TEST(ProgramExplainTest, TheStepTimesEachOperator) {
+  std::unique_ptr<Pipeline> p = loaded_pipeline();
+  uint64_t total = 0;
+  for (const OperatorReport& r : explained(*p, "")) {
+    EXPECT_EQ(r.time.total_nanos, r.time.last_step_nanos) << r.id;  // one step so far
+    total += r.time.total_nanos;
+  }
+  EXPECT_GT(total, 0u);
+  ASSERT_TRUE(p->step().ok());
+  uint64_t after = 0;
+  for (const OperatorReport& r : explained(*p, "")) after += r.time.total_nanos;
+  EXPECT_GT(after, total);
+}
+
+TEST(ProgramExplainTest, TextAndJsonNameOperatorsInputsAndViews) {
+  std::unique_ptr<Pipeline> p = loaded_pipeline();
+  std::vector<OperatorReport> reports = explained(*p, "top2");
+  std::string text = circuit_text(reports, /*figures=*/false);
+  EXPECT_NE(text.find("top_k limit 2 <- #"), std::string::npos) << text;
+  EXPECT_NE(text.find("= table orders"), std::string::npos) << text;
+  EXPECT_EQ(text.find(" B,"), std::string::npos) << text;  // no figures
+  Result<std::string> json = p->explain_json("by_name");
+  ASSERT_TRUE(json.ok());
+  EXPECT_NE(json->find("\"name\":\"by_name\""), std::string::npos) << *json;
+  EXPECT_NE(json->find("\"materialized\":true"), std::string::npos) << *json;
+  EXPECT_NE(json->find("\"kind\":\"join\""), std::string::npos) << *json;
+}
+
+}  // namespace
+}  // namespace freshet
