@@ -116,7 +116,7 @@ test('two views over one join: the join is shared', async () => {
   await p.close();
 });
 
-test('two views over one join hold one copy of each side', { todo: 'needs shared arrangements' }, async () => {
+test('two views over one join hold one copy of each side', async () => {
   const p = await paused(`
     CREATE TABLE orders (id BIGINT NOT NULL, customer BIGINT NOT NULL, amount BIGINT NOT NULL);
     CREATE TABLE customers (id BIGINT NOT NULL PRIMARY KEY, name VARCHAR);
@@ -126,12 +126,15 @@ test('two views over one join hold one copy of each side', { todo: 'needs shared
   p.insert('customers', [{ id: 1, name: 'ann' }]);
   p.insert('orders', [{ id: 1, customer: 1, amount: 5 }, { id: 2, customer: 1, amount: 50 }]);
   p.step();
-  // Today each join keeps its own trace of customers: a (2 orders + 1
-  // customer) and b (1 order + 1 customer), 5 rows. With customers
-  // arranged once by id, 4: orders of a, orders of b, customers once.
+  // Each join keeping its own traces would hold a's (2 orders + 1 customer)
+  // and b's (1 order + 1 customer), 5 rows. With customers arranged once by
+  // id (one arrangement, read by both joins), 4: orders of a, orders of b,
+  // customers once.
   const { operators } = p.inspect();
   const held = operators.filter((op) => op.kind !== 'upsert input').reduce((sum, op) => sum + op.rows, 0);
   assert.ok(held <= 4, `join state rows ${held}`);
+  const arrangements = operators.filter((op) => op.kind === 'arrange');
+  assert.equal(arrangements.filter((op) => op.rows === 1 && op.consumers === 2).length, 1, JSON.stringify(arrangements));
   await p.close();
 });
 

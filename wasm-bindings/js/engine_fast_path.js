@@ -102,14 +102,6 @@ export class EngineFastPath {
     }
   }
 
-  /** The next chunk's JSON text on egress `id`; '' when none; null when the call failed (see lastError()). */
-  nextChunk(id) {
-    const bytes = this.#module._freshet_next_chunk_in_place(this.#address, id);
-    if (bytes <= 0) return bytes === 0 ? '' : null;
-    const address = this.#module.HEAPF64[this.#exchange + TEXT_ADDRESS];
-    return decoder.decode(this.#module.HEAPU8.subarray(address, address + bytes));
-  }
-
   /**
    * The next chunk on egress `id`: the chunk object itself when the engine
    * sends it as a row chunk (row_chunk.js; `columns` are the view's), else
