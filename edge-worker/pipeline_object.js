@@ -60,7 +60,7 @@ import { checkRecordCount } from './record_count.js';
 import { matchRoute, splitPipelinePath } from './routes.js';
 import { snakeCaseKeys } from './snake_case.js';
 import { discardUnreadBody } from './unread_body.js';
-import { throwIfViewFailed } from './view_failure.js';
+import { hasFailedView, throwIfViewFailed } from './view_failure.js';
 
 const MAX_INCARNATIONS = 32;
 
@@ -301,6 +301,9 @@ export class PipelineObject {
       let pipeline;
       try {
         old?.pause();
+        // The same program again recovers its failed views (rebuilt from
+        // their inputs, the others keep their state) before it is kept.
+        if (old && sameProgram && hasFailedView(old)) await old.replaceProgram(definition.program_code);
         if (old && sameProgram) await old.checkpoint();
         if (sameProgram) await this.#wipeAddedConnectors(definition);
         pipeline = await this.#open(definition, { fresh: !sameProgram });

@@ -11,3 +11,8 @@ export function throwIfViewFailed(pipeline, view) {
   const failed = pipeline.stats().views[view]?.failed;
   if (failed) throw new FreshetError(failed.code, failed.message);
 }
+
+/** Whether any view of `pipeline` is failed (a PUT of the same program recovers them). */
+export function hasFailedView(pipeline) {
+  return Object.values(pipeline.stats().views).some((view) => view.failed);
+}
