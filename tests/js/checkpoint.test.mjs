@@ -128,18 +128,27 @@ test('a damaged checkpoint is skipped for the previous one; none valid is CHECKP
   await assert.rejects(Pipeline.create({ sql: ORDERS_SQL, storage }), { code: 'CHECKPOINT_CORRUPT' });
 });
 
-test('another program is PROGRAM_MISMATCH unless onProgramChange is restart', async () => {
+test('another program: a new view is bootstrapped; a changed table is PROGRAM_MISMATCH unless onProgramChange is restart', async () => {
   const storage = new BlobStore();
   let p = await Pipeline.create({ sql: ORDERS_SQL, storage });
   await settle(p, p.insert('customers', [{ id: 1, region: 'north' }]));
+  await settle(p, p.insert('orders', [{ id: 1, customer: 1, amount: 3 }]));
   await p.checkpoint();
   p.close({ checkpoint: false });
-  const other = `${ORDERS_SQL}\nCREATE MATERIALIZED VIEW everything AS SELECT * FROM orders;`;
-  await assert.rejects(Pipeline.create({ sql: other, storage }), { code: 'PROGRAM_MISMATCH' });
+  // A view added: the others keep their state, the new one is computed from orders' rows.
+  const added = `${ORDERS_SQL}\nCREATE MATERIALIZED VIEW everything AS SELECT * FROM orders;`;
+  p = await Pipeline.create({ sql: added, storage });
+  assert.equal(p.stats().inputs.customers.totalRecords, 1);
+  assert.deepEqual(p.snapshot('everything'), [{ id: 1, customer: 1, amount: 3 }]);
+  assert.deepEqual(p.snapshot('by_region'), [{ region: 'north', orders: 1, total: 3 }]);
+  p.close({ checkpoint: false });
   p = await Pipeline.create({ sql: `-- comments do not matter\n${ORDERS_SQL}`, storage });
   assert.equal(p.stats().inputs.customers.totalRecords, 1);
   p.close({ checkpoint: false });
-  p = await Pipeline.create({ sql: other, storage, onProgramChange: 'restart' });
+  // A table changed: its rows cannot follow.
+  const changed = ORDERS_SQL.replace('region VARCHAR,', 'region VARCHAR, since DATE,');
+  await assert.rejects(Pipeline.create({ sql: changed, storage }), { code: 'PROGRAM_MISMATCH' });
+  p = await Pipeline.create({ sql: changed, storage, onProgramChange: 'restart' });
   assert.equal(p.stats().step, 0);
   assert.equal((await p.checkpoint()).sequenceNumber, 1);
   p.close({ checkpoint: false });
