@@ -273,7 +273,12 @@ TEST(ProgramChangeTest, ABootstrapGivesWhatAFreshPipelineComputes) {
         Result<std::unique_ptr<Pipeline>> resumed = open_pipeline(after, storage);
         ASSERT_TRUE(resumed.ok()) << "seed " << seed << ": " << resumed.status().to_string();
         current = std::move(*resumed);
-        EXPECT_EQ(current->rebuilt_views().count("by_region"), 0u) << "seed " << seed;
+        // kinds did not change and shares nothing with what did: kept. by_region
+        // did not change either, but reach joins orders on the same key, so the
+        // shared arrangement of orders widens to the columns both need (a new
+        // operator id): by_region is rebuilt with it.
+        EXPECT_EQ(current->rebuilt_views().count("kinds"), 0u) << "seed " << seed;
+        EXPECT_EQ(current->rebuilt_views().count("by_region"), 1u) << "seed " << seed;
         EXPECT_EQ(current->rebuilt_views().count("top3"), 1u) << "seed " << seed;
       }
       std::pair<std::string, std::string> input = workload.next();
