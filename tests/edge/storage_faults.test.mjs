@@ -108,8 +108,8 @@ test('a checkpoint of a format version this build does not read: a pipeline erro
   const refused = await worker.call('POST', 'future/ingress/orders', [{ insert: { id: 2, region: 'north', amount: 1 } }]);
   assert.equal(refused.status, 409);
   assert.equal(refused.body.error_code, 'CHECKPOINT_VERSION');
-  assert.match(refused.body.message, /format version 99.*reads formats 4, 5, 6.*POST \/v0\/pipelines\/future\/clear, then POST \/v0\/pipelines\/future\/start/);
-  assert.deepEqual(refused.body.details, { sequence_number: written.body.checkpoint_sequence_number, version: 99, readable_versions: [4, 5, 6] });
+  assert.match(refused.body.message, /format version 99.*reads formats 4, 5, 6, 7.*POST \/v0\/pipelines\/future\/clear, then POST \/v0\/pipelines\/future\/start/);
+  assert.deepEqual(refused.body.details, { sequence_number: written.body.checkpoint_sequence_number, version: 99, readable_versions: [4, 5, 6, 7] });
   const described = (await worker.call('GET', 'future')).body;
   assert.equal(described.deployment_status, 'Stopped');
   assert.equal(described.deployment_error.error_code, 'CHECKPOINT_VERSION');

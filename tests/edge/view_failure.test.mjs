@@ -69,7 +69,7 @@ test('a failed view answers its error; the other views and the pipeline go on', 
 });
 
 test('a PUT of the same program recovers the failed views; the others keep their state', async () => {
-  // The first test left t = {3}, u = {1, 5, 7}, and ratio, doubled failed.
+  // The first test left t = {3} (36 / 1), u = {1, 5, 7}, and ratio, doubled failed.
   const put = await edge.call('PUT', 'vf', { program_code: SQL });
   assert.equal(put.status, 200, JSON.stringify(put.body));
   const stats = (await edge.call('GET', 'vf/stats')).body;
@@ -80,8 +80,8 @@ test('a PUT of the same program recovers the failed views; the others keep their
   });
   const query = async (view) =>
     (await edge.call('GET', `vf/query?sql=${encodeURIComponent(`SELECT * FROM ${view}`)}&format=json_array`)).body;
-  assert.deepEqual(await query('ratio'), [{ r: 12 }]);
-  assert.deepEqual(await query('doubled'), [{ d: 24 }]);
+  assert.deepEqual(await query('ratio'), [{ r: 36 }]);
+  assert.deepEqual(await query('doubled'), [{ d: 72 }]);
   assert.deepEqual(sortedRows(await query('u_big')), sortedRows([{ y: 5 }, { y: 7 }]));
   await ingest('t', [{ x: 4 }]);
   assert.deepEqual(await query('ratio'), [{ r: 18 }]);
