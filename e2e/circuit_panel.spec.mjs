@@ -28,12 +28,14 @@ test('the circuit card shows the operators and their figures follow the input', 
   expect(await page.locator('#card-circuit path.edge').count()).toBeGreaterThan(engine.length / 2);
   expect(boxes.map((b) => b.kind)).toContain('join');
 
-  // A step with new orders grows the state of the join's box.
-  const joinRows = () => page.$eval('#card-circuit g.operator[data-kind="join"]', (g) => Number(g.dataset.rows));
-  const before = await joinRows();
+  // A step with new orders grows the state the join reads: its sides' arrangements.
+  expect(boxes.map((b) => b.kind)).toContain('arrange');
+  const arrangedRows = () => page.$$eval('#card-circuit g.operator[data-kind="arrange"]',
+    (gs) => gs.reduce((sum, g) => sum + Number(g.dataset.rows), 0));
+  const before = await arrangedRows();
   await page.getByRole('button', { name: 'Step', exact: true }).click();
-  await expect.poll(joinRows).toBeGreaterThan(before);
-  await expect(page.locator('#card-circuit g.operator[data-kind="join"] text.op-figure').first()).toContainText('rows');
+  await expect.poll(arrangedRows).toBeGreaterThan(before);
+  await expect(page.locator('#card-circuit g.operator[data-kind="arrange"] text.op-figure').first()).toContainText('rows');
   expect(errors).toEqual([]);
   await context.close();
 });

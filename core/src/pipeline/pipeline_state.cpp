@@ -249,15 +249,18 @@ Status Pipeline::restore_state(const SavedState& state) {
     if (!outputs.ok()) break;
     const MaterializedView* view = find_view(view_name);
     std::optional<size_t> index = view && !index_name.empty() ? view->index_ordinal(index_name) : std::nullopt;
-    if (!view || (!index_name.empty() && !index)) {
+    const bool gone = !view || (!index_name.empty() && !index);
+    if (gone && !by_id) {
       outputs.fail("output '" + name + "' names an unknown view or index");
       break;
     }
-    RowCheck keys = index ? rows_of(view->indexes()[*index]->key_schema) : rows_of(view->view().schema);
-    RowCheck values = index ? rows_of(view->view().schema) : rows_of(empty_schema());
+    // A view a program change removed or rebuilt: what the connector had is
+    // not what it has now (and its rows may have other columns): skipped.
+    const bool keep = !gone && !rebuilt_views_.count(view_name);
+    RowCheck keys = !keep ? any_row() : index ? rows_of(view->indexes()[*index]->key_schema) : rows_of(view->view().schema);
+    RowCheck values = !keep ? any_row() : index ? rows_of(view->view().schema) : rows_of(empty_schema());
     EndpointCheckpoint saved = read_endpoint(outputs, keys, values);
-    // A view rebuilt by a program change: what the connector had is not what it has now.
-    if (outputs.ok() && !rebuilt_views_.count(view_name)) restored_connectors_[name] = std::move(saved);
+    if (outputs.ok() && keep) restored_connectors_[name] = std::move(saved);
   }
   outputs.expect_end();
   FRESHET_RETURN_IF_ERROR(outputs.status());
@@ -265,7 +268,7 @@ Status Pipeline::restore_state(const SavedState& state) {
   host_state_ = std::string(by_name["host"]);
   // replace_from: the old pipeline's endpoints are taken over whole instead (program_replace.cpp).
   if (by_name.count("named_egress") && !rebuild_failed_) {
-    FRESHET_RETURN_IF_ERROR(restore_named_egress(by_name["named_egress"]));
+    FRESHET_RETURN_IF_ERROR(restore_named_egress(by_name["named_egress"], by_id));
   }
   if (by_name.count("error_view")) {  // optional: checkpoints before it have none, and restore it empty
     ByteReader errors(by_name["error_view"], "section 'error_view'");
@@ -298,7 +301,7 @@ void Pipeline::save_named_egress(ByteWriter& out) const {
   }
 }
 
-Status Pipeline::restore_named_egress(std::string_view bytes) {
+Status Pipeline::restore_named_egress(std::string_view bytes, bool other_program) {
   ByteReader in(bytes, "section 'named_egress'");
   size_t count = in.count(30);
   for (size_t i = 0; i < count && in.ok(); ++i) {
@@ -322,14 +325,19 @@ Status Pipeline::restore_named_egress(std::string_view bytes) {
     config.on_lag = static_cast<LagPolicy>(on_lag);
     const MaterializedView* view = find_view(config.view);
     std::optional<size_t> index = view && !config.index.empty() ? view->index_ordinal(config.index) : std::nullopt;
-    if (!view || (!config.index.empty() && !index)) {
+    const bool gone = !view || (!config.index.empty() && !index);
+    if (gone && !other_program) {
       in.fail("egress '" + name + "' names an unknown view or index");
       break;
     }
-    RowCheck keys = index ? rows_of(view->indexes()[*index]->key_schema) : rows_of(view->view().schema);
-    RowCheck values = index ? rows_of(view->view().schema) : rows_of(empty_schema());
+    // A view a program change removed or rebuilt: its named egress ends (its
+    // client resumes into UNKNOWN_VIEW or a fresh snapshot).
+    const bool keep = !gone && !rebuilt_views_.count(config.view);
+    RowCheck keys = !keep ? any_row() : index ? rows_of(view->indexes()[*index]->key_schema) : rows_of(view->view().schema);
+    RowCheck values = !keep ? any_row() : index ? rows_of(view->view().schema) : rows_of(empty_schema());
     EndpointCheckpoint saved = read_endpoint(in, keys, values);
     if (!in.ok()) break;
+    if (!keep) continue;
     if (retained > saved.queue.size()) {
       in.fail("egress '" + name + "' retains more chunks than it saved");
       break;

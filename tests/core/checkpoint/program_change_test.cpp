@@ -300,3 +300,32 @@ TEST(ProgramChangeTest, ABootstrapGivesWhatAFreshPipelineComputes) {
 
 }  // namespace
 }  // namespace freshet
+
+namespace freshet {
+namespace {
+
+// A connector or named egress on a view the new program removed or changed
+// is dropped on resume (its rows are the old view's), not read as damage.
+TEST(ProgramChangeTest, OutputsOnARemovedOrChangedViewAreDropped) {
+  const std::string base = std::string(kBase) + "CREATE MATERIALIZED VIEW big AS SELECT id, v FROM t WHERE v > 1;";
+  auto p = must_create(base.c_str());
+  auto sink = std::make_shared<testing::RecordingSink>();
+  ASSERT_TRUE(p->add_connector("mirror", {"big", "", true}, sink).ok());
+  ASSERT_TRUE(p->open_named_egress("dash", {"total", "", true}, {}, std::nullopt).ok());
+  must_ingest(*p, "t", row(1, 5));
+  ASSERT_TRUE(p->step().ok());
+  MemoryCheckpointStorage storage;
+  must_checkpoint(*p, storage);
+  // 'big' removed, 'total' changed (another column).
+  const char* next =
+      "CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY, v INT);"
+      "CREATE MATERIALIZED VIEW total AS SELECT SUM(v) AS s FROM t;";
+  Result<std::unique_ptr<Pipeline>> resumed = open_pipeline(next, storage);
+  ASSERT_TRUE(resumed.ok()) << resumed.status().to_string();
+  EXPECT_EQ(rows_of(*(*resumed)->snapshot("total")).size(), 1u);
+  // The dropped named egress starts over under its name.
+  EXPECT_TRUE((*resumed)->open_named_egress("dash", {"total", "", true}, {}, std::nullopt).ok());
+}
+
+}  // namespace
+}  // namespace freshet

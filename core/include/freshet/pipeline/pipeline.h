@@ -286,7 +286,9 @@ class Pipeline {
   void close_least_recently_connected();
   //! The named egress endpoints as a checkpoint section, and back (pipeline_state.cpp).
   void save_named_egress(ByteWriter& out) const;
-  Status restore_named_egress(std::string_view bytes);
+  //! `other_program`: the checkpoint may be another program's (format 7),
+  //! whose named egresses on views since removed or rebuilt are dropped.
+  Status restore_named_egress(std::string_view bytes, bool other_program);
   //! Format 7's sections 'circuit', 'failures' and 'views', by operator id
   //! and view name, into a program that may have changed since: what is new
   //! or failed is bootstrapped (program_change.cpp).
