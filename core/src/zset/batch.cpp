@@ -1,6 +1,9 @@
 #include "freshet/zset/batch.h"
 
 #include <algorithm>
+#include <cstring>
+
+#include "freshet/common/prefix_sort.h"
 
 namespace freshet {
 
@@ -9,7 +12,49 @@ const BatchPtr& Batch::empty_batch() {
   return kEmpty;
 }
 
-size_t Batch::lower_bound(RowRef key, size_t from) const { return lower_bound_in(key, from, keys_.size()); }
+size_t Batch::lower_bound(RowRef key, size_t from) const {
+  if (from != 0 || fence_.empty()) return lower_bound_in(key, from, keys_.size());
+  size_t low = 0, high = keys_.size();
+  fence_range(key, low, high);
+  return lower_bound_in(key, low, high);
+}
+
+void Batch::build_fence() {
+  const RowRef first = keys_[0], last = keys_.back();
+  uint32_t skip = 0;
+  while (skip < first.size && skip < last.size && first.data[skip] == last.data[skip]) ++skip;
+  fence_skip_ = skip;  // sorted: every key between starts with these bytes too
+  fence_.reserve((keys_.size() + kFenceStride - 1) / kFenceStride);
+  for (size_t k = 0; k < keys_.size(); k += kFenceStride) {
+    const RowRef key = keys_[k];
+    fence_.push_back(big_endian_prefix(key.data + skip, key.size - skip));
+  }
+}
+
+// A key's 8 bytes after the common prefix, padded with zeros, order rows as
+// the rows do where they differ: a smaller prefix is a smaller row (a row
+// that ends inside the 8 bytes is a prefix of the other, so smaller), and
+// only equal prefixes leave the order open.
+void Batch::fence_range(RowRef key, size_t& low, size_t& high) const {
+  const RowRef first = keys_[0];
+  const uint32_t skip = fence_skip_;
+  if (key.size < skip || std::memcmp(key.data, first.data, skip) != 0) {
+    // Outside the common prefix: before every key or after every key.
+    const int c = compare_rows(key, first);
+    if (c <= 0) {
+      high = 0;
+    } else {
+      low = keys_.size();
+    }
+    return;
+  }
+  const uint64_t prefix = big_endian_prefix(key.data + skip, key.size - skip);
+  // Fence entries below `prefix` are keys below `key`; those above it, keys above it.
+  const size_t below = static_cast<size_t>(std::lower_bound(fence_.begin(), fence_.end(), prefix) - fence_.begin());
+  const size_t not_above = static_cast<size_t>(std::upper_bound(fence_.begin() + below, fence_.end(), prefix) - fence_.begin());
+  if (below > 0) low = (below - 1) * kFenceStride + 1;
+  if (not_above < fence_.size()) high = not_above * kFenceStride;
+}
 
 size_t Batch::lower_bound_in(RowRef key, size_t low, size_t high) const {
   while (low < high) {
@@ -56,7 +101,8 @@ Weight Batch::weight_of(RowRef key, RowRef value) const {
 
 size_t Batch::memory_bytes() const {
   return sizeof(Batch) + keys_.memory_bytes() + values_.memory_bytes() +
-         value_starts_.capacity() * sizeof(uint32_t) + weights_.memory_bytes();
+         value_starts_.capacity() * sizeof(uint32_t) + weights_.memory_bytes() +
+         fence_.capacity() * sizeof(uint64_t);
 }
 
 }  // namespace freshet

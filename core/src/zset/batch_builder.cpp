@@ -85,6 +85,7 @@ BatchPtr SortedBatchBuilder::finish() {
   }
   Batch& b = *batch_;
   if (!b.value_starts_.empty()) b.value_starts_.push_back(static_cast<uint32_t>(b.weights_.size()));
+  if (b.keys_.size() >= Batch::kFenceMinKeys) b.build_fence();
   return std::move(batch_);
 }
 

@@ -12,18 +12,23 @@ void Trace::insert(BatchPtr batch) {
   // output so far, and the budget must see what its slices add. The batch
   // itself was charged when it was built.
   WorkMeter* meter = active_work_meter();
-  const size_t before = meter ? memory_bytes() + batch->memory_bytes() : 0;
+  const size_t before = bytes_ + batch->memory_bytes();
   spine_.insert(std::move(batch));
   spine_.collect(batches_);
-  if (meter) {
-    const size_t after = memory_bytes();
-    if (after > before) meter->charge_bytes(after - before);
-  }
+  count_bytes();
+  if (meter && bytes_ > before) meter->charge_bytes(bytes_ - before);
+}
+
+void Trace::count_bytes() {
+  size_t total = batches_.capacity() * sizeof(BatchPtr) + spine_.merging_bytes();
+  for (const BatchPtr& b : batches_) total += b->memory_bytes();
+  bytes_ = total;
 }
 
 void Trace::clear() {
   spine_.clear();
   batches_.clear();
+  count_bytes();
 }
 
 void Trace::restore(std::vector<BatchPtr> batches) {
@@ -32,17 +37,12 @@ void Trace::restore(std::vector<BatchPtr> batches) {
     if (!batch->empty()) spine_.place(std::move(batch));
   }
   spine_.collect(batches_);
+  count_bytes();
 }
 
 size_t Trace::entry_count() const {
   size_t total = 0;
   for (const BatchPtr& b : batches_) total += b->size();
-  return total;
-}
-
-size_t Trace::memory_bytes() const {
-  size_t total = batches_.capacity() * sizeof(BatchPtr) + spine_.merging_bytes();
-  for (const BatchPtr& b : batches_) total += b->memory_bytes();
   return total;
 }
 

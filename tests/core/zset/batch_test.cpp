@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <random>
 
 #include <gtest/gtest.h>
@@ -128,6 +129,54 @@ TEST(BatchTest, SeekForwardFindsWhatLowerBoundFinds) {
     for (size_t from = 0; from <= batch->key_count(); ++from) {
       ASSERT_EQ(batch->seek_forward(RowRef(bytes), from), batch->lower_bound(RowRef(bytes), from))
           << "probe " << probe << " from " << from;
+    }
+  }
+}
+
+// The fence (batch.h) narrows a lookup in a big batch: lower_bound() must
+// find what a plain binary search finds, for keys of every shape — BIGINTs
+// (whose bytes share a long start), strings of many lengths that share a
+// prefix longer than 8 bytes, one a prefix of another, probes before, after
+// and between the keys and outside their common prefix.
+TEST(BatchTest, TheFenceFindsWhatABinarySearchFinds) {
+  std::mt19937_64 random(11);
+  auto plain_lower_bound = [](const Batch& b, RowRef key) {
+    size_t low = 0, high = b.key_count();
+    while (low < high) {
+      size_t middle = (low + high) / 2;
+      if (compare_rows(b.key(middle), key) < 0) low = middle + 1; else high = middle;
+    }
+    return low;
+  };
+  std::vector<std::vector<std::string>> key_sets(3);
+  for (int64_t k = 0; k < 5000; k += 1 + static_cast<int64_t>(random() % 3)) key_sets[0].push_back(row_of(k * 977));
+  const std::string common = "common-prefix-";
+  for (int i = 0; i < 3000; ++i) {
+    std::string key = common;
+    for (size_t n = random() % 12; n > 0; --n) key += static_cast<char>('a' + random() % 3);
+    key_sets[1].push_back(key);
+  }
+  for (int i = 0; i < 600; ++i) key_sets[2].push_back(std::string(static_cast<size_t>(i % 40), 'x') + static_cast<char>(i % 7));
+  for (std::vector<std::string>& keys : key_sets) {
+    BatchBuilder builder;
+    for (const std::string& key : keys) builder.add_row(RowRef(key), 1);
+    BatchPtr batch = builder.finish();
+    ASSERT_GE(batch->key_count(), Batch::kFenceMinKeys);
+    std::vector<std::string> probes = keys;
+    for (const std::string& key : keys) {
+      probes.push_back(key + '\0');
+      probes.push_back(key.substr(0, key.size() / 2));
+      std::string after = key;
+      after.back() = static_cast<char>(after.back() + 1);
+      probes.push_back(after);
+    }
+    probes.push_back("");
+    probes.push_back("\xff\xff");
+    probes.push_back(common.substr(0, 5));
+    probes.push_back("zzz");
+    for (const std::string& probe : probes) {
+      ASSERT_EQ(batch->lower_bound(RowRef(probe)), plain_lower_bound(*batch, RowRef(probe))) << "probe '" << probe << "'";
+      EXPECT_EQ(batch->find(RowRef(probe)).has_value(), std::find(keys.begin(), keys.end(), probe) != keys.end());
     }
   }
 }

@@ -37,7 +37,10 @@ class Trace {
   bool empty() const { return batches_.empty(); }
   //! Entries over all batches (an upper bound on the consolidated size).
   size_t entry_count() const;
-  size_t memory_bytes() const;
+  //! Bytes held: the batches and merges in progress. Kept up to date by
+  //! every change of the spine, so reading it costs nothing (a memory
+  //! budget reads every trace's on every step).
+  size_t memory_bytes() const { return bytes_; }
 
   //! The merge work of the last insert() (entries merged) and its budget:
   //! what its fuel allows. For tests and benchmarks.
@@ -89,8 +92,11 @@ class Trace {
   KeyCursor seek(RowRef key, std::vector<size_t>& finger) const;
 
  private:
+  void count_bytes();
+
   Spine spine_;
   std::vector<BatchPtr> batches_;  // spine_'s, collected after every change
+  size_t bytes_ = 0;               // memory_bytes(), recounted whenever the spine changes
 };
 
 }  // namespace freshet
