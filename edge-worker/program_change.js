@@ -31,7 +31,19 @@ import { compileProgram } from './program_info.js';
  *   `diff`: Feldera's PipelineDiff (the wire shape of deployment_runtime_status_details)
  */
 export async function programChange(before, after) {
-  const [old, next] = await Promise.all([describe(before.program_code), describe(after.program_code)]);
+  const next = await describe(after.program_code);
+  let old;
+  try {
+    old = await describe(before.program_code);
+  } catch (error) {
+    // The program that wrote the state no longer compiles (an engine of another
+    // version): nothing of it can be matched, as when every table changed.
+    const reason = `the program that wrote the pipeline's state does not compile any more (${error.message}): Freshet starts the pipeline afresh`;
+    const diff = pipelineDiff({ added_tables: [], removed_tables: [], modified_tables: sorted(next.tables.map((table) => table.name)),
+                                added_views: [], removed_views: [], modified_views: sorted(next.views.map((view) => view.name)) },
+                              before.outputs, after.outputs);
+    return { kind: 'fresh', reason, diff, rebuiltViews: next.views.map((view) => view.name) };
+  }
   const oldTables = new Map(old.tables.map((table) => [table.name, tableShape(table)]));
   const newTables = new Map(next.tables.map((table) => [table.name, tableShape(table)]));
   const oldViews = new Set(old.views.map((view) => view.name));
