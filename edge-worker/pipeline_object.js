@@ -319,15 +319,18 @@ export class PipelineObject {
    */
   async #afterChange(pipeline, definition, before, change) {
     if (change.kind !== 'bootstrap') return;
+    const log = (what) => (error) => console.error(`freshet edge worker: pipeline '${definition.name}': ${what}:`, error?.message ?? error);
     const removed = new Set(change.diff.program_diff.removed_views);
     const prefixes = new Set(Object.values(definition.outputs).map((output) => output.sink.prefix));
     const gone = Object.values(before.outputs).filter((output) => removed.has(output.view) && !prefixes.has(output.sink.prefix));
-    await Promise.all(gone.map((output) => sinkOf(this.#env.KV, output).reset()));
+    // The new program runs already: a wipe that still fails (after kv_retries.js) is reported, not undone.
+    await Promise.all(gone.map((output) => sinkOf(this.#env.KV, output).reset().catch(log(`wiping '${output.sink.prefix}'`))));
     const rebuilt = new Set(change.rebuiltViews);
+    const materialized = new Set(pipeline.program.views.filter((view) => view.materialized).map((view) => view.name));
     for (const [name, output] of Object.entries(definition.outputs)) {
-      if (!rebuilt.has(output.view) || output.send_snapshot || !pipeline.program.view(output.view)?.materialized) continue;
+      if (!rebuilt.has(output.view) || output.send_snapshot || !materialized.has(output.view)) continue;
       // Not awaited: a paused pipeline writes the snapshot once it runs.
-      pipeline.resetOutput(name).catch((error) => console.error(`freshet edge worker: contents of '${output.view}' for connector '${name}':`, error?.message ?? error));
+      pipeline.resetOutput(name).catch(log(`the contents of '${output.view}' for connector '${name}'`));
     }
   }
 

@@ -126,8 +126,12 @@ test('short PUT that cannot take the new program changes nothing; a changed tabl
   assert.equal(put.body.program_change.status, 'fresh_start');
   assert.match(put.body.program_change.reason, /table was added, removed or changed \('t'\)/);
   assert.deepEqual(put.body.program_change.pipeline_diff.program_diff.modified_tables, ['t']);
-  assert.deepEqual(await query('pc', 'SELECT * FROM total'), sortedRows([{ s: null, n: 0 }]));
+  assert.deepEqual(await query('pc', 'SELECT * FROM total'), [], 'no step yet over the empty table');
   assert.deepEqual(await kvRows('outputs/pc/big_kv/'), [], 'every connector of the old program is wiped');
+  await ingest('pc', [{ id: 1, x: 3, y: 1 }]);
+  assert.deepEqual(await query('pc', 'SELECT * FROM total'), sortedRows([{ s: 3, n: 1 }]), 'nothing of the old rows');
+  await until(async () => (await kvRows('outputs/pc/total_kv/')).length === 1, { what: 'total_kv after the fresh start' });
+  assert.deepEqual(await kvRows('outputs/pc/total_kv/'), sortedRows([{ s: 3, n: 1 }]));
 });
 
 // ------------------------------------------------------------ Feldera's path
@@ -210,5 +214,8 @@ test('Feldera: start?bootstrap_policy=allow bootstraps at once; a view over a ta
   // The way out, Feldera's: clear the storage, start afresh.
   assert.equal((await edge.call('POST', 'heap/clear')).status, 202);
   assert.equal((await edge.call('POST', 'heap/start')).status, 202);
-  assert.deepEqual(await query('heap', 'SELECT * FROM hc'), sortedRows([{ c: 0 }]));
+  const again = (await edge.call('POST', 'heap/ingress/h?update_format=raw', '{"x":6}')).body.token;
+  await until(async () => (await edge.call('GET', `heap/completion_status?token=${again}`)).body.status === 'complete');
+  assert.deepEqual(await query('heap', 'SELECT * FROM hc'), sortedRows([{ c: 1 }]));
+  assert.deepEqual(await query('heap', 'SELECT * FROM hs'), sortedRows([{ s: 6 }]), 'started afresh: the row before is gone');
 });
