@@ -15,7 +15,7 @@ const NOT_IN_STATUS = ['program_code', 'udf_rust', 'udf_toml', 'program_config',
 /**
  * @param {object} definition the stored definition (definition.js, with identity fields)
  * @param {object} deployment the Deployment record (deployment.js)
- * @param {{ status: 'Stopped'|'Running'|'Paused', error: object|null }} current what runs now
+ * @param {{ status: 'Stopped'|'Running'|'Paused'|'AwaitingApproval', error: object|null, details?: object }} current what runs now (details: AwaitingApproval's diff)
  * @param {object|null} info Feldera's ProgramInfo, null when the program did not compile
  * @param {'all'|'status'|'status_with_connectors'} selector
  */
@@ -23,6 +23,8 @@ export function felderaDescription(definition, deployment, current, info, select
   const since = deployment.since;
   const provisioned = current.status !== 'Stopped';
   const runtime = provisioned ? current.status : null;
+  // AwaitingApproval is on the way to what /start asked for (Feldera's desired status).
+  const desired = current.status === 'AwaitingApproval' ? (deployment.initial === 'paused' ? 'Paused' : 'Running') : current.status;
   const description = {
     id: definition.id,
     name: definition.name,
@@ -49,7 +51,7 @@ export function felderaDescription(definition, deployment, current, info, select
     deployment_initial: provisioned ? deployment.initial : null,
     deployment_status: current.status,
     deployment_status_since: since.status,
-    deployment_desired_status: current.status,
+    deployment_desired_status: desired,
     deployment_desired_status_since: since.desired,
     deployment_resources_status: provisioned ? 'Provisioned' : 'Stopped',
     deployment_resources_status_details: null,
@@ -57,9 +59,10 @@ export function felderaDescription(definition, deployment, current, info, select
     deployment_resources_desired_status: provisioned ? 'Provisioned' : 'Stopped',
     deployment_resources_desired_status_since: since.desired,
     deployment_runtime_status: runtime,
-    deployment_runtime_status_details: null,
+    // AwaitingApproval: the changes to approve (Feldera's PipelineDiff).
+    deployment_runtime_status_details: current.details ?? null,
     deployment_runtime_status_since: provisioned ? since.status : null,
-    deployment_runtime_desired_status: runtime,
+    deployment_runtime_desired_status: provisioned ? desired : null,
     deployment_runtime_desired_status_since: provisioned ? since.desired : null,
     // Freshet's: what was accepted but is not honoured (feldera_fields.js).
     warnings: definition.warnings ?? [],

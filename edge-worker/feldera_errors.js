@@ -19,6 +19,11 @@ export const FELDERA_ERROR_STATUS = {
   InitialStandbyNotAllowed: 400,
   PipelineInteractionNotDeployed: 503,
   ApiConnectionLimit: 429,
+  // Bootstrapping a changed program (adapters server/error.rs, adapterlib errors/controller.rs, ApiError).
+  AwaitingApproval: 503,
+  BootstrapRejected: 409,
+  BootstrapNotAllowed: 409,
+  InvalidBootstrapConfig: 400,
 };
 
 /** Feldera's answer to a request that needs a running pipeline when it is stopped. */

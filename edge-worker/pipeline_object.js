@@ -28,7 +28,17 @@
 // before anything is wiped, and the old pipeline runs on if the new one fails.
 //   same program   → checkpoint the old one, resume the new one from it
 //                    (connectors whose configuration changed are reset)
-//   other program  → wipe checkpoints and sinks, start afresh, checkpoint at once
+//   other program  → checkpoint the old one, resume the new program from it:
+//                    Feldera's bootstrapping (program_change.js says what
+//                    changed; new and changed views are computed once from
+//                    what they read, the others keep their state, the input
+//                    log is kept); a changed table starts the whole pipeline
+//                    afresh (wipe checkpoints, log and sinks), checkpoint at once
+// Feldera's body changes the program of a stopped pipeline and keeps its
+// storage; /start?bootstrap_policy= then bootstraps (allow), refuses
+// (reject) or waits in AwaitingApproval for /approve (await_approval).
+// 'checkpoint_program' in Durable Object storage is the program (and
+// outputs) the stored checkpoint and log belong to: what a change is from.
 
 import { FreshetError, Pipeline, callbackSink } from '../wasm-bindings/js/workerd.js';
 import { IncidentLog } from '../wasm-bindings/js/incidents.js';
@@ -54,6 +64,7 @@ import { checkEgressConnections, limitsOf } from './limits.js';
 import { identify, storedBody, withIdentity } from './pipeline_identity.js';
 import { registerPipeline, unregisterPipeline } from './pipeline_registry.js';
 import { compileProgram, programInfo } from './program_info.js';
+import { describeDiff, isEmptyDiff, programChange } from './program_change.js';
 import { queryFormat, queryResponse } from './query_formats.js';
 import { ingressDurability, pipelineStorage, wipePipelineStorage } from './pipeline_storage.js';
 import { checkRecordCount } from './record_count.js';
@@ -80,6 +91,7 @@ export class PipelineObject {
   #egressConnections = 0;   // egress responses streaming now (FRESHET_MAX_EGRESS_CONNECTIONS)
   #kvIncidents = new IncidentLog();  // KV calls that failed and were retried (kv_retries.js), in /stats
   #shuttingDown = false;    // the local host stops workerd next: no more input (host_shutdown.js)
+  #ran = null;              // 'checkpoint_program': the program whose state the storage holds (null: unknown or none)
 
   constructor(ctx, env) {
     this.#ctx = ctx;
@@ -112,8 +124,9 @@ export class PipelineObject {
   // ------------------------------------------------------------ lifecycle
 
   async #load() {
-    const saved = await this.#ctx.storage.get(['definition', 'paused', 'incarnations', 'unsaved_input']);
+    const saved = await this.#ctx.storage.get(['definition', 'paused', 'incarnations', 'unsaved_input', 'checkpoint_program']);
     this.#incarnations = saved.get('incarnations') ?? [];
+    this.#ran = saved.get('checkpoint_program') ?? null;
     this.#legacyLoss = saved.get('unsaved_input') === true;
     this.#deployment = await Deployment.load(this.#ctx.storage);
     const stored = saved.get('definition');
@@ -123,7 +136,8 @@ export class PipelineObject {
     if (definition !== stored) await this.#ctx.storage.put('definition', definition);
     // Also lists pipelines made before the registry existed, once they are used.
     registerPipeline(this.#env, definition.name).catch((error) => console.error('freshet edge worker: registry:', error?.message ?? error));
-    if (this.#deployment.stopped || definition.program_status !== 'Success') return;
+    // AwaitingApproval: nothing runs until /approve (or /stop).
+    if (this.#deployment.stopped || this.#deployment.record.awaiting || definition.program_status !== 'Success') return;
     try {
       await beginResume(this.#ctx.storage);
       await armTestAbort(this.#env);
@@ -163,8 +177,11 @@ export class PipelineObject {
     return run;
   }
 
-  /** A pipeline for `definition` on its storage (pipeline_storage.js); `fresh` wipes log, checkpoints and sinks first. */
-  async #open(definition, { fresh }) {
+  /**
+   * A pipeline for `definition` on its storage (pipeline_storage.js); `fresh` wipes log, checkpoints and sinks first.
+   * `onProgramChange` 'fail': a checkpoint the new program cannot resume from is an error, not a fresh start.
+   */
+  async #open(definition, { fresh, onProgramChange = 'restart' }) {
     if (fresh) {
       await wipePipelineStorage(this.#ctx, this.#env, definition.name);
       await Promise.all(Object.values(definition.outputs).map((output) => sinkOf(this.#env.KV, output).reset()));
@@ -177,8 +194,9 @@ export class PipelineObject {
       maxMemoryBytes: limitsOf(this.#env).memoryBytes,
       outputs: outputsOf(this.#env.KV, definition),
       // The definition in Durable Object storage is the truth; a checkpoint of
-      // another program is left over from a replace that did not finish.
-      onProgramChange: 'restart',
+      // another program is left over from a change that did not finish (a
+      // format-7 one resumes with what changed bootstrapped).
+      onProgramChange,
       ...runtimeErrorOptionsOf(definition),
     }).catch((error) => {
       throw explainIncompatibleCheckpoint(error, definition.name);  // CHECKPOINT_VERSION: say the way out
@@ -216,6 +234,10 @@ export class PipelineObject {
   /** The pipeline, or the error that keeps it from running (Feldera's PipelineInteractionNotDeployed when stopped). */
   #running() {
     if (this.#pipeline && !this.#deployment.stopped) return this.#pipeline;
+    if (this.#deployment.record.awaiting && !this.#deployment.stopped) {
+      // Feldera's PipelineError::AwaitingApproval (503).
+      throw new HttpError('AwaitingApproval', 'Operation failed: the pipeline is waiting for approval to bootstrap modified components.', null);
+    }
     if (this.#loadError && !this.#deployment.stopped) throw this.#loadError;
     const name = this.#definition.name;
     throw new HttpError('PipelineInteractionNotDeployed', notDeployedMessage(name),
@@ -225,6 +247,8 @@ export class PipelineObject {
   /** What runs now, in Feldera's terms: a failed or unloadable pipeline counts as Stopped with its error. */
   #current() {
     if (this.#deployment.stopped) return { status: 'Stopped', error: this.#deployment.record.error };
+    const { awaiting } = this.#deployment.record;
+    if (awaiting) return { status: 'AwaitingApproval', error: null, details: awaiting.change.diff };
     if (!this.#pipeline) return { status: 'Stopped', error: errorObject(this.#loadError ?? new Error('the pipeline is not running')) };
     const failure = this.#pipeline.stats().failure;
     if (failure) return { status: 'Stopped', error: { message: failure.message, error_code: failure.code, details: failure.details ?? {} } };
@@ -245,8 +269,74 @@ export class PipelineObject {
   /** Drops the pipeline's storage: its log and checkpoints, and the rows of its connectors (`definitions`' outputs). */
   async #wipeStorage(...definitions) {
     await wipePipelineStorage(this.#ctx, this.#env, this.#definition.name);
-    const outputs = definitions.flatMap((definition) => Object.values(definition.outputs));
+    const outputs = definitions.filter(Boolean).flatMap((definition) => Object.values(definition.outputs));
     await Promise.all(outputs.map((output) => sinkOf(this.#env.KV, output).reset()));
+    await this.#setRan(null);
+  }
+
+  /** Records whose program the stored checkpoint and log now belong to (null: the storage holds none). */
+  async #setRan(definition) {
+    if (!definition) {
+      this.#ran = null;
+      await this.#ctx.storage.delete('checkpoint_program');
+      return;
+    }
+    const { program_code, outputs, on_runtime_error, error_view_retention } = definition;
+    this.#ran = { program_code, outputs, on_runtime_error, error_view_retention };
+    await this.#ctx.storage.put('checkpoint_program', this.#ran);
+  }
+
+  /**
+   * The program the stored state belongs to, as a definition (program_code,
+   * outputs); null when the storage holds none. A pipeline stored before
+   * 'checkpoint_program' existed ran its definition.
+   */
+  #checkpointed() {
+    if (this.#deployment.record.storage_status !== 'InUse') return null;
+    return this.#ran ?? this.#definition;
+  }
+
+  /**
+   * Opens `definition` over the state of `before`'s program (program_change.js):
+   * a bootstrap resumes the checkpoint (a checkpoint the engine cannot resume
+   * into it is an error: nothing was wiped); a changed table starts afresh.
+   */
+  async #openChanged(definition, before, change) {
+    if (change.kind !== 'bootstrap') {
+      await this.#wipeStorage(before, definition);
+      return this.#open(definition, { fresh: false });
+    }
+    await this.#wipeAddedConnectors(definition, before);
+    return this.#open(definition, { fresh: false, onProgramChange: 'fail' });
+  }
+
+  /**
+   * After a bootstrap: the connectors of removed views are wiped (their rows
+   * are of a view that is gone); those of new and changed views were reset by
+   * the package (their checkpointed state was the old view's) and get the
+   * view's full contents: a snapshot with send_snapshot, else one is sent now
+   * (a view that is not materialized has none to send: it starts empty).
+   */
+  async #afterChange(pipeline, definition, before, change) {
+    if (change.kind !== 'bootstrap') return;
+    const log = (what) => (error) => console.error(`freshet edge worker: pipeline '${definition.name}': ${what}:`, error?.message ?? error);
+    const removed = new Set(change.diff.program_diff.removed_views);
+    const prefixes = new Set(Object.values(definition.outputs).map((output) => output.sink.prefix));
+    const gone = Object.values(before.outputs).filter((output) => removed.has(output.view) && !prefixes.has(output.sink.prefix));
+    // The new program runs already: a wipe that still fails (after kv_retries.js) is reported, not undone.
+    await Promise.all(gone.map((output) => sinkOf(this.#env.KV, output).reset().catch(log(`wiping '${output.sink.prefix}'`))));
+    const rebuilt = new Set(change.rebuiltViews);
+    const materialized = new Set(pipeline.program.views.filter((view) => view.materialized).map((view) => view.name));
+    for (const [name, output] of Object.entries(definition.outputs)) {
+      if (!rebuilt.has(output.view) || output.send_snapshot || !materialized.has(output.view)) continue;
+      // Not awaited: a paused pipeline writes the snapshot once it runs.
+      pipeline.resetOutput(name).catch(log(`the contents of '${output.view}' for connector '${name}'`));
+    }
+  }
+
+  /** What GET shows of a program change: `status` 'awaiting_approval', 'bootstrapped' or 'fresh_start'. */
+  static #changeRecord(change, status) {
+    return { status, reason: change.reason, pipeline_diff: change.diff, at: new Date().toISOString() };
   }
 
   /** Feldera's ProgramInfo of the current program, from `p.program` (or, while stopped, the compiler's same description). */
@@ -267,8 +357,8 @@ export class PipelineObject {
    * the checkpoint, not ones absent from it (one removed by an earlier PUT and
    * added again would keep rows it no longer gets deletes for).
    */
-  async #wipeAddedConnectors(definition) {
-    const added = Object.entries(definition.outputs).filter(([name]) => !this.#definition?.outputs[name]);
+  async #wipeAddedConnectors(definition, before = this.#definition) {
+    const added = Object.entries(definition.outputs).filter(([name]) => !before?.outputs[name]);
     await Promise.all(added.map(([, output]) => sinkOf(this.#env.KV, output).reset()));
   }
 
@@ -295,34 +385,54 @@ export class PipelineObject {
     return this.#exclusive(async () => {
       const old = this.#pipeline;
       const wasRunning = old?.state === 'running';
+      const created = !this.#definition;
+      // The program the stored state belongs to: the running one's, or (stopped,
+      // awaiting approval, or not loaded) the one that last ran.
+      const before = old ? this.#definition : this.#checkpointed();
       // A pipeline that could not resume tries again from its checkpoints
       // (a corrupt one fails again: DELETE, then PUT, starts over).
-      const sameProgram = this.#definition?.program_code === definition.program_code;
+      const sameProgram = !before || before.program_code === definition.program_code;
+      // Decided before anything changes: a program that cannot be bootstrapped starts afresh.
+      const change = sameProgram ? null : await programChange(before, definition);
+      const fresh = created || (change !== null && change.kind !== 'bootstrap');
       let pipeline;
       try {
         old?.pause();
         // The same program again recovers its failed views (rebuilt from
         // their inputs, the others keep their state) before it is kept.
         if (old && sameProgram && hasFailedView(old)) await old.replaceProgram(definition.program_code);
-        if (old && sameProgram) await old.checkpoint();
-        if (sameProgram) await this.#wipeAddedConnectors(definition);
-        pipeline = await this.#open(definition, { fresh: !sameProgram });
+        // The state the new program resumes from, all acknowledged input in it
+        // (a failed pipeline writes none: its last checkpoint and the log after it).
+        if (old && !fresh && (sameProgram || !old.stats().failure)) await old.checkpoint();
+        if (created) pipeline = await this.#open(definition, { fresh: true });
+        else if (change) pipeline = await this.#openChanged(definition, before, change);
+        else {
+          await this.#wipeAddedConnectors(definition, before);
+          pipeline = await this.#open(definition, { fresh: false });
+        }
       } catch (error) {
         if (wasRunning) old.start();
         throw error;
       }
       await old?.close({ checkpoint: false });  // checkpointed above; the new one runs on the same storage
-      const created = !this.#definition;
       this.#definition = definition;
       this.#programInfo = programInfo(compiled.description);
       this.#resets.clear();
+      const programChanged = change ? PipelineObject.#changeRecord(change, fresh ? 'fresh_start' : 'bootstrapped') : undefined;
+      if (change) console.log(`freshet edge worker: pipeline '${name}' changed its program (${programChanged.status}):\n${describeDiff(change.diff)}`);
       // Freshet's short body runs the pipeline, whatever state it was in.
       if (created) this.#deployment = Deployment.fresh(this.#ctx.storage, { stopped: false });
-      else await this.#deployment.update({ stopped: false, error: null, storage_status: 'InUse' });
+      else {
+        await this.#deployment.update({ stopped: false, error: null, storage_status: 'InUse', awaiting: null,
+                                        ...(programChanged ? { program_change: programChanged } : {}) });
+      }
       await this.#ctx.storage.put({ definition, paused: false });
       await this.#deployment.save();
       this.#install(pipeline, false);
-      if (!sameProgram) await this.#checkpoint();
+      await this.#setRan(definition);
+      if (change) await this.#afterChange(pipeline, definition, before, change);
+      // The new program's state is the newest checkpoint from now on.
+      if (created || change) await this.#checkpoint();
       if (created) await registerPipeline(this.#env, name);
       return jsonResponse(await this.#description(), created ? 201 : 200);
     });
@@ -362,14 +472,13 @@ export class PipelineObject {
         this.#deployment = Deployment.fresh(this.#ctx.storage, { stopped: true });
       } else {
         await this.#closePipeline();  // a failed pipeline still in memory
-        // The stored state belongs to the old program: a new one starts empty.
-        if (definition.program_code !== this.#definition.program_code) {
-          await this.#wipeStorage(this.#definition, definition);
-          await this.#deployment.update({ stopped: true, storage_status: 'Cleared' });
-        } else {
-          await this.#wipeAddedConnectors(definition);
-          await this.#deployment.update({ stopped: true });
-        }
+        // The stored state is kept: a changed program is bootstrapped from it
+        // at /start (bootstrap_policy), as Feldera's. 'checkpoint_program'
+        // already says whose state it is, unless it was stored before that
+        // record existed: then it is the definition's that is replaced now.
+        if (!this.#ran && this.#checkpointed()) await this.#setRan(this.#definition);
+        await this.#wipeAddedConnectors(definition);
+        await this.#deployment.update({ stopped: true });
       }
       this.#definition = definition;
       this.#programInfo = compiled.description ? programInfo(compiled.description) : null;
@@ -391,10 +500,11 @@ export class PipelineObject {
     const current = this.#current();
     const info = selector === 'all' ? await this.#info() : null;
     const description = { ...felderaDescription(this.#definition, this.#deployment.record, current, info, selector),
-                          outputs, checkpoint_interval_ms, checkpoint_interval_steps };
+                          outputs, checkpoint_interval_ms, checkpoint_interval_steps,
+                          program_change: this.#deployment.record.program_change ?? null };
     if (this.#deployment.stopped || !this.#pipeline) {
-      const stopped = this.#deployment.stopped;
-      return { ...description, state: stopped ? 'stopped' : 'failed', error: current.error?.message ?? null };
+      const state = this.#deployment.stopped ? 'stopped' : current.status === 'AwaitingApproval' ? 'awaiting_approval' : 'failed';
+      return { ...description, state, error: current.error?.message ?? null };
     }
     const stats = this.#pipeline.stats();
     return { ...description, state: stats.failure ? 'failed' : stats.state, step: stats.step,
@@ -413,6 +523,9 @@ export class PipelineObject {
       throw new HttpError('INVALID_REQUEST', `'initial' must be running or paused, not '${initial}'`);
     }
     const dismiss = oneOf(url, 'dismiss_error', ['true', 'false'], 'true') === 'true';
+    const policy = oneOf(url, 'bootstrap_policy', ['allow', 'reject', 'await_approval'], 'await_approval');
+    refuseUnsupportedBootstrap({ silent_bootstrap: oneOf(url, 'silent_bootstrap', ['true', 'false'], 'false'),
+                                 concurrent_bootstrap: oneOf(url, 'concurrent_bootstrap', ['true', 'false'], 'false') });
     return this.#exclusive(async () => {
       const current = this.#current();
       if (current.status !== 'Stopped') {
@@ -431,25 +544,80 @@ export class PipelineObject {
                             '`deployment_error` is set. First call `/dismiss_error`.', null);
       }
       await this.#closePipeline();
-      let pipeline;
-      try {
-        pipeline = await this.#open(this.#definition, { fresh: false });
-      } catch (error) {
-        await this.#deployment.update({ stopped: true, error: errorObject(error) });
-        throw error;
+      const before = this.#checkpointed();
+      const change = before && before.program_code !== this.#definition.program_code
+        ? await programChange(before, this.#definition) : null;
+      // Feldera answers these starts 202 and the pipeline stops with the error
+      // in deployment_error, its storage kept (the client's wait reports it).
+      if (change?.kind === 'refused') {
+        await this.#deployment.update({ stopped: true, error: bootstrapError('BootstrapNotAllowed',
+          'The pipeline has been modified since the last checkpoint; however it cannot be bootstrapped due to the ' +
+          `following reasons:\n- ${change.reason}`, change) });
+        return accepted();
       }
-      await this.#ctx.storage.put('paused', initial === 'paused');
-      await this.#deployment.update({ stopped: false, initial, error: null, storage_status: 'InUse', id: crypto.randomUUID() });
-      this.#install(pipeline, initial === 'paused');
-      await this.#resetConnectorsAfterLegacyLoss();
+      if (change && !isEmptyDiff(change.diff) && policy === 'reject') {
+        await this.#deployment.update({ stopped: true, error: bootstrapError('BootstrapRejected',
+          `Bootstrapping of the modified pipeline was rejected by the user.\n${describeDiff(change.diff)}`, change) });
+        return accepted();
+      }
+      if (change && !isEmptyDiff(change.diff) && policy === 'await_approval') {
+        await this.#ctx.storage.put('paused', initial === 'paused');
+        await this.#deployment.update({ stopped: false, initial, error: null, id: crypto.randomUUID(), awaiting: { change },
+                                        program_change: PipelineObject.#changeRecord(change, 'awaiting_approval') });
+        return accepted();
+      }
+      await this.#startWith(initial, before, change);
       return accepted();
     });
+  }
+
+  /** Feldera's /approve: an AwaitingApproval pipeline bootstraps the changes it listed and runs. */
+  async approve({ url }) {
+    refuseUnsupportedBootstrap({ silent_bootstrap: oneOf(url, 'silent_bootstrap', ['true', 'false'], 'false'),
+                                 concurrent_bootstrap: oneOf(url, 'concurrent_bootstrap', ['true', 'false'], 'false') });
+    return this.#exclusive(async () => {
+      const { awaiting, initial } = this.#deployment.record;
+      if (!awaiting || this.#deployment.stopped) {
+        this.#running();  // stopped: PipelineInteractionNotDeployed; running: nothing awaits approval (as Feldera's)
+        return jsonResponse('Bootstrap approved');
+      }
+      await this.#startWith(initial, this.#checkpointed(), awaiting.change);
+      return jsonResponse('Bootstrap approved');
+    });
+  }
+
+  /** Opens the definition (over `before`'s state when `change`), installs it and records the deployment. */
+  async #startWith(initial, before, change) {
+    let pipeline;
+    try {
+      pipeline = change ? await this.#openChanged(this.#definition, before, change) : await this.#open(this.#definition, { fresh: false });
+    } catch (error) {
+      await this.#deployment.update({ stopped: true, awaiting: null, error: errorObject(error) });
+      throw error;
+    }
+    const programChanged = change ? PipelineObject.#changeRecord(change, change.kind === 'bootstrap' ? 'bootstrapped' : 'fresh_start') : undefined;
+    if (change) console.log(`freshet edge worker: pipeline '${this.#definition.name}' changed its program (${programChanged.status}):\n${describeDiff(change.diff)}`);
+    await this.#ctx.storage.put('paused', initial === 'paused');
+    await this.#deployment.update({ stopped: false, initial, error: null, awaiting: null, storage_status: 'InUse', id: crypto.randomUUID(),
+                                    ...(programChanged ? { program_change: programChanged } : {}) });
+    this.#install(pipeline, initial === 'paused');
+    await this.#setRan(this.#definition);
+    if (change) {
+      await this.#afterChange(pipeline, this.#definition, before, change);
+      await this.#checkpoint();  // the new program's state is the newest checkpoint from now on
+    }
+    await this.#resetConnectorsAfterLegacyLoss();
   }
 
   async stop({ url }) {
     const force = oneOf(url, 'force', ['true', 'false'], 'false') === 'true';
     return this.#exclusive(async () => {
       if (this.#deployment.stopped) return accepted();
+      // AwaitingApproval runs nothing: stopping leaves the storage as it was (the change not applied).
+      if (this.#deployment.record.awaiting) {
+        await this.#deployment.update({ stopped: true, awaiting: null, program_change: null });
+        return accepted();
+      }
       let { error } = this.#current();
       // force=false checkpoints first; if that fails the pipeline stops anyway, with the error (as Feldera's suspend).
       if (!force && !error) {
@@ -479,8 +647,8 @@ export class PipelineObject {
                             { current_status: 'Cleared', new_status: 'Clearing' });
       }
       await this.#closePipeline();
-      await this.#wipeStorage(this.#definition);
-      await this.#deployment.update({ stopped: true, storage_status: 'Cleared' });
+      await this.#wipeStorage(this.#definition, this.#ran);
+      await this.#deployment.update({ stopped: true, storage_status: 'Cleared', program_change: null });
       return accepted();
     });
   }
@@ -502,7 +670,8 @@ export class PipelineObject {
       this.#definition = null;
       this.#programInfo = undefined;
       await wipePipelineStorage(this.#ctx, this.#env, name);
-      await this.#ctx.storage.delete(['definition', 'paused', 'unsaved_input', 'deployment']);
+      await this.#ctx.storage.delete(['definition', 'paused', 'unsaved_input', 'deployment', 'checkpoint_program']);
+      this.#ran = null;
       this.#legacyLoss = false;
       await unregisterPipeline(this.#env, name);
       return jsonResponse({ name, deleted: true });
@@ -564,7 +733,7 @@ export class PipelineObject {
     } catch (error) {
       if (error instanceof FreshetError && error.code === 'UNKNOWN_TOKEN' && this.#wasIssuedHere(token)) {
         throw new HttpError('INPUT_LOST', `completion token '${token}' names input that is not in the pipeline's ` +
-          'state: the pipeline was replaced with another program, or its storage cleared, since. Ingest it again.', { token });
+          'state: the pipeline started afresh since (its storage cleared, or a program that changed a table). Ingest it again.', { token });
       }
       throw error;
     }
@@ -642,7 +811,7 @@ export class PipelineObject {
     const flushMs = Number(url.searchParams.get('flush_ms') ?? FLUSH_MS);
     return this.#exclusive(async () => {
       this.#shuttingDown = true;
-      if (this.#current().status === 'Stopped') return jsonResponse({ checkpointed: false, flushed: true });
+      if (this.#current().status === 'Stopped' || !this.#pipeline) return jsonResponse({ checkpointed: false, flushed: true });
       const flushed = await connectorsFlushed(this.#pipeline, flushMs);
       const result = await this.#checkpoint();
       return jsonResponse({ checkpointed: true, flushed, step: result.step, checkpoint_sequence_number: result.sequenceNumber });
@@ -700,6 +869,25 @@ export class PipelineObject {
 
   #wasIssuedHere(token) {
     return this.#incarnations.includes(String(token).split('-')[0]);
+  }
+}
+
+/** A start that did not bootstrap, as Feldera's deployment_error: the diff in `details`. */
+function bootstrapError(code, message, change) {
+  return { message, error_code: code, details: { pipeline_diff: change.diff } };
+}
+
+/**
+ * Feldera's silent_bootstrap and concurrent_bootstrap are not available: the
+ * package resets the connectors of a rebuilt view (silent would keep the sink
+ * as it is), and a bootstrap here is one synchronous step (nothing to overlap).
+ */
+function refuseUnsupportedBootstrap(options) {
+  for (const [option, value] of Object.entries(options)) {
+    if (value === 'true') {
+      throw new HttpError('InvalidBootstrapConfig', `${option}=true is not available on Freshet's edge worker: a ` +
+                          'bootstrap sends the full contents of new and changed views to their connectors (docs/http-api.md)', { option });
+    }
   }
 }
 

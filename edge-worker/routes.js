@@ -13,6 +13,7 @@ export const ROUTES = [
   ['stop', { POST: 'stop' }],
   ['clear', { POST: 'clear' }],
   ['dismiss_error', { POST: 'dismissError' }],
+  ['approve', { POST: 'approve' }],
   ['ingress/:table', { POST: 'ingress' }],
   ['egress/:view', { POST: 'egress', DELETE: 'closeEgress' }],
   ['completion_status', { GET: 'completionStatus' }],

@@ -277,10 +277,19 @@ test('curl is a client: ingest with --data-binary, read stats', async () => {
   assert.equal(JSON.parse(body).error_code, 'UnknownPipelineName');
 });
 
-test('PUT with another program starts afresh; DELETE removes the pipeline', async () => {
+test('PUT with another program keeps the state (a new view is computed from the rows); one changing a table starts afresh; DELETE removes the pipeline', async () => {
+  const kept = await totals();
+  assert.ok(kept.length > 0);
   const replaced = await edge.call('PUT', 'r', { program_code: `${SQL}\nCREATE MATERIALIZED VIEW names AS SELECT DISTINCT name FROM t;` });
   assert.equal(replaced.status, 200, JSON.stringify(replaced.body));
-  assert.deepEqual(await totals(), [], 'a new program starts from empty tables');
+  assert.equal(replaced.body.program_change.status, 'bootstrapped');
+  assert.deepEqual(sortedRows(await totals()), sortedRows(kept), 'the views that did not change keep their state');
+  const names = (await edge.call('GET', 'r/query?sql=SELECT name FROM names')).body;
+  assert.deepEqual(names.map((row) => row.name).sort(), [...new Set(kept.map((row) => row.name))].sort());
+  const afresh = await edge.call('PUT', 'r', { program_code: SQL.replace('amount DOUBLE', 'amount DOUBLE, note VARCHAR') });
+  assert.equal(afresh.status, 200, JSON.stringify(afresh.body));
+  assert.equal(afresh.body.program_change.status, 'fresh_start');
+  assert.deepEqual(await totals(), [], 'a changed table starts from empty tables');
   assert.deepEqual(replaced.body.outputs, {});
   const removed = await edge.call('DELETE', 'r');
   assert.deepEqual(removed.body, { name: 'r', deleted: true });

@@ -216,7 +216,7 @@ export interface IngestOptions {
 
 /** What p.replaceProgram() did. */
 export interface ProgramReplacement {
-  /** Views bootstrapped: new, changed or recovered (failed) ones. */
+  /** Views bootstrapped: new, changed (also those reading a changed view) or recovered (failed) ones. */
   rebuiltViews: string[];
   /** Operators that kept their state, and those rebuilt. */
   restoredOperators: number;

@@ -1,7 +1,7 @@
 // p.replaceProgram(sql): a program change in place, without re-creating
 // the pipeline (core/src/pipeline/program_replace.cpp does the work).
 //
-//   kept views     (the same text over the same tables): their state, and
+//   kept views     (the same text, reading nothing that changed): their state, and
 //                  their open streams and live views go on with no gap and
 //                  no duplicate
 //   new, changed   bootstrapped: run once over the full contents of their

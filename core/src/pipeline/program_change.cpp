@@ -4,7 +4,8 @@
 // (circuit_bootstrap.cpp); what was removed is dropped.
 //
 // A view keeps its traces when the operator writing its stream has the id
-// it had (the same view text over the same tables) and is not rebuilt;
+// it had (the same view text over the same tables) and is not rebuilt (nor
+// is anything upstream of it: a view over a changed view is changed);
 // otherwise it is rebuilt from the bootstrap's output. PROGRAM_MISMATCH when
 // a table was added, removed or changed in its columns or key, or a view
 // needs a table's full contents that the checkpoint does not hold (a table
@@ -150,6 +151,14 @@ Status Pipeline::restore_by_id(std::string_view circuit_bytes, std::optional<std
   // A program change rebuilds failed operators too: their state stopped mid-step.
   if (changed) {
     for (size_t i = 0; i < count; ++i) rebuild[i] = rebuild[i] || failed_ids->count(circuit.operator_id(i)) > 0;
+  }
+  // What reads a rebuilt operator's output is rebuilt too: its id is the same
+  // (the same text), but its state was built from the old output (a view over
+  // a changed view would keep the old contents).
+  std::vector<bool> seeds = rebuild;
+  for (size_t i = 0; i < count; ++i) {
+    if (!seeds[i]) continue;
+    for (size_t downstream : circuit.downstream_of(i)) rebuild[downstream] = true;
   }
   // A view keeps its traces when what writes it is the same and kept.
   std::vector<MaterializedView*> rebuilt;
