@@ -105,6 +105,17 @@ EndpointCheckpoint read_endpoint(ByteReader& in, const RowCheck& keys, const Row
   return saved;
 }
 
+// An endpoint's queued chunks, their rows checked against what it reads:
+// `view` by `index` (keys the index's, values the view's rows) or whole
+// (the rows as keys); with no view (one a program change removed or
+// rebuilt: the endpoint is dropped) any rows are read past.
+EndpointCheckpoint read_endpoint(ByteReader& in, const MaterializedView* view, std::optional<size_t> index) {
+  if (!view) return read_endpoint(in, any_row(), any_row());
+  if (index) return read_endpoint(in, rows_of(view->indexes()[*index]->key_schema), rows_of(view->view().schema));
+  return read_endpoint(in, rows_of(view->view().schema), rows_of(empty_schema()));
+}
+
+
 }  // namespace
 
 Result<SavedState> Pipeline::save_state() const {
@@ -257,9 +268,7 @@ Status Pipeline::restore_state(const SavedState& state) {
     // A view a program change removed or rebuilt: what the connector had is
     // not what it has now (and its rows may have other columns): skipped.
     const bool keep = !gone && !rebuilt_views_.count(view_name);
-    RowCheck keys = !keep ? any_row() : index ? rows_of(view->indexes()[*index]->key_schema) : rows_of(view->view().schema);
-    RowCheck values = !keep ? any_row() : index ? rows_of(view->view().schema) : rows_of(empty_schema());
-    EndpointCheckpoint saved = read_endpoint(outputs, keys, values);
+    EndpointCheckpoint saved = read_endpoint(outputs, keep ? view : nullptr, index);
     if (outputs.ok() && keep) restored_connectors_[name] = std::move(saved);
   }
   outputs.expect_end();
@@ -333,9 +342,7 @@ Status Pipeline::restore_named_egress(std::string_view bytes, bool other_program
     // A view a program change removed or rebuilt: its named egress ends (its
     // client resumes into UNKNOWN_VIEW or a fresh snapshot).
     const bool keep = !gone && !rebuilt_views_.count(config.view);
-    RowCheck keys = !keep ? any_row() : index ? rows_of(view->indexes()[*index]->key_schema) : rows_of(view->view().schema);
-    RowCheck values = !keep ? any_row() : index ? rows_of(view->view().schema) : rows_of(empty_schema());
-    EndpointCheckpoint saved = read_endpoint(in, keys, values);
+    EndpointCheckpoint saved = read_endpoint(in, keep ? view : nullptr, index);
     if (!in.ok()) break;
     if (!keep) continue;
     if (retained > saved.queue.size()) {
