@@ -13,6 +13,8 @@ const BatchPtr& Batch::empty_batch() {
 }
 
 size_t Batch::lower_bound(RowRef key, size_t from) const {
+  // Past the last key: a new key (a growing id) looked up in every batch of a trace.
+  if (keys_.size() > from && compare_rows(key, keys_.back()) > 0) return keys_.size();
   if (from != 0 || fence_.empty()) return lower_bound_in(key, from, keys_.size());
   size_t low = 0, high = keys_.size();
   fence_range(key, low, high);
