@@ -12,6 +12,7 @@ probes=(
   "/usr/bin/make:make"
   "/usr/bin/cmake:cmake"
   "/usr/bin/clang++-14:clang-14"
+  "/usr/bin/clang-query-14:clang-tools-14"
   "/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a:libclang-rt-14-dev"
   "/usr/bin/em++:emscripten"
   "/usr/bin/wasm-opt:binaryen"

@@ -23,6 +23,8 @@ echo "== the core under native clang 14 (the fuzzers' compiler)"
 printf '%s\n' core/src/*/*.cpp wasm-bindings/cpp/engine*.cpp wasm-bindings/cpp/js_*.cpp | xargs -P "$(nproc)" -n 8 \
   clang++-14 -std=c++20 -fsyntax-only -Wall -Wextra -Werror -Wno-unused-parameter -Icore/include \
   -Ibuild/native/core/generated
+echo "== operand order: no call builds operators in two of its arguments (operator ids must not depend on the compiler)"
+bash scripts/check_operand_order.sh
 
 echo "== wasm build and tests (Emscripten, under node)"
 bash scripts/build.sh wasm freshet_tests

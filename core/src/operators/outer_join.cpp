@@ -74,11 +74,17 @@ Stream outer_join(Stream left, Stream right, SchemaPtr row_schema, OuterJoinKind
     return plus_all(parts);
   }
   if (keep_left) {
-    Stream unmatched = anti_join(value_rows(left), matched_rows(matches, left.value_schema_ptr(), 0));
+    // One operand per statement: an operator's id counts its place in its
+    // scope (circuit/operator_ids.h), so the order they are built in must be
+    // the code's, not the compiler's (the matched rows first, as g++ builds
+    // had it; scripts/check_operand_order.sh).
+    Stream matched = matched_rows(matches, left.value_schema_ptr(), 0);
+    Stream unmatched = anti_join(value_rows(left), matched);
     parts.push_back(pad(unmatched, row_schema, 0, true));
   }
   if (keep_right) {
-    Stream unmatched = anti_join(value_rows(right), matched_rows(matches, right.value_schema_ptr(), left_width));
+    Stream matched = matched_rows(matches, right.value_schema_ptr(), left_width);
+    Stream unmatched = anti_join(value_rows(right), matched);
     parts.push_back(pad(unmatched, row_schema, left_width, true));
   }
   return plus_all(parts);

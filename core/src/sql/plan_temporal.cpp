@@ -203,8 +203,13 @@ Stream Planner::with_clock(Stream input) {
   const size_t width = input.key_schema().size();
   std::vector<Column> columns = input.key_schema().columns();
   columns.push_back({"now", SqlType::timestamp(false)});
+  // One operand per statement, in a fixed order (the clock's first, as g++
+  // builds had it): an operator's id counts its place in its scope
+  // (operator_ids.h; scripts/check_operand_order.sh).
+  Stream clock_keys = index_by(clock->stream(), {});
+  Stream row_keys = index_by(input, {});
   return freshet::join(
-      index_by(input, {}), index_by(clock->stream(), {}), make_schema(std::move(columns)), empty_schema(),
+      row_keys, clock_keys, make_schema(std::move(columns)), empty_schema(),
       [width](const RowReader&, const RowReader& row, const RowReader* now, RowBuilder& out, RowBuilder&) {
         for (size_t c = 0; c < width; ++c) out.copy_field(c, row, c);
         out.copy_field(width, *now, 0);

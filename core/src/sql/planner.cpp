@@ -376,7 +376,13 @@ Stream Planner::with_empty_input_row(Stream result, LogicalPlan& plan) {
   BatchBuilder default_row;
   default_row.add_row(default_values.finish(), 1);
   Stream fallback = constant(circuit_, plan.schema, empty_schema(), default_row.finish());
-  Stream missing = anti_join(index_by(fallback, {}), index_by(result, {}));
+  // Built one per statement: an operator's id counts its place in its scope
+  // (operator_ids.h), and two as arguments of one call would be built in the
+  // compiler's order. The result's index comes first, as checkpoints of g++
+  // builds have them (scripts/check_operand_order.sh).
+  Stream result_keys = index_by(result, {});
+  Stream fallback_keys = index_by(fallback, {});
+  Stream missing = anti_join(fallback_keys, result_keys);
   return plus(result, rows_of(missing));
 }
 

@@ -10,6 +10,13 @@
 // Each operator added inside is named from the innermost scope's key and its
 // order in that scope: the same view text over the same tables gives the same
 // ids whatever else the program holds.
+//
+// That order must be the code's, never the compiler's: two operators built
+// in two arguments of one call (join(index_by(a), index_by(b))) come in the
+// order the compiler evaluates arguments in, which g++ and clang (so the
+// wasm build) differ on, and a checkpoint of one build would name them
+// the other way round in the other. Such operands are built one per
+// statement; scripts/check_operand_order.sh finds any call that does not.
 #pragma once
 
 #include <string>
