@@ -87,7 +87,14 @@ Stream anti_join(Stream left, Stream right) {
                        for (size_t c = 0; c < key.schema().size(); ++c) out_key.copy_field(c, key, c);
                      });
   }
-  Arrangement left_arranged = arrange(left), right_arranged = arrange(right_keys);
+  // The right's arrangement first: an operator's id counts its place in
+  // its scope (operator_ids.h), and so the left's arrangement keeps the id
+  // the left's had when anti-joins were a join with a DISTINCT of the keys
+  // (map, distinct, arrange(left), ...): a checkpoint of then restores it
+  // into the same rows, where the other order would give that id to the
+  // right's keys.
+  Arrangement right_arranged = arrange(right_keys);
+  Arrangement left_arranged = arrange(left);
   Stream output = circuit.add_stream(left.key_schema_ptr(), left.value_schema_ptr());
   circuit.add_operator(std::make_unique<AntiJoinOperator>(circuit, left_arranged, right_arranged, &circuit.slot(output)),
                        {left_arranged.stream, right_arranged.stream}, output);

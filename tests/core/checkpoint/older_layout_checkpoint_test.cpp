@@ -2,7 +2,7 @@
 // read shared arrangements, before an aggregate answered its view's first
 // index and before a materialized table with a PRIMARY KEY read its rows in
 // its upsert input (fixtures/set-operators-format-7, written by the engine
-// of the time: fixtures/write_set_operators_checkpoint.cc) resumes: the
+// of the time: fixtures/write_older_checkpoint.cc) resumes: the
 // operators whose ids or kinds changed are rebuilt from the tables' rows,
 // which tables with a PRIMARY KEY keep (program_change.cpp), the copies the
 // views kept are read and dropped, and every view and index answers what a
@@ -106,6 +106,26 @@ TEST(OlderLayoutCheckpointTest, SetOperatorsThatKeptTheirOwnTracesResumeOverShar
   for (Pipeline* p : {resumed.get(), straight.get()}) ASSERT_NO_FATAL_FAILURE(play(*p, more));
   ASSERT_NO_FATAL_FAILURE(expect_same_views(*resumed, *straight, "after two more steps", filled));
   EXPECT_EQ(filled.size(), std::size(kViews)) << "a view that never holds rows checks little";
+  fs::remove_all(copy);
+}
+
+// A DISTINCT over a table without a PRIMARY KEY: its arrangement is new,
+// and rebuilding it needs the table's rows, which the checkpoint does not
+// hold (the old DISTINCT's trace was its own). Refused as a version this
+// engine cannot resume, saying so and how to go on, not as damage nor as a
+// program change (the program is the same).
+TEST(OlderLayoutCheckpointTest, ADistinctOverAPlainTableIsRefusedWithTheWayOut) {
+  const std::string sql = read_file(fixtures() / "plain_distinct.sql");
+  const fs::path copy = fs::temp_directory_path() / ("freshet-plain-distinct-" + std::to_string(::getpid()));
+  fs::remove_all(copy);
+  fs::copy(fixtures() / "plain-distinct-format-7", copy);
+  FileCheckpointStorage storage(copy.string());
+  Result<std::unique_ptr<Pipeline>> p = open_pipeline(sql, storage);
+  ASSERT_FALSE(p.ok());
+  EXPECT_EQ(p.status().code(), ErrorCode::kCheckpointVersion) << p.status().to_string();
+  EXPECT_NE(p.status().message().find("onIncompatibleCheckpoint: 'restart'"), std::string::npos)
+      << p.status().message();
+  EXPECT_NE(p.status().message().find("table 'events'"), std::string::npos) << p.status().message();
   fs::remove_all(copy);
 }
 
