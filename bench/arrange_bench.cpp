@@ -3,7 +3,8 @@
 // dashboard-like program over orders ⋈ customers: group-bys by different
 // keys, joins that differ above one side (a filter pushed to the other
 // side, a LEFT JOIN), DISTINCTs, INTERSECT and EXCEPT over the columns a
-// DISTINCT reads, a NOT EXISTS, materialized views (one with an index). The
+// DISTINCT reads, a DISTINCT and an EXCEPT over one projection of the
+// orders, a NOT EXISTS, indexed aggregates, materialized views. The
 // same program runs compiled with shared arrangements and without (each
 // join, DISTINCT and set operation arranging its own inputs), in one process.
 // Reports the state per operator kind, the materialized views' bytes (and
@@ -47,6 +48,11 @@ CREATE MATERIALIZED VIEW lapsed AS SELECT c.id FROM customers c EXCEPT SELECT o.
 CREATE MATERIALIZED VIEW no_big_orders AS SELECT c.id FROM customers c
   WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer = c.id AND o.amount > 999);
 CREATE INDEX by_region_idx ON by_region(region);
+CREATE MATERIALIZED VIEW sales AS SELECT DISTINCT o.customer, o.amount FROM orders o;
+CREATE MATERIALIZED VIEW small_sales AS SELECT o.customer, o.amount FROM orders o
+  EXCEPT SELECT o.customer, o.amount FROM orders o WHERE o.amount > 100;
+CREATE VIEW per_order AS SELECT o.id, COUNT(*) AS n, SUM(o.amount) AS total FROM orders o GROUP BY o.id;
+CREATE INDEX per_order_idx ON per_order(id);
 )";
 
 // The program as an Engine of orders_workload.h (a Pipeline, so that the
