@@ -2,9 +2,11 @@
 // materialized views that read their producer's rows (held_output.h), on a
 // dashboard-like program over orders ⋈ customers: group-bys by different
 // keys, joins that differ above one side (a filter pushed to the other
-// side, a LEFT JOIN), DISTINCTs, materialized views. The same program runs
-// compiled with shared arrangements and without (each join arranging its
-// own sides: how joins kept their traces before), in one process.
+// side, a LEFT JOIN), DISTINCTs, INTERSECT and EXCEPT over the columns a
+// DISTINCT reads, a DISTINCT and an EXCEPT over one projection of the
+// orders, a NOT EXISTS, indexed aggregates, materialized views. The
+// same program runs compiled with shared arrangements and without (each
+// join, DISTINCT and set operation arranging its own inputs), in one process.
 // Reports the state per operator kind, the materialized views' bytes (and
 // what a copy of the rows they read from their producer would take), and
 // per-change latency of the orders workload (orders_workload.h).
@@ -41,6 +43,16 @@ CREATE MATERIALIZED VIEW buyers AS SELECT DISTINCT o.customer FROM orders o;
 CREATE MATERIALIZED VIEW active_regions AS SELECT DISTINCT c.region FROM orders o JOIN customers c ON o.customer = c.id;
 CREATE VIEW amount_by_customer AS SELECT o.customer, AVG(o.amount) AS mean
   FROM orders o JOIN customers c ON o.customer = c.id WHERE c.region <> 'region-3' GROUP BY o.customer;
+CREATE MATERIALIZED VIEW known_buyers AS SELECT o.customer FROM orders o INTERSECT SELECT c.id FROM customers c;
+CREATE MATERIALIZED VIEW lapsed AS SELECT c.id FROM customers c EXCEPT SELECT o.customer FROM orders o;
+CREATE MATERIALIZED VIEW no_big_orders AS SELECT c.id FROM customers c
+  WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer = c.id AND o.amount > 999);
+CREATE INDEX by_region_idx ON by_region(region);
+CREATE MATERIALIZED VIEW sales AS SELECT DISTINCT o.customer, o.amount FROM orders o;
+CREATE MATERIALIZED VIEW small_sales AS SELECT o.customer, o.amount FROM orders o
+  EXCEPT SELECT o.customer, o.amount FROM orders o WHERE o.amount > 100;
+CREATE VIEW per_order AS SELECT o.id, COUNT(*) AS n, SUM(o.amount) AS total FROM orders o GROUP BY o.id;
+CREATE INDEX per_order_idx ON per_order(id);
 )";
 
 // The program as an Engine of orders_workload.h (a Pipeline, so that the
@@ -116,7 +128,8 @@ int main(int argc, char** argv) {
   EngineResult with = run_workload(shared, work);
   EngineResult without = run_workload(separate, work);
 
-  std::printf("arrange_bench: 8 views over orders ⋈ customers, %zu orders, %d customers\n", orders, kCustomers);
+  std::printf("arrange_bench: %zu views over orders ⋈ customers, %zu orders, %d customers\n",
+              shared.pipeline->program().views.size(), orders, kCustomers);
   print_state("shared arrangements", shared);
   print_state("own arrangements   ", separate);
   std::printf("  circuit state: shared %.2f MiB, own %.2f MiB (%.2fx less)\n", mib(shared.circuit_bytes()),

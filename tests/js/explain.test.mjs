@@ -151,3 +151,30 @@ test('inspect: operators are timed only from the first look on', async () => {
   assert.ok(p.inspect().totals.totalMicros > 0);
   await p.close();
 });
+
+test('a DISTINCT and an INTERSECT over one column hold its rows once', async () => {
+  // Both read the orders' customer column arranged by the whole row
+  // (distinct.h, multiset_set_operation.h): one arrangement, two readers,
+  // and neither keeps rows of its own.
+  const p = await paused(`
+    CREATE TABLE orders (id BIGINT NOT NULL, customer BIGINT NOT NULL, amount BIGINT NOT NULL);
+    CREATE TABLE customers (id BIGINT NOT NULL PRIMARY KEY, name VARCHAR);
+    CREATE MATERIALIZED VIEW buyers AS SELECT DISTINCT customer FROM orders;
+    CREATE MATERIALIZED VIEW known AS SELECT customer FROM orders INTERSECT SELECT id FROM customers;
+  `);
+  p.insert('customers', [{ id: 1, name: 'ann' }, { id: 3, name: 'cy' }]);
+  p.insert('orders', [{ id: 1, customer: 1, amount: 5 }, { id: 2, customer: 1, amount: 6 }, { id: 3, customer: 2, amount: 7 }]);
+  p.step();
+  const { operators } = p.inspect();
+  for (const kind of ['distinct', 'multiset_set_operation']) {
+    const [op] = byKind(operators, kind);
+    assert.equal(op.rows, 0, kind);
+    assert.equal(op.bytes, 0, kind);
+  }
+  const shared = byKind(operators, 'arrange').filter((op) => op.consumers === 2);
+  assert.equal(shared.length, 1, JSON.stringify(byKind(operators, 'arrange')));
+  assert.equal(shared[0].rows, 2);  // customers 1 (twice) and 2, with their counts
+  assert.deepEqual(p.snapshot('buyers').map((r) => r.customer).sort(), [1, 2]);
+  assert.deepEqual(p.snapshot('known').map((r) => r.customer), [1]);
+  await p.close();
+});

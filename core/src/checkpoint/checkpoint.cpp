@@ -50,6 +50,17 @@ Result<std::unique_ptr<Pipeline>> restore_one(std::string_view sql, CheckpointSt
   Result<std::unique_ptr<Pipeline>> pipeline = Pipeline::create(sql);
   if (!pipeline.ok()) return pipeline.status();
   Status restored = (*pipeline)->restore_state(*state);
+  if (restored.code() == ErrorCode::kProgramMismatch && manifest->program_hash == program_hash) {
+    // The same program, planned with other operators by this engine than
+    // by the one that wrote the checkpoint (a DISTINCT that kept its own
+    // trace reads a shared arrangement now), whose new ones cannot be
+    // rebuilt from what the checkpoint holds: a version this engine cannot
+    // resume, not a program change.
+    return Status(ErrorCode::kCheckpointVersion,
+                  "checkpoint " + std::to_string(sequence) + " was written by an engine that planned this program "
+                  "with other operators, and this one cannot rebuild its own from it (" + restored.message() +
+                  "); start afresh (onIncompatibleCheckpoint: 'restart')");
+  }
   if (!restored.ok()) {
     // A program it cannot fit, or operators changed since an older format: not damage.
     ErrorCode code = restored.code() == ErrorCode::kProgramMismatch || restored.code() == ErrorCode::kCheckpointVersion

@@ -8,6 +8,8 @@
 //   B = new operators ∪ failed operators
 //   while an input s of some op in B comes from p ∉ B that cannot give ∫s:
 //     B += p                         (p is rebuilt from scratch too)
+//   and while an op ∉ B reads ∫ of its output in the state of an input's
+//   producer ∈ B (a DISTINCT in its arrangement): B += op
 //   for op in B, in order: boundary inputs carry ∫s; evaluate; end_step
 //
 // A producer gives ∫s when its state holds it (an upsert table's rows:
@@ -38,12 +40,25 @@ void Circuit::close_rebuild_set(std::vector<bool>& rebuild, const std::vector<ui
   }
   // Producers come before their readers (but for back edges, skipped), so
   // one pass from the last operator down reaches every producer needed.
-  for (size_t i = operators_.size(); i-- > 0;) {
-    if (!rebuild[i]) continue;
-    for (uint32_t input : nodes_[i].inputs) {
-      size_t producer = producers_[input];
-      if (producer >= i || rebuild[producer]) continue;
-      if (!integral_of(input, lookup)) rebuild[producer] = true;
+  // An operator whose integral is read in its input's state (a DISTINCT in
+  // its arrangement) cannot give it once that input is rebuilt (the state
+  // starts empty): it is rebuilt too, which may need more producers.
+  for (bool grown = true; grown;) {
+    grown = false;
+    for (size_t i = operators_.size(); i-- > 0;) {
+      if (!rebuild[i]) continue;
+      for (uint32_t input : nodes_[i].inputs) {
+        size_t producer = producers_[input];
+        if (producer >= i || rebuild[producer]) continue;
+        if (!integral_of(input, lookup)) rebuild[producer] = true;
+      }
+    }
+    for (size_t i = 0; i < operators_.size(); ++i) {
+      if (rebuild[i] || !operators_[i]->integral_reads_input()) continue;
+      for (uint32_t input : nodes_[i].inputs) {
+        size_t producer = producers_[input];
+        if (producer < i && rebuild[producer]) rebuild[i] = grown = true;
+      }
     }
   }
 }

@@ -39,6 +39,8 @@ class AggregateOperator : public Operator {
   // and bootstrapping cannot read it.
   bool holds_output() const override { return !eviction_; }
   BatchPtr output_integral() const override { return eviction_ ? nullptr : aggregation_.emitted_rows(); }
+  size_t held_key_columns() const override { return eviction_ ? 0 : aggregation_.output_key_columns(); }
+  std::optional<RowRef> held_row(RowRef key) const override { return aggregation_.emitted_row(key); }
 
   Status evaluate() override {
     output_->batch = Batch::empty_batch();

@@ -74,6 +74,21 @@ BatchPtr Aggregation::emitted_rows() const {
   return rows.finish();
 }
 
+size_t Aggregation::output_key_columns() const {
+  const size_t count = key_schema_->size();
+  if (count == 0 || output_schema_->size() < count) return 0;
+  for (size_t c = 0; c < count; ++c) {
+    if (!(key_schema_->type(c) == output_schema_->type(c))) return 0;
+  }
+  return count;
+}
+
+std::optional<RowRef> Aggregation::emitted_row(RowRef key) const {
+  auto found = state_.groups.find(key.to_bytes());
+  if (found == state_.groups.end() || !found->second.emitted) return std::nullopt;
+  return RowRef(found->second.output);
+}
+
 Status Aggregation::emit(BatchPtr* output) {
   FRESHET_RETURN_IF_ERROR(update_value_traces());
   // Recomputes the row of every pending group, then emits the differences.

@@ -52,6 +52,13 @@ class Aggregation {
   //! The rows last emitted, as a consolidated Z-set: the integral of the
   //! output (while no group is forgotten).
   BatchPtr emitted_rows() const;
+  //! The number of group key columns when the output rows start with them,
+  //! of the same types (a row of those columns is then a group's key,
+  //! byte for byte), else 0.
+  size_t output_key_columns() const;
+  //! The row last emitted for the group `key`, if any (bytes valid until
+  //! the group changes).
+  std::optional<RowRef> emitted_row(RowRef key) const;
   //! Calls `visit(key bytes)` for every group.
   template <typename Visit>
   void for_each_group(Visit&& visit) const {

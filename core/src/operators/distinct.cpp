@@ -1,6 +1,6 @@
 #include "freshet/operators/distinct.h"
 
-#include "freshet/operators/held_output.h"
+#include "freshet/operators/arrange.h"
 #include "freshet/zset/batch_builder.h"
 #include "freshet/zset/batch_codec.h"
 #include "freshet/zset/cursor.h"
@@ -11,15 +11,17 @@ namespace {
 
 class DistinctOperator : public Operator {
  public:
-  DistinctOperator(const StreamSlot* input, StreamSlot* output) : input_(input), output_(output) {}
+  DistinctOperator(Arrangement input, const StreamSlot* input_slot, StreamSlot* output)
+      : integral_(input.trace), input_(input_slot), output_(output) {}
   const char* name() const override { return "distinct"; }
 
   Status evaluate() override {
     // The delta is sorted by (key, value) and yields at most one output per
-    // entry, so the output comes out sorted too.
+    // entry, so the output comes out sorted too. The arrangement's trace
+    // holds the steps before this one: `before` is old(p).
     SortedBatchBuilder changes;
     for (BatchCursor c(*input_->batch); c.valid(); c.next()) {
-      Weight before = integral_.weight_of(c.key(), c.value());
+      Weight before = integral_->weight_of(c.key(), c.value());
       Weight after = before + c.weight();
       if (before <= 0 && after > 0) {
         changes.push(c.key(), c.value(), 1);
@@ -28,39 +30,46 @@ class DistinctOperator : public Operator {
       }
     }
     output_->batch = changes.finish();
-    integral_.insert(input_->batch);
     return Status::OK();
   }
 
-  size_t state_bytes() const override { return integral_.memory_bytes(); }
-  // The output's integral: each pair of positive integrated weight, once.
+  // No state: the arrangement holds the input's integral (and saves it).
+  // The output's integral is each pair of positive integrated weight, once,
+  // read there: between steps the trace holds every step's delta.
   bool holds_output() const override { return true; }
+  bool integral_reads_input() const override { return true; }
+  // Nothing to save. A checkpoint of an engine whose DISTINCT kept its own
+  // trace of the input holds it here: read and dropped (the arrangement
+  // holds the same rows, restored or rebuilt: circuit_bootstrap.cpp).
+  void restore_state(ByteReader& in) override {
+    if (in.remaining() == 0) return;
+    Trace older;
+    read_trace(in, rows_of(input_->key_schema), rows_of(input_->value_schema), &older);
+  }
   BatchPtr output_integral() const override {
-    BatchPtr all = integral_.consolidated();
+    BatchPtr all = integral_->consolidated();
     SortedBatchBuilder present;
     for (BatchCursor c(*all); c.valid(); c.next()) {
       if (c.weight() > 0) present.push(c.key(), c.value(), 1);
     }
     return present.finish();
   }
-  size_t state_rows() const override { return integral_.entry_count(); }
-  void save_state(ByteWriter& out) const override { write_trace(out, integral_); }
-  void restore_state(ByteReader& in) override {
-    read_trace(in, rows_of(input_->key_schema), rows_of(input_->value_schema), &integral_);
-  }
 
  private:
+  const Trace* integral_;  // the arrangement's: the sum of the input's batches of the steps before
   const StreamSlot* input_;
   StreamSlot* output_;
-  Trace integral_;  // the sum of every input batch so far
 };
 
 }  // namespace
 
 Stream distinct(Stream input) {
   Circuit& circuit = *input.circuit();
+  Arrangement arranged = arrange(input);
   Stream output = circuit.add_stream(input.key_schema_ptr(), input.value_schema_ptr());
-  circuit.add_operator(std::make_unique<DistinctOperator>(&circuit.slot(input), &circuit.slot(output)), {input}, output);
+  circuit.add_operator(
+      std::make_unique<DistinctOperator>(arranged, &circuit.slot(arranged.stream), &circuit.slot(output)),
+      {arranged.stream}, output);
   return output;
 }
 

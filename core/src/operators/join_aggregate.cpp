@@ -35,6 +35,8 @@ class JoinAggregateOperator : public Operator {
 
   bool holds_output() const override { return true; }
   BatchPtr output_integral() const override { return aggregation_.emitted_rows(); }
+  size_t held_key_columns() const override { return aggregation_.output_key_columns(); }
+  std::optional<RowRef> held_row(RowRef key) const override { return aggregation_.emitted_row(key); }
   // The aggregate's state; the join's sides are the arrangements' (arrange.h).
   size_t state_bytes() const override { return aggregation_.state_bytes(); }
   void save_state(ByteWriter& out) const override { aggregation_.save_state(out); }

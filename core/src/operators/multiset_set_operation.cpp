@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "freshet/operators/arrange.h"
 #include "freshet/zset/batch_builder.h"
 #include "freshet/zset/batch_codec.h"
 #include "freshet/zset/cursor.h"
@@ -15,8 +16,14 @@ namespace {
 
 class MultisetSetOperator : public Operator {
  public:
-  MultisetSetOperator(const StreamSlot* left, const StreamSlot* right, StreamSlot* output, MultisetOperation operation)
-      : left_(left), right_(right), output_(output), operation_(operation) {}
+  MultisetSetOperator(const Circuit& circuit, Arrangement left, Arrangement right, StreamSlot* output,
+                      MultisetOperation operation)
+      : left_(&circuit.slot(left.stream)),
+        right_(&circuit.slot(right.stream)),
+        output_(output),
+        operation_(operation),
+        left_integral_(left.trace),
+        right_integral_(right.trace) {}
   const char* name() const override { return "multiset_set_operation"; }
 
   Status evaluate() override {
@@ -31,27 +38,24 @@ class MultisetSetOperator : public Operator {
     BatchBuilder changes;
     for (const auto& [entry, delta] : touched) {
       RowRef key(entry.first), value(entry.second);
-      Weight left_before = left_integral_.weight_of(key, value);
-      Weight right_before = right_integral_.weight_of(key, value);
+      Weight left_before = left_integral_->weight_of(key, value);
+      Weight right_before = right_integral_->weight_of(key, value);
       Weight change =
           combine(left_before + delta.first, right_before + delta.second) - combine(left_before, right_before);
       if (change != 0) changes.add(key, value, change);
     }
     output_->batch = changes.finish();
-    left_integral_.insert(left_->batch);
-    right_integral_.insert(right_->batch);
     return Status::OK();
   }
 
-  size_t state_bytes() const override { return left_integral_.memory_bytes() + right_integral_.memory_bytes(); }
-  size_t state_rows() const override { return left_integral_.entry_count() + right_integral_.entry_count(); }
-  void save_state(ByteWriter& out) const override {
-    write_trace(out, left_integral_);
-    write_trace(out, right_integral_);
-  }
+  // No state: the arrangements hold both integrals (and save them). A
+  // checkpoint of an engine whose set operation kept a trace of each input
+  // holds them here: read and dropped (the arrangements hold the same rows).
   void restore_state(ByteReader& in) override {
-    read_trace(in, rows_of(left_->key_schema), rows_of(left_->value_schema), &left_integral_);
-    read_trace(in, rows_of(right_->key_schema), rows_of(right_->value_schema), &right_integral_);
+    if (in.remaining() == 0) return;
+    Trace left, right;
+    read_trace(in, rows_of(left_->key_schema), rows_of(left_->value_schema), &left);
+    read_trace(in, rows_of(right_->key_schema), rows_of(right_->value_schema), &right);
   }
 
  private:
@@ -74,16 +78,21 @@ class MultisetSetOperator : public Operator {
   const StreamSlot* right_;
   StreamSlot* output_;
   const MultisetOperation operation_;
-  Trace left_integral_, right_integral_;  // the sum of every batch of each input so far
+  // The arrangements' traces: the sum of each input's batches of the steps
+  // before this one (one trace when both sides are the same stream).
+  const Trace* left_integral_;
+  const Trace* right_integral_;
 };
 
 }  // namespace
 
 Stream multiset_set_operation(Stream left, Stream right, MultisetOperation operation) {
   Circuit& circuit = *left.circuit();
+  Arrangement left_arranged = arrange(left), right_arranged = arrange(right);
   Stream output = circuit.add_stream(left.key_schema_ptr(), left.value_schema_ptr());
-  circuit.add_operator(std::make_unique<MultisetSetOperator>(&circuit.slot(left), &circuit.slot(right),
-                                                             &circuit.slot(output), operation), {left, right}, output);
+  circuit.add_operator(std::make_unique<MultisetSetOperator>(circuit, left_arranged, right_arranged,
+                                                             &circuit.slot(output), operation),
+                       {left_arranged.stream, right_arranged.stream}, output);
   return output;
 }
 

@@ -1,7 +1,6 @@
 #include "freshet/operators/outer_join.h"
 
 #include "freshet/operators/anti_join.h"
-#include "freshet/operators/distinct.h"
 #include "freshet/operators/filter.h"
 #include "freshet/operators/join.h"
 #include "freshet/operators/map.h"
@@ -44,13 +43,15 @@ Stream value_rows(Stream side) {
              });
 }
 
-// The distinct rows of `side` (value rows, `width` columns at `offset` of
-// the joined rows) that some filtered match holds.
+// The rows of `side` (value rows, `width` columns at `offset` of the joined
+// rows) that some filtered match holds, once per match: the anti-join reads
+// a row as matched while its count is positive, so no DISTINCT (and no set
+// of rows beside the counts) is needed.
 Stream matched_rows(Stream matches, const SchemaPtr& side_schema, size_t offset) {
-  return distinct(map(matches, side_schema, empty_schema(),
-                      [offset](const RowReader& row, const RowReader&, RowBuilder& out, RowBuilder&) {
-                        for (size_t c = 0; c < out.schema().size(); ++c) out.copy_field(c, row, offset + c);
-                      }));
+  return map(matches, side_schema, empty_schema(),
+             [offset](const RowReader& row, const RowReader&, RowBuilder& out, RowBuilder&) {
+               for (size_t c = 0; c < out.schema().size(); ++c) out.copy_field(c, row, offset + c);
+             });
 }
 
 }  // namespace

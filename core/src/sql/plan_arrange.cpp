@@ -1,7 +1,8 @@
 // Shared arrangements in the planner: a join's side is its input indexed by
 // the join's keys and arranged (arrange.h); when sharing, a side that another
 // join (in this view or another) indexes alike is that join's arrangement,
-// so its trace is held once (plan_sharing.h).
+// so its trace is held once (plan_sharing.h). DISTINCT, EXCEPT and INTERSECT
+// read their inputs arranged by the whole row, shared alike.
 #include "freshet/operators/arrange.h"
 #include "plan_key.h"
 #include "plan_sharing.h"
@@ -29,6 +30,17 @@ Stream Planner::arranged_index(Stream input, std::vector<ExprPtr> keys, bool dro
   }
   if (std::optional<Stream> arranged = shared_->find_arrangement(key)) return *arranged;
   Stream arranged = arrange(index_by(input, std::move(keys), drop_null_keys, std::move(value_columns))).stream;
+  shared_->add_arrangement(std::move(key), arranged);
+  return arranged;
+}
+
+Stream Planner::arranged_rows(Stream input) {
+  if (!shared_ || !shared_->shares_arrangements()) return arrange(input).stream;
+  // A Z-set of rows is keyed by its rows already: its arrangement is of
+  // the stream itself, with no index in between.
+  std::string key = "stream " + std::to_string(input.id()) + " rows";
+  if (std::optional<Stream> arranged = shared_->find_arrangement(key)) return *arranged;
+  Stream arranged = arrange(input).stream;
   shared_->add_arrangement(std::move(key), arranged);
   return arranged;
 }

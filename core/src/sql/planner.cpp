@@ -77,9 +77,13 @@ Result<Stream> Planner::plan_node(LogicalPlan& plan) {
     case LogicalPlan::Kind::kProject: return plan_project(inputs[0], plan.schema, std::move(plan.expressions));
     case LogicalPlan::Kind::kJoin: return plan_join(inputs[0], inputs[1], plan);
     case LogicalPlan::Kind::kAggregate: break;  // above
-    case LogicalPlan::Kind::kDistinct: return distinct(inputs[0]);
+    case LogicalPlan::Kind::kDistinct: return distinct(arranged_rows(inputs[0]));
     case LogicalPlan::Kind::kUnionAll: return plus(inputs[0], inputs[1]);
-    case LogicalPlan::Kind::kExcept: return anti_join(distinct(inputs[0]), inputs[1]);
+    case LogicalPlan::Kind::kExcept: {
+      // One statement each: operator ids count their order (operator_ids.h).
+      Stream left = distinct(arranged_rows(inputs[0]));
+      return anti_join(left, arranged_rows(inputs[1]));
+    }
     case LogicalPlan::Kind::kTopK: {
       Stream indexed = index_by(inputs[0], {});
       if (plan.limit == UINT64_MAX && plan.offset > 0) {
@@ -90,11 +94,17 @@ Result<Stream> Planner::plan_node(LogicalPlan& plan) {
       return top_k(indexed, plan.order, plan.limit, plan.offset, nullptr);
     }
     case LogicalPlan::Kind::kExceptAll:
-      return multiset_set_operation(inputs[0], inputs[1], MultisetOperation::kExceptAll);
     case LogicalPlan::Kind::kIntersect:
-      return multiset_set_operation(inputs[0], inputs[1], MultisetOperation::kIntersect);
-    case LogicalPlan::Kind::kIntersectAll:
-      return multiset_set_operation(inputs[0], inputs[1], MultisetOperation::kIntersectAll);
+    case LogicalPlan::Kind::kIntersectAll: {
+      // Both sides arranged by the whole row, left first (operator ids
+      // count their order: operator_ids.h).
+      Stream left = arranged_rows(inputs[0]);
+      Stream right = arranged_rows(inputs[1]);
+      const MultisetOperation operation = plan.kind == LogicalPlan::Kind::kExceptAll ? MultisetOperation::kExceptAll
+                                          : plan.kind == LogicalPlan::Kind::kIntersect ? MultisetOperation::kIntersect
+                                                                                        : MultisetOperation::kIntersectAll;
+      return multiset_set_operation(left, right, operation);
+    }
     case LogicalPlan::Kind::kValues:
       return plan_values(plan);
     case LogicalPlan::Kind::kTimeWindow: return time_window_rows(circuit_, inputs[0], plan.time_window, plan.schema);

@@ -111,6 +111,9 @@ class Planner {
   //! the same stream, keys and columns, when sharing (plan_arrange.cpp).
   Stream arranged_index(Stream input, std::vector<ExprPtr> keys, bool drop_null_keys,
                         std::optional<std::vector<size_t>> value_columns);
+  //! A stream of rows arranged by the whole row (for DISTINCT, EXCEPT and
+  //! INTERSECT): the arrangement another of them made of it, when sharing.
+  Stream arranged_rows(Stream input);
 
   Circuit& circuit_;
   StreamLookup lookup_;

@@ -87,6 +87,41 @@ TEST(ProgramChangeTest, ANewViewIsBootstrappedAndTheOthersKeepTheirState) {
   EXPECT_EQ(rows_of(*r.snapshot("big")), rows_of(*fresh->snapshot("big")));
 }
 
+TEST(ProgramChangeTest, ADistinctIsRebuiltWithTheArrangementItReads) {
+  // d's DISTINCT reads the arrangement of t's v column (distinct.h) and
+  // holds its output there. The new view both reads that arrangement too:
+  // the arrangement is rebuilt from t's rows, and the DISTINCT with it, so
+  // that n_values, new and reading d's integral, counts d's rows.
+  const std::string base =
+      "CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY, v INT);"
+      "CREATE MATERIALIZED VIEW d AS SELECT DISTINCT v FROM t;";
+  MemoryCheckpointStorage storage;
+  auto p = must_create(base.c_str());
+  for (int i = 1; i <= 6; ++i) must_ingest(*p, "t", row(i, i % 4));
+  ASSERT_TRUE(p->step().ok());
+  must_checkpoint(*p, storage);
+
+  const std::string next = base +
+                           "CREATE MATERIALIZED VIEW both AS SELECT v FROM t INTERSECT ALL SELECT v FROM t WHERE v > 1;"
+                           "CREATE MATERIALIZED VIEW n_values AS SELECT COUNT(*) AS n FROM d;";
+  Result<std::unique_ptr<Pipeline>> resumed = open_pipeline(next, storage);
+  ASSERT_TRUE(resumed.ok()) << resumed.status().to_string();
+  auto fresh = must_create(next.c_str());
+  for (int i = 1; i <= 6; ++i) must_ingest(*fresh, "t", row(i, i % 4));
+  ASSERT_TRUE(fresh->step().ok());
+  for (const char* view : {"d", "both", "n_values"}) {
+    EXPECT_EQ(rows_of(*(*resumed)->snapshot(view)), rows_of(*fresh->snapshot(view))) << view << " as resumed";
+  }
+  for (Pipeline* q : {resumed->get(), fresh.get()}) {
+    must_ingest(*q, "t", row(7, 9));
+    must_ingest(*q, "t", "[{\"delete\":{\"id\":4}}]");
+    ASSERT_TRUE(q->step().ok());
+  }
+  for (const char* view : {"d", "both", "n_values"}) {
+    EXPECT_EQ(rows_of(*(*resumed)->snapshot(view)), rows_of(*fresh->snapshot(view))) << view << " a step later";
+  }
+}
+
 TEST(ProgramChangeTest, AViewOverATableThatKeepsNoRowsCannotBeBootstrapped) {
   const char* base = "CREATE TABLE e (k INT); CREATE MATERIALIZED VIEW c AS SELECT COUNT(*) AS n FROM e;";
   MemoryCheckpointStorage storage;

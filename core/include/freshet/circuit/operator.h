@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 
 #include "freshet/common/byte_io.h"
@@ -50,6 +51,18 @@ class Operator {
   //! forgets closed groups does not): a materialized view of its stream
   //! then reads it instead of keeping a copy (materialized_view.h).
   virtual bool holds_output() const { return false; }
+  //! Whether output_integral() reads the state of the operator writing its
+  //! input (a DISTINCT reads its input's arrangement): when that operator
+  //! is rebuilt from scratch, so is this one (circuit_bootstrap.cpp).
+  virtual bool integral_reads_input() const { return false; }
+  //! When the rows it holds (holds_output) are found by their first columns
+  //! (an aggregate's groups, by the GROUP BY columns): how many, else 0. A
+  //! materialized view with an index on exactly those reads its lookups
+  //! here instead of keeping the rows by key (materialized_view.h).
+  virtual size_t held_key_columns() const { return 0; }
+  //! The held row whose first held_key_columns() columns are the row `key`
+  //! (a row of those columns), if any; its bytes last until the next step.
+  virtual std::optional<RowRef> held_row(RowRef key) const { return std::nullopt; }
 };
 
 }  // namespace freshet

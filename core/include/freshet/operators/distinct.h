@@ -9,9 +9,13 @@
 //             -1  when new(p) <= 0 < old(p)
 //              0  otherwise,      where new(p) = old(p) + Δin(p)
 //
-// old(p) is read from a trace holding the integral of the input, which then
-// absorbs the delta. A step costs O(|Δin| × log n): one point lookup per
-// changed pair, and the trace's amortised insert.
+// old(p) is read from the arrangement of the input (arrange.h): its trace
+// holds the integral of the steps before, and absorbs the delta at the end
+// of the step. Distinct keeps no state of its own, so the input's rows are
+// held once however many operators read that arrangement (another DISTINCT,
+// an anti-join or join of the same stream on the whole row). A step costs
+// O(|Δin| × log n): one point lookup per changed pair, and the trace's
+// amortised insert.
 //
 //   step | 0    | 1  | 2  | 3
 //   in   | a×2  | -a | -a | b, -c
@@ -24,7 +28,9 @@
 
 namespace freshet {
 
-//! Each (key, value) of `input` with a positive integrated weight, with weight 1.
+//! Each (key, value) of `input` with a positive integrated weight, with
+//! weight 1. Reads `input`'s arrangement: `input` itself when an arrange
+//! operator writes it (shared), else a new one.
 Stream distinct(Stream input);
 
 }  // namespace freshet

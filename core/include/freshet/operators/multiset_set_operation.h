@@ -7,7 +7,10 @@
 //   INTERSECT       1 when m1 > 0 and m2 > 0, else 0
 //
 // ## Design
-// State: the integral of each input (a trace each). Per step, for every
+// State: none of its own; it reads the integral of each input in its
+// arrangement (arrange.h), shared with the DISTINCTs, anti-joins and other
+// set operations over the same streams (one when both sides are one
+// stream). Per step, for every
 // entry either delta touches, the operator reads its two weights before the
 // step, adds the deltas, and outputs f(after) - f(before). A step costs
 // O(|Δ| log n); it never reads an entry the deltas do not name.

@@ -16,8 +16,8 @@
 // A key holding a NULL matches nothing (SQL), so such entries only ever
 // come out padded. Without a filter an entry is unmatched when no entry of
 // the other side has its key (anti-join on keys); with one, when none of
-// its matches passes it: the kept side's rows minus the distinct rows
-// appearing in the filtered matches (anti-join on whole rows). Every part
+// its matches passes it: the kept side's rows minus the rows appearing
+// in the filtered matches (anti-join on whole rows). Every part
 // is incremental, so a step costs O(change) (plus the matches a change
 // makes, as for the inner join).
 //

@@ -36,6 +36,9 @@ class UpsertInputOperator : public Operator {
   void save_state(ByteWriter& out) const override;
   //! The table's current rows (a Z-set), from its state by key.
   BatchPtr output_integral() const override;
+  //! For good: late operations are dropped, never rows already held. A
+  //! materialized table reads its rows here (materialized_view.h).
+  bool holds_output() const override { return true; }
   void restore_state(ByteReader& in) override;
 
   Stream stream() const { return output_; }

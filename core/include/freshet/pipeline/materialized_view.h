@@ -11,9 +11,16 @@
 // trace holds the data anyway): CompiledProgram::is_materialized.
 //
 // A view without an index whose stream comes straight from an operator that
-// holds its output (an aggregate's groups, a DISTINCT's integral:
+// holds its output (an aggregate's groups, a DISTINCT's integral in its
+// input's arrangement, a table with a PRIMARY KEY's rows by key:
 // held_output.h) keeps nothing: it reads that operator's rows, which
 // exist once. The operator's checkpoint holds them.
+//
+// A view whose stream comes straight from an operator that holds its rows
+// found by their first columns (an aggregate, by its GROUP BY columns), and
+// whose first index is on exactly those columns, keeps no trace for them
+// either: the producer answers snapshots and that index's lookups (one
+// copy serves the view and its first index; further indexes keep theirs).
 #pragma once
 
 #include <memory>
@@ -78,6 +85,10 @@ class MaterializedView {
   std::vector<const sql::CompiledIndex*> indexes_;
   bool materialized_;
   const Operator* held_ = nullptr;  // the producer holding the rows, when it does
+  // The producer also answers the first index (an aggregate indexed by its
+  // GROUP BY columns): primary_ stays empty.
+  bool held_index_ = false;
+  std::unique_ptr<RowBuilder> key_builder_;  // a row of the first index's key columns
   Trace primary_;                    // by the first index when there is one, else by row
   std::vector<Trace> other_indexes_;  // indexes 2, 3, ...
   // With an index: where the key columns and the other columns sit in a row.
