@@ -7,7 +7,9 @@
 //     and upserts, each stepped: p50 / p99 / max per change and how many took
 //     over 4 ms (a merge of a whole trace in one step shows up there).
 //
-//   usage: step_size_bench [orders=200000] [rounds=5] [changes=100000]   (rounds 0: the second part only)
+//   usage: step_size_bench [orders=200000] [rounds=5] [changes=100000] [one|steps]
+//   (rounds 0: the second part only; changes 0: the first part only; a 4th
+//   argument loads only one way, for a profiler)
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -90,6 +92,7 @@ int main(int argc, char** argv) {
   const size_t orders = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 200000;
   const int rounds = argc > 2 ? std::atoi(argv[2]) : 5;
   const size_t changes = argc > 3 ? std::strtoul(argv[3], nullptr, 10) : 100000;
+  const std::string only = argc > 4 ? argv[4] : "";
   freshet::examples::OrdersCircuit rows;
   Workload work(orders);
   std::vector<std::string> encoded;
@@ -100,6 +103,7 @@ int main(int argc, char** argv) {
     for (int round = 0; round < rounds; ++round) {
       for (int turn = 0; turn < 2; ++turn) {
         const bool big = (turn == 0) == (round % 2 == 0);
+        if (!only.empty() && big != (only == "one")) continue;
         (big ? one : small).push_back(timed_load(encoded, big ? orders : kLoadChunk, rows));
       }
     }
@@ -107,8 +111,10 @@ int main(int argc, char** argv) {
     for (double ms : one) std::printf(" %.1f", ms);
     std::printf("\n  steps of %d ", kLoadChunk);
     for (double ms : small) std::printf(" %.1f", ms);
-    std::printf("\n  median one / steps: %.2f  (target <= 1.00)\n", median(one) / median(small));
+    if (!one.empty() && !small.empty()) std::printf("\n  median one / steps: %.2f  (target <= 1.00)", median(one) / median(small));
+    std::printf("\n");
   }
+  if (changes == 0) return 0;
 
   // The user-shaped run: one load step, then single-row inserts and upserts.
   Loaded l(rows);
