@@ -7,14 +7,19 @@
 //     and upserts, each stepped: p50 / p99 / max per change and how many took
 //     over 4 ms (a merge of a whole trace in one step shows up there).
 //
-//   usage: step_size_bench [orders=200000] [rounds=5] [changes=100000]   (rounds 0: the second part only)
+//   usage: step_size_bench [orders=200000] [rounds=5] [changes=100000] [one|steps]
+//   (rounds 0: the second part only; changes 0: the first part only; a 4th
+//   argument loads only one way, for a profiler)
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
 #include <string>
 #include <vector>
+
+#include <sys/resource.h>
 
 #include "freshet/sql/compiler.h"
 #include "orders_circuit.h"
@@ -76,8 +81,28 @@ struct Loaded {
   }
 };
 
-double timed_load(const std::vector<std::string>& orders, size_t step_rows, freshet::examples::OrdersCircuit& rows) {
+// This process's CPU time and page faults so far: on a machine shared with
+// other work, wall time counts the waits for a core too, and a fault on
+// fresh memory is a large part of a big step's cost in a VM.
+struct Usage {
+  double cpu_ms = 0, faults = 0;
+  static Usage now() {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    auto ms = [](const timeval& t) { return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_usec) / 1e3; };
+    return {ms(u.ru_utime) + ms(u.ru_stime), static_cast<double>(u.ru_minflt + u.ru_majflt)};
+  }
+  Usage operator-(const Usage& o) const { return {cpu_ms - o.cpu_ms, faults - o.faults}; }
+};
+
+struct LoadTime {
+  double wall_ms;
+  Usage usage;
+};
+
+LoadTime timed_load(const std::vector<std::string>& orders, size_t step_rows, freshet::examples::OrdersCircuit& rows) {
   Loaded l(rows);
+  const Usage before = Usage::now();
   auto begin = Clock::now();
   for (size_t i = 0; i < orders.size(); ++i) {
     // As Pipeline::ingest does: room for the step's operations up front.
@@ -85,7 +110,37 @@ double timed_load(const std::vector<std::string>& orders, size_t step_rows, fres
     l.p.upsert("orders", orders[i]);
     if ((i + 1) % step_rows == 0 || i + 1 == orders.size()) l.p.step();
   }
-  return ms_since(begin);
+  const double wall = ms_since(begin);
+  return {wall, Usage::now() - before};
+}
+
+// Where a load's time goes: the pushes (outside step()) and each
+// operator's evaluation, timed by the circuit (one clock read per operator
+// and step, which a load of 20 steps does not feel).
+struct Breakdown {
+  double push_ms = 0, step_ms = 0;
+  std::vector<std::pair<std::string, double>> operators;  // name, ms
+};
+
+Breakdown load_breakdown(const std::vector<std::string>& orders, size_t step_rows, freshet::examples::OrdersCircuit& rows) {
+  Loaded l(rows);
+  freshet::Circuit& circuit = *l.p.program->circuit;
+  circuit.set_timing(true);
+  Breakdown b;
+  for (size_t i = 0; i < orders.size();) {
+    const size_t end = std::min(orders.size(), i + step_rows);
+    auto begin = Clock::now();
+    l.p.reserve("orders", end - i);
+    for (; i < end; ++i) l.p.upsert("orders", orders[i]);
+    b.push_ms += ms_since(begin);
+    begin = Clock::now();
+    l.p.step();
+    b.step_ms += ms_since(begin);
+  }
+  for (size_t k = 0; k < circuit.operator_count(); ++k) {
+    b.operators.emplace_back(circuit.operator_at(k).name(), static_cast<double>(circuit.time_of(k).total_nanos) / 1e6);
+  }
+  return b;
 }
 
 double median(std::vector<double> x) {
@@ -99,25 +154,56 @@ int main(int argc, char** argv) {
   const size_t orders = argc > 1 ? std::strtoul(argv[1], nullptr, 10) : 200000;
   const int rounds = argc > 2 ? std::atoi(argv[2]) : 5;
   const size_t changes = argc > 3 ? std::strtoul(argv[3], nullptr, 10) : 100000;
+  const std::string only = argc > 4 ? argv[4] : "";
   freshet::examples::OrdersCircuit rows;
   Workload work(orders);
   std::vector<std::string> encoded;
   for (const Order& o : work.load) encoded.push_back(rows.order_row(o.id, o.customer, o.amount));
 
-  std::vector<double> one, small;
+  std::vector<LoadTime> one, small;
   if (rounds > 0) {
     for (int round = 0; round < rounds; ++round) {
       for (int turn = 0; turn < 2; ++turn) {
         const bool big = (turn == 0) == (round % 2 == 0);
+        if (!only.empty() && big != (only == "one")) continue;
         (big ? one : small).push_back(timed_load(encoded, big ? orders : kLoadChunk, rows));
       }
     }
-    std::printf("load of %zu orders (keyed program), ms per round:\n  one step        ", orders);
-    for (double ms : one) std::printf(" %.1f", ms);
-    std::printf("\n  steps of %d ", kLoadChunk);
-    for (double ms : small) std::printf(" %.1f", ms);
-    std::printf("\n  median one / steps: %.2f  (target <= 1.00)\n", median(one) / median(small));
+    auto medians = [](const std::vector<LoadTime>& t) {
+      std::vector<double> wall, cpu, faults;
+      for (const LoadTime& x : t) {
+        wall.push_back(x.wall_ms);
+        cpu.push_back(x.usage.cpu_ms);
+        faults.push_back(x.usage.faults);
+      }
+      return std::array<double, 3>{median(wall), median(cpu), median(faults)};
+    };
+    std::printf("load of %zu orders (keyed program), ms per round (wall / cpu, page faults):\n", orders);
+    for (int big = 1; big >= 0; --big) {
+      const std::vector<LoadTime>& t = big ? one : small;
+      if (t.empty()) continue;
+      std::printf(big ? "  one step       " : "  steps of %-5d ", kLoadChunk);
+      for (const LoadTime& x : t) std::printf(" %.1f/%.1f,%.0f", x.wall_ms, x.usage.cpu_ms, x.usage.faults);
+      const auto m = medians(t);
+      std::printf("   median %.1f/%.1f,%.0f\n", m[0], m[1], m[2]);
+    }
+    if (!one.empty() && !small.empty()) {
+      const auto a = medians(one), b = medians(small);
+      std::printf("  median one / steps: wall %.2f, cpu %.2f  (target <= 1.00)\n", a[0] / b[0], a[1] / b[1]);
+    }
+    if (only.empty()) {
+      const Breakdown a = load_breakdown(encoded, orders, rows), b = load_breakdown(encoded, kLoadChunk, rows);
+      std::printf("where a load's time goes (ms, one step / steps of %d, one load each):\n", kLoadChunk);
+      std::printf("  %-28s %8.1f %8.1f\n", "pushes (outside step)", a.push_ms, b.push_ms);
+      std::printf("  %-28s %8.1f %8.1f\n", "steps", a.step_ms, b.step_ms);
+      for (size_t k = 0; k < a.operators.size(); ++k) {
+        if (a.operators[k].second + b.operators[k].second < 0.5) continue;
+        std::printf("    #%-2zu %-23s %8.1f %8.1f\n", k, a.operators[k].first.c_str(), a.operators[k].second,
+                    b.operators[k].second);
+      }
+    }
   }
+  if (changes == 0) return 0;
 
   // The user-shaped run: one load step, then single-row inserts and upserts.
   Loaded l(rows);

@@ -14,7 +14,11 @@ class MapOperator : public Operator {
         errors_(errors),
         mapper_(std::move(mapper)),
         key_builder_(*output->key_schema),
-        value_builder_(*output->value_schema) {}
+        value_builder_(*output->value_schema) {
+    // A map re-keys whatever its input holds: over a bulk load, hundreds of
+    // thousands of entries in one step (batch_builder.h).
+    mapped_.sort_in_runs();
+  }
   const char* name() const override { return "map"; }
 
   Status evaluate() override {

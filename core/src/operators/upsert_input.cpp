@@ -17,9 +17,7 @@ SchemaPtr key_schema_of(const Schema& schema, const std::vector<size_t>& key_col
 }
 
 // 8 bytes of `key` from `skip` on, big-endian (zeros past its end).
-uint64_t key_prefix(const std::string& key, size_t skip) {
-  return big_endian_prefix(reinterpret_cast<const uint8_t*>(key.data()) + skip, key.size() - skip);
-}
+uint64_t key_prefix(RowRef key, size_t skip) { return big_endian_prefix(key.data + skip, key.size - skip); }
 
 }  // namespace
 
@@ -30,28 +28,30 @@ UpsertInputOperator::UpsertInputOperator(Stream output, StreamSlot* slot, std::v
       key_schema_(key_schema_of(*slot->key_schema, key_columns_)),
       key_builder_(*key_schema_) {}
 
-std::string UpsertInputOperator::key_of(RowRef row) {
+RowRef UpsertInputOperator::key_ref(RowRef row) {
   RowReader reader(*slot_->key_schema, row);
   for (size_t i = 0; i < key_columns_.size(); ++i) key_builder_.copy_field(i, reader, key_columns_[i]);
-  return key_builder_.finish().to_bytes();
+  return key_builder_.finish();
 }
 
-void UpsertInputOperator::push_upsert(RowRef row) { push_upsert(row.to_bytes()); }
-
-void UpsertInputOperator::push_upsert(std::string&& row) {
-  std::string key = key_of(RowRef(row));
-  pending_.push_back({std::move(key), std::move(row)});
+void UpsertInputOperator::reserve_pending(size_t more, size_t row_bytes) {
+  if (row_bytes == 0) row_bytes = more * slot_->key_schema->fixed_bytes();
+  pending_.reserve(more, row_bytes + more * key_schema_->fixed_bytes());
 }
+
+void UpsertInputOperator::push_upsert(RowRef row) { pending_.push_upsert(key_ref(row), row); }
+
+void UpsertInputOperator::push_upsert(std::string&& row) { push_upsert(RowRef(row)); }
 
 std::optional<std::pair<size_t, size_t>> UpsertInputOperator::repeated_upsert(size_t since) {
   // Keys in increasing order (growing ids) cannot repeat: one comparison
   // each instead of a hash.
-  const std::string* previous = nullptr;
+  RowRef previous;
   bool increasing = true;
   for (size_t i = since; i < pending_.size() && increasing; ++i) {
-    if (!pending_[i].row) continue;
-    increasing = !previous || *previous < pending_[i].key;
-    previous = &pending_[i].key;
+    if (!pending_.is_upsert(i)) continue;
+    increasing = !previous.data || compare_rows(previous, pending_.key(i)) < 0;
+    previous = pending_.key(i);
   }
   if (increasing) return std::nullopt;
   // Open addressing over positions in pending_: no allocation per key, and
@@ -60,11 +60,11 @@ std::optional<std::pair<size_t, size_t>> UpsertInputOperator::repeated_upsert(si
   while (capacity < 2 * (pending_.size() - since)) capacity *= 2;
   seen_.assign(capacity, 0);
   for (size_t i = since; i < pending_.size(); ++i) {
-    if (!pending_[i].row) continue;
-    const std::string& key = pending_[i].key;
-    size_t slot = hash_bytes(reinterpret_cast<const uint8_t*>(key.data()), key.size()) & (capacity - 1);
+    if (!pending_.is_upsert(i)) continue;
+    const RowRef key = pending_.key(i);
+    size_t slot = hash_row(key) & (capacity - 1);
     for (; seen_[slot] != 0; slot = (slot + 1) & (capacity - 1)) {
-      if (pending_[seen_[slot] - 1].key == key) return std::make_pair(i - since, seen_[slot] - 1 - since);
+      if (pending_.key(seen_[slot] - 1) == key) return std::make_pair(i - since, seen_[slot] - 1 - since);
     }
     seen_[slot] = static_cast<uint32_t>(i + 1);
   }
@@ -72,9 +72,9 @@ std::optional<std::pair<size_t, size_t>> UpsertInputOperator::repeated_upsert(si
   return std::nullopt;
 }
 
-void UpsertInputOperator::push_delete_key(RowRef key) { pending_.push_back({key.to_bytes(), std::nullopt}); }
+void UpsertInputOperator::push_delete_key(RowRef key) { pending_.push_delete(key); }
 
-void UpsertInputOperator::push_delete_row(RowRef row) { pending_.push_back({key_of(row), std::nullopt}); }
+void UpsertInputOperator::push_delete_row(RowRef row) { pending_.push_delete(key_ref(row)); }
 
 std::optional<RowRef> UpsertInputOperator::find(RowRef key) const {
   for (Trace::KeyCursor c = by_key_.seek(key); c.valid(); c.next()) {
@@ -99,32 +99,29 @@ std::optional<std::string> UpsertInputOperator::lookup(RowRef key) const {
 void UpsertInputOperator::drop_late_operations() {
   watermark_->start_step();
   const Schema& schema = *slot_->key_schema;
-  size_t kept = 0;
-  for (size_t i = 0; i < pending_.size(); ++i) {
-    Operation& op = pending_[i];
+  pending_.retain([&](size_t i) {
+    const bool upsert = pending_.is_upsert(i);
     // The key's row before the step decides for all its operations: a late
     // one stays, and every operation on it is late (an operation admitted
     // earlier in the step would have left a row that is not late).
-    bool late = op.row && watermark_->late(RowReader(schema, RowRef(*op.row)));
+    bool late = upsert && watermark_->late(RowReader(schema, pending_.row(i)));
     if (!late) {
-      std::optional<RowRef> old = find(RowRef(op.key));
+      std::optional<RowRef> old = find(pending_.key(i));
       late = old && watermark_->late(RowReader(schema, *old));
     }
     if (late) {
       // a delete by key alone lists the row it would have deleted
-      std::optional<RowRef> shown = op.row ? std::optional<RowRef>(RowRef(*op.row)) : find(RowRef(op.key));
+      std::optional<RowRef> shown = upsert ? std::optional<RowRef>(pending_.row(i)) : find(pending_.key(i));
       if (shown) {
-        watermark_->drop_late(RowReader(schema, *shown), op.row ? 1 : -1);
+        watermark_->drop_late(RowReader(schema, *shown), upsert ? 1 : -1);
       } else {
         watermark_->count_late(1);
       }
-      continue;
+      return false;
     }
-    if (op.row) watermark_->observe(RowReader(schema, RowRef(*op.row)));
-    if (kept != i) pending_[kept] = std::move(op);
-    ++kept;
-  }
-  pending_.resize(kept);
+    if (upsert) watermark_->observe(RowReader(schema, pending_.row(i)));
+    return true;
+  });
 }
 
 Status UpsertInputOperator::evaluate() {
@@ -141,18 +138,19 @@ Status UpsertInputOperator::evaluate() {
   // they decide most comparisons without reaching the strings; ties in the
   // whole key fall back to the operations' order. Keys that come in order
   // (growing ids) need no sort.
-  const std::string& first = pending_.front().key;
-  size_t skip = first.size();
-  for (const Operation& op : pending_) {
-    size_t n = std::min(skip, op.key.size()), i = 0;
-    while (i < n && op.key[i] == first[i]) ++i;
+  const RowRef first = pending_.key(0);
+  size_t skip = first.size;
+  for (size_t op = 0; op < pending_.size(); ++op) {
+    const RowRef key = pending_.key(op);
+    size_t n = std::min<size_t>(skip, key.size), i = 0;
+    while (i < n && key.data[i] == first.data[i]) ++i;
     skip = i;
   }
   order_.resize(pending_.size());
-  for (uint32_t i = 0; i < order_.size(); ++i) order_[i] = {key_prefix(pending_[i].key, skip), i};
+  for (uint32_t i = 0; i < order_.size(); ++i) order_[i] = {key_prefix(pending_.key(i), skip), i};
   auto before = [this](const SortSlot& a, const SortSlot& b) {
     if (a.prefix != b.prefix) return a.prefix < b.prefix;
-    int c = pending_[a.index].key.compare(pending_[b.index].key);
+    int c = compare_rows(pending_.key(a.index), pending_.key(b.index));
     return c != 0 ? c < 0 : a.index < b.index;
   };
   if (!std::is_sorted(order_.begin(), order_.end(), before)) {
@@ -166,9 +164,9 @@ Status UpsertInputOperator::evaluate() {
   // Otherwise, from the first row out of order on, a second walk gives them
   // all to a builder that sorts them.
   size_t row_bytes = 0, key_bytes = 0;
-  for (const Operation& op : pending_) {
-    row_bytes += op.row ? op.row->size() : 0;
-    key_bytes += op.key.size();
+  for (size_t op = 0; op < pending_.size(); ++op) {
+    row_bytes += pending_.is_upsert(op) ? pending_.row(op).size : 0;
+    key_bytes += pending_.key(op).size;
   }
   SortedBatchBuilder rows;
   rows.reserve(pending_.size(), row_bytes, 0);
@@ -205,7 +203,7 @@ Status UpsertInputOperator::evaluate() {
   by_key_.insert(index_delta_.finish());
   pending_.clear();
   if (order_.capacity() > 4096) {  // a bulk load's operations and sort room are not kept
-    std::vector<Operation>().swap(pending_);
+    pending_.release();
     std::vector<SortSlot>().swap(order_);
     std::vector<SortSlot>().swap(order_scratch_);
   }
@@ -217,18 +215,20 @@ template <typename Change>
 void UpsertInputOperator::for_each_change(Change&& change) {
   finger_.clear();
   for (size_t i = 0; i < order_.size(); ++i) {
-    const Operation& op = pending_[order_[i].index];
-    if (i + 1 < order_.size() && pending_[order_[i + 1].index].key == op.key) continue;  // a later operation wins
-    std::optional<RowRef> old = find(RowRef(op.key), finger_);
-    if (old.has_value() == op.row.has_value() && (!old || *old == RowRef(*op.row))) continue;
-    const RowRef key(op.key);
+    const size_t op = order_[i].index;
+    const RowRef key = pending_.key(op);
+    if (i + 1 < order_.size() && pending_.key(order_[i + 1].index) == key) continue;  // a later operation wins
+    std::optional<RowRef> old = find(key, finger_);
+    std::optional<RowRef> row;
+    if (pending_.is_upsert(op)) row = pending_.row(op);
+    if (old.has_value() == row.has_value() && (!old || *old == *row)) continue;
     // The key's old and new rows, in row order.
-    if (old && op.row && compare_rows(RowRef(*op.row), *old) < 0) {
-      change(key, RowRef(*op.row), 1);
+    if (old && row && compare_rows(*row, *old) < 0) {
+      change(key, *row, 1);
       change(key, *old, -1);
     } else {
       if (old) change(key, *old, -1);
-      if (op.row) change(key, RowRef(*op.row), 1);
+      if (row) change(key, *row, 1);
     }
   }
 }
@@ -236,10 +236,10 @@ void UpsertInputOperator::for_each_change(Change&& change) {
 void UpsertInputOperator::save_state(ByteWriter& out) const {
   write_trace(out, by_key_);
   out.varint(pending_.size());
-  for (const Operation& op : pending_) {
-    out.bytes(op.key);
-    out.boolean(op.row.has_value());
-    if (op.row) out.bytes(*op.row);
+  for (size_t op = 0; op < pending_.size(); ++op) {
+    out.bytes(pending_.key(op).bytes());
+    out.boolean(pending_.is_upsert(op));
+    if (pending_.is_upsert(op)) out.bytes(pending_.row(op).bytes());
   }
   if (watermark_) watermark_->save(out);
 }
@@ -248,14 +248,19 @@ void UpsertInputOperator::restore_state(ByteReader& in) {
   read_trace(in, rows_of(key_schema_), rows_of(slot_->key_schema), &by_key_);
   size_t count = in.count(2);
   for (size_t i = 0; i < count && in.ok(); ++i) {
-    Operation op{std::string(in.bytes()), std::nullopt};
-    if (in.boolean()) op.row = std::string(in.bytes());
+    const RowRef key = RowRef(in.bytes());
+    std::optional<RowRef> row;
+    if (in.boolean()) row = RowRef(in.bytes());
     if (!in.ok()) break;
-    if (!row_fits_schema(*key_schema_, RowRef(op.key)) || (op.row && !row_fits_schema(*slot_->key_schema, RowRef(*op.row)))) {
+    if (!row_fits_schema(*key_schema_, key) || (row && !row_fits_schema(*slot_->key_schema, *row))) {
       in.fail("buffered operation " + std::to_string(i) + " does not fit the table's schema");
       break;
     }
-    pending_.push_back(std::move(op));
+    if (row) {
+      pending_.push_upsert(key, *row);
+    } else {
+      pending_.push_delete(key);
+    }
   }
   if (watermark_) watermark_->restore(in);
 }

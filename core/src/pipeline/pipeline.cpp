@@ -70,7 +70,9 @@ Result<uint64_t> Pipeline::ingest(std::string_view table_name, std::string_view 
   std::vector<format::ParsedUpdate>& updates = *parsed;
   if (UpsertInputOperator* input = table->upsert_input) {
     const size_t before = input->pending();
-    input->reserve_pending(updates.size());
+    size_t row_bytes = 0;
+    for (const format::ParsedUpdate& update : updates) row_bytes += update.row.size();
+    input->reserve_pending(updates.size(), row_bytes);
     size_t inserts = 0;
     for (format::ParsedUpdate& update : updates) {
       if (update.insert) {

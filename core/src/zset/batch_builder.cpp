@@ -5,6 +5,7 @@
 #include "freshet/circuit/work_meter.h"
 #include "freshet/common/assert.h"
 #include "freshet/common/prefix_sort.h"
+#include "freshet/zset/merge.h"
 
 namespace freshet {
 
@@ -124,10 +125,36 @@ void BatchBuilder::add(RowRef key, RowRef value, Weight weight) {
   entries_.push_back(e);
   key_bytes_ += key.size;
   value_bytes_ += value.size;
+  if (run_size_ != 0 && entries_.size() >= run_size_) {
+    runs_.push_back(sort_entries());
+    run_entries_ += runs_.back()->size();
+  }
 }
 
 BatchPtr BatchBuilder::finish() {
+  if (!runs_.empty()) {
+    if (!entries_.empty()) runs_.push_back(sort_entries());
+    BatchPtr merged = merge_many(runs_);
+    runs_.clear();
+    run_entries_ = 0;
+    return merged;
+  }
   if (entries_.empty()) return Batch::empty_batch();
+  BatchPtr batch = sort_entries();
+  // A builder kept for its capacity (reused every step) keeps a large one
+  // only while steps fill it: the steps of a bulk load then reuse it rather
+  // than grow a new one by doubling each step (copies, and fresh memory
+  // between the traces' batches), and the first small step after the load
+  // frees it.
+  if (memory_bytes() > kKeptBytes && last_sorted_ < std::max(entries_.capacity(), sort_scratch_.capacity()) / 4) {
+    arena_.release();
+    std::vector<Entry>().swap(entries_);  // `entries_ = {}` would keep the capacity
+    std::vector<Entry>().swap(sort_scratch_);
+  }
+  return batch;
+}
+
+BatchPtr BatchBuilder::sort_entries() {
   // Prefixes of the first bytes where rows can differ: bytes every key (or
   // value) shares — a null bitmap, the slot of a string of one length, a
   // group's key columns — would end no comparison. Past those bytes the
@@ -159,25 +186,34 @@ BatchPtr BatchBuilder::finish() {
   if (!std::is_sorted(entries_.begin(), entries_.end(), before)) {
     sort_by_prefix(entries_, sort_scratch_, [](const Entry& e) { return e.key_prefix; }, before);
   }
+  // Equal entries are adjacent now: `before` tells them apart, mostly by
+  // their prefixes, so each entry's bytes are read once, to be copied. (A
+  // SortedBatchBuilder::push compares keys and values byte by byte: in a big
+  // step's arena, far larger than a cache and read in sorted order, that
+  // was a cache miss per entry and field.)
+  auto same_key = [&](const Entry& a, const Entry& b) {
+    if (a.key_prefix != b.key_prefix || a.key_size != b.key_size) return false;
+    return a.key_size <= key_whole || suffix(key_of(a), key_skip) == suffix(key_of(b), key_skip);
+  };
   SortedBatchBuilder sorted;
   sorted.reserve(entries_.size(), key_bytes_, value_bytes_);
-  for (const Entry& e : entries_) sorted.push(key_of(e), value_of(e), e.weight);
-  BatchPtr batch = sorted.finish();
-  // A builder kept for its capacity (reused every step) keeps a large one
-  // only while steps fill it: the steps of a bulk load then reuse it rather
-  // than grow a new one by doubling each step (copies, and fresh memory
-  // between the traces' batches), and the first small step after the load
-  // frees it.
-  const bool release = memory_bytes() > kKeptBytes && entries_.size() < std::max(entries_.capacity(), sort_scratch_.capacity()) / 4;
+  const Entry* last_key = nullptr;  // the entry whose key was appended last
+  for (size_t i = 0; i < entries_.size();) {
+    const Entry& e = entries_[i];
+    Weight weight = e.weight;
+    for (++i; i < entries_.size() && !before(e, entries_[i]); ++i) weight += entries_[i].weight;
+    if (weight == 0) continue;
+    if (!last_key || !same_key(*last_key, e)) {
+      sorted.append_key(key_of(e));
+      last_key = &e;
+    }
+    sorted.append_value(value_of(e), weight);
+  }
+  last_sorted_ = entries_.size();
   entries_.clear();
   arena_.clear();
   key_bytes_ = value_bytes_ = 0;
-  if (release) {
-    arena_.release();
-    std::vector<Entry>().swap(entries_);  // `entries_ = {}` would keep the capacity
-    std::vector<Entry>().swap(sort_scratch_);
-  }
-  return batch;
+  return sorted.finish();
 }
 
 }  // namespace freshet

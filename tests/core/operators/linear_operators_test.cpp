@@ -4,6 +4,7 @@
 #include "freshet/operators/delay.h"
 #include "freshet/operators/differentiate.h"
 #include "freshet/operators/filter.h"
+#include "freshet/operators/input.h"
 #include "freshet/operators/integrate.h"
 #include "freshet/operators/map.h"
 #include "freshet/operators/negate.h"
@@ -56,6 +57,38 @@ TEST(MapTest, MatchesOracle) {
         return out;
       },
       testing::test_seed(102));
+}
+
+// A map's step of more entries than a run of its builder (BatchBuilder::
+// sort_in_runs): the runs are merged into what one sort would give, with
+// equal entries from different runs summed and cancelling ones dropped.
+TEST(MapTest, BigStepsSortedInRunsMatchTheirSum) {
+  Circuit circuit;
+  InputOperator* input = add_input(circuit, testing::bigint_schema());
+  SchemaPtr value_schema = testing::bigint_schema();
+  Stream mapped = map(input->stream(), testing::bigint_schema(), value_schema,
+                      [](const RowReader& k, const RowReader&, RowBuilder& key, RowBuilder& value) {
+                        key.set_int(0, k.get_int(0) % 1000);
+                        value.set_int(0, k.get_int(0) % 7);  // each (key, value) from ~1 id in 7,000: across runs
+                      });
+  RowBuilder row(*testing::bigint_schema()), key(*testing::bigint_schema()), value(*value_schema);
+  for (int step = 0; step < 2; ++step) {
+    ZSetMap expected;
+    const int64_t first = step * 30000, last = first + 3 * BatchBuilder::kRunSize;
+    for (int64_t id = first; id < last; ++id) {
+      // Some entries negative; step 1 pushes part of step 0's rows again.
+      const Weight weight = id % 5 == 0 ? -1 : 1;
+      row.set_int(0, id);
+      input->push_row(row.finish(), weight);
+      key.set_int(0, id % 1000);
+      std::string key_bytes = key.finish().to_bytes();
+      value.set_int(0, id % 7);
+      testing::add_entry(expected, key_bytes, value.finish().to_bytes(), weight);
+    }
+    ASSERT_TRUE(circuit.step().ok());
+    ASSERT_EQ(testing::to_map(*mapped.current()), expected) << "step " << step;
+    EXPECT_GT(expected.size(), 5000u);
+  }
 }
 
 TEST(PlusTest, MatchesOracle) {

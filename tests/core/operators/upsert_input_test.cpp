@@ -1,6 +1,9 @@
 #include "freshet/operators/upsert_input.h"
 
 #include <map>
+#include <optional>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -177,6 +180,98 @@ TEST(UpsertInputTest, EachStepsChangesAreTheDifferenceInRowOrder) {
     ASSERT_EQ(testing::to_map(changes), want) << "step " << step;
     before = std::move(after);
   }
+}
+
+// The buffer of operations: keys and rows read back as pushed, in order,
+// after a truncate (a refused ingest) and a retain (late operations dropped)
+// and across a growth of its bytes.
+TEST(PendingOperationsTest, KeepsEachOperationsBytesInOrder) {
+  PendingOperations pending;
+  std::vector<std::pair<std::string, std::optional<std::string>>> model;
+  auto push = [&](int64_t id, bool upsert) {
+    if (upsert) {
+      const std::string r = row(id, id * 10, std::string(static_cast<size_t>(id % 40), 's').c_str());
+      pending.push_upsert(RowRef(key(id)), RowRef(r));
+      model.emplace_back(key(id), r);
+    } else {
+      pending.push_delete(RowRef(key(id)));
+      model.emplace_back(key(id), std::nullopt);
+    }
+  };
+  auto expect_model = [&] {
+    ASSERT_EQ(pending.size(), model.size());
+    for (size_t i = 0; i < model.size(); ++i) {
+      EXPECT_EQ(pending.key(i).to_bytes(), model[i].first) << i;
+      ASSERT_EQ(pending.is_upsert(i), model[i].second.has_value()) << i;
+      if (model[i].second) {
+        EXPECT_EQ(pending.row(i).to_bytes(), *model[i].second) << i;
+      }
+    }
+  };
+  pending.reserve(4, 16);  // far too few bytes: the buffer grows under the operations
+  for (int64_t id = 0; id < 300; ++id) push(id, id % 7 != 3);
+  expect_model();
+  pending.truncate(120);
+  model.resize(120);
+  push(1000, true);  // after a truncate, new bytes follow the kept ones
+  push(1001, false);
+  expect_model();
+  pending.retain([](size_t i) { return i % 3 != 0; });
+  std::vector<std::pair<std::string, std::optional<std::string>>> kept;
+  for (size_t i = 0; i < model.size(); ++i) {
+    if (i % 3 != 0) kept.push_back(model[i]);
+  }
+  model = kept;
+  expect_model();
+  pending.clear();
+  EXPECT_TRUE(pending.empty());
+  model.clear();
+  push(5, true);
+  expect_model();
+}
+
+// An ingest refused for a repeated key drops only what it buffered: the
+// operations before it still apply at the next step.
+TEST(UpsertInputTest, TruncatedOperationsLeaveTheEarlierOnes) {
+  Circuit circuit;
+  UpsertInputOperator* input = add_upsert_input(circuit, table_schema(), {0});
+  input->push_upsert(RowRef(row(1, 10, "a")));
+  input->push_upsert(RowRef(row(2, 20, "b")));
+  const size_t before = input->pending();
+  input->push_upsert(RowRef(row(3, 30, "c")));
+  input->push_upsert(RowRef(row(3, 31, "d")));
+  ASSERT_EQ(input->repeated_upsert(before), std::make_optional(std::make_pair(size_t{1}, size_t{0})));
+  input->truncate_pending(before);
+  input->push_delete_key(RowRef(key(2)));
+  ASSERT_TRUE(circuit.step().ok());
+  EXPECT_EQ(testing::to_map(*input->stream().current()), (testing::ZSetMap{{{row(1, 10, "a"), ""}, 1}}));
+}
+
+// Operations buffered when a checkpoint is taken apply after a restore.
+TEST(UpsertInputTest, BufferedOperationsSurviveSaveAndRestore) {
+  auto make = [](Circuit& circuit) { return add_upsert_input(circuit, table_schema(), {0}); };
+  Circuit original;
+  UpsertInputOperator* input = make(original);
+  input->push_upsert(RowRef(row(1, 10, "a")));
+  input->push_upsert(RowRef(row(2, 20, "b")));
+  ASSERT_TRUE(original.step().ok());
+  input->push_upsert(RowRef(row(1, 11, "a long enough string")));
+  input->push_delete_key(RowRef(key(2)));
+  input->push_upsert(RowRef(row(3, 30, "c")));
+  ByteWriter saved;
+  input->save_state(saved);
+
+  Circuit restored;
+  UpsertInputOperator* copy = make(restored);
+  ByteReader in(saved.data(), "upsert input");
+  copy->restore_state(in);
+  ASSERT_TRUE(in.ok());
+  EXPECT_EQ(copy->pending(), 3u);
+  ASSERT_TRUE(original.step().ok());
+  ASSERT_TRUE(restored.step().ok());
+  EXPECT_EQ(testing::to_map(*copy->stream().current()), testing::to_map(*input->stream().current()));
+  EXPECT_EQ(copy->lookup(RowRef(key(1))), std::make_optional(row(1, 11, "a long enough string")));
+  EXPECT_EQ(copy->lookup(RowRef(key(2))), std::nullopt);
 }
 
 TEST(ConstantTest, EmitsOnceSoItsIntegralIsConstant) {

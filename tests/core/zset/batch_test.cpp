@@ -257,5 +257,79 @@ TEST(MergeTest, MergeIsTheSumOfZSets) {
   }
 }
 
+// The invariants of a finished batch: strictly increasing (key, value), no zero weights.
+void expect_consolidated(const Batch& batch) {
+  for (BatchCursor c(batch); c.valid(); c.next()) EXPECT_NE(c.weight(), 0);
+  for (size_t k = 1; k < batch.key_count(); ++k) EXPECT_LT(compare_rows(batch.key(k - 1), batch.key(k)), 0);
+  for (size_t k = 0; k < batch.key_count(); ++k) {
+    EXPECT_LT(batch.values_begin(k), batch.values_end(k));
+    for (size_t v = batch.values_begin(k) + 1; v < batch.values_end(k); ++v) {
+      EXPECT_LT(compare_rows(batch.value(v - 1), batch.value(v)), 0);
+    }
+  }
+}
+
+// A builder that sorts in runs (a run every few entries, so that one key's
+// entries, equal entries and entries that cancel fall in different runs)
+// builds the batch one sort builds, step after step.
+TEST(BatchBuilderTest, SortingInRunsBuildsWhatOneSortBuilds) {
+  std::mt19937_64 random(testing::test_seed(14));
+  for (int round = 0; round < 40; ++round) {
+    BatchBuilder runs, one;
+    runs.sort_in_runs(std::uniform_int_distribution<size_t>(1, 70)(random));
+    for (int step = 0; step < 3; ++step) {
+      ZSetMap expected;
+      const int n = std::uniform_int_distribution<int>(0, 1500)(random);
+      runs.reserve(static_cast<size_t>(n), static_cast<size_t>(n) * 16);  // capped at a run
+      for (int i = 0; i < n; ++i) {
+        std::string key(std::uniform_int_distribution<int>(0, 12)(random), 'k');
+        if (!key.empty()) key.back() = static_cast<char>('a' + random() % 6);
+        std::string value = row_of(static_cast<int64_t>(random() % 9));
+        if (random() % 4 == 0) value.clear();
+        const Weight weight = std::uniform_int_distribution<int>(-2, 2)(random);
+        runs.add(RowRef(key), RowRef(value), weight);
+        one.add(RowRef(key), RowRef(value), weight);
+        if (weight != 0) testing::add_entry(expected, key, value, weight);
+      }
+      EXPECT_EQ(runs.empty(), one.empty());
+      BatchPtr from_runs = runs.finish(), from_one = one.finish();
+      EXPECT_TRUE(runs.empty());
+      EXPECT_EQ(testing::to_map(*from_runs), expected);
+      EXPECT_EQ(testing::to_map(*from_one), expected);
+      expect_consolidated(*from_runs);
+      EXPECT_EQ(from_runs->size(), from_one->size());
+      EXPECT_EQ(from_runs->key_count(), from_one->key_count());
+    }
+  }
+}
+
+TEST(MergeTest, MergeManyIsTheSumOfZSets) {
+  std::mt19937_64 random(testing::test_seed(15));
+  for (int round = 0; round < 50; ++round) {
+    std::vector<BatchPtr> batches;
+    ZSetMap expected;
+    const int count = std::uniform_int_distribution<int>(0, 9)(random);
+    for (int b = 0; b < count; ++b) {
+      BatchBuilder builder;
+      const int n = std::uniform_int_distribution<int>(0, 120)(random);
+      for (int i = 0; i < n; ++i) {
+        std::string key = row_of(static_cast<int64_t>(random() % 25)), value = row_of(static_cast<int64_t>(random() % 4));
+        builder.add(RowRef(key), RowRef(value), std::uniform_int_distribution<int>(-2, 2)(random));
+      }
+      batches.push_back(builder.finish());
+      if (random() % 5 == 0) batches.push_back(negate_batch(*batches.back()));  // entries that cancel across batches
+    }
+    for (const BatchPtr& batch : batches) {
+      for (BatchCursor c(*batch); c.valid(); c.next()) {
+        testing::add_entry(expected, c.key().to_bytes(), c.value().to_bytes(), c.weight());
+      }
+    }
+    BatchPtr merged = merge_many(batches);
+    EXPECT_EQ(testing::to_map(*merged), expected);
+    expect_consolidated(*merged);
+    EXPECT_EQ(testing::to_map(*merge_all(batches)), expected);
+  }
+}
+
 }  // namespace
 }  // namespace freshet

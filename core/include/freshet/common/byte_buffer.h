@@ -65,6 +65,8 @@ class ByteBuffer {
   }
   //! Empties the buffer and keeps its memory.
   void clear() { size_ = 0; }
+  //! Drops the bytes past the first `size` (no more than size()), keeping the memory.
+  void truncate(size_t size) { size_ = std::min(size, size_); }
   //! Empties the buffer and frees its memory.
   void release() { *this = ByteBuffer(); }
 

@@ -20,6 +20,7 @@
 
 #include "freshet/circuit/circuit.h"
 #include "freshet/operators/lateness_filter.h"
+#include "freshet/operators/pending_operations.h"
 #include "freshet/zset/batch_builder.h"
 #include "freshet/zset/trace.h"
 
@@ -53,20 +54,18 @@ class UpsertInputOperator : public Operator {
   //! Buffers a delete of the row with the same key as `row`.
   void push_delete_row(RowRef row);
   size_t pending() const { return pending_.size(); }
-  //! Room for `more` operations, before an ingest buffers them.
-  void reserve_pending(size_t more) {
-    const size_t wanted = pending_.size() + more;
-    if (wanted > pending_.capacity()) pending_.reserve(std::max(wanted, 2 * pending_.capacity()));
-  }
+  //! Room for `more` operations whose rows hold `row_bytes` bytes in all
+  //! (0: unknown, taken as rows without strings), before an ingest buffers them.
+  void reserve_pending(size_t more, size_t row_bytes = 0);
   //! The first upsert buffered since operation `since` whose key an earlier
   //! one since then has too: (its position, the earlier one's), counted
   //! from `since`. One ingest must not give a key twice.
   std::optional<std::pair<size_t, size_t>> repeated_upsert(size_t since);
   //! Drops the operations buffered since the first `count` (a refused ingest).
-  void truncate_pending(size_t count) { pending_.resize(count); }
+  void truncate_pending(size_t count) { pending_.truncate(count); }
 
   //! The key row of a table row.
-  std::string key_of(RowRef row);
+  std::string key_of(RowRef row) { return key_ref(row).to_bytes(); }
   //! The current row for a key, as of the last step.
   std::optional<std::string> lookup(RowRef key) const;
 
@@ -78,6 +77,8 @@ class UpsertInputOperator : public Operator {
   Watermark* watermark() { return watermark_ ? &*watermark_ : nullptr; }
 
  private:
+  //! The key row of a table row, valid until the next call.
+  RowRef key_ref(RowRef row);
   //! Removes this step's late operations from pending_, counting them.
   void drop_late_operations();
   //! lookup() without the copy: the bytes live in the trace until it changes.
@@ -90,17 +91,12 @@ class UpsertInputOperator : public Operator {
   template <typename Change>
   void for_each_change(Change&& change);
 
-  struct Operation {
-    std::string key;
-    std::optional<std::string> row;  // none: delete
-  };
-
   Stream output_;
   StreamSlot* slot_;
   std::vector<size_t> key_columns_;
   SchemaPtr key_schema_;
   RowBuilder key_builder_;
-  std::vector<Operation> pending_;
+  PendingOperations pending_;
   struct SortSlot {
     uint64_t prefix;  // the key's first 8 bytes, big-endian
     uint32_t index;   // in pending_

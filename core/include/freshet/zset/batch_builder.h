@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "freshet/zset/batch.h"
+#include "freshet/common/assert.h"
 #include "freshet/common/byte_buffer.h"
 
 namespace freshet {
@@ -54,25 +55,44 @@ class BatchBuilder {
   void add(RowRef key, RowRef value, Weight weight);
   //! A Z-set update: the row is the key, the value empty.
   void add_row(RowRef row, Weight weight) { add(row, RowRef(), weight); }
-  size_t pending() const { return entries_.size(); }
+  size_t pending() const { return entries_.size() + run_entries_; }
   //! Room for `entries` more updates of `bytes` bytes of rows in all, when a
   //! caller knows about how many come (a map: its input's size): a big step
   //! then fills its buffers once instead of growing them by doubling.
   void reserve(size_t entries, size_t bytes) {
+    if (run_size_ != 0 && entries > run_size_) {  // the buffers hold one run at most
+      bytes = bytes / entries * run_size_;
+      entries = run_size_;
+    }
     entries_.reserve(entries_.size() + entries);
     arena_.reserve(arena_.size() + bytes);
   }
+  //! From now on, sorts every `entries` entries added as they come, into a
+  //! run, and finish() merges the runs in one pass (merge_many). For an
+  //! operator whose big steps add many entries (a map over a bulk load): a
+  //! run is sorted while its bytes are in cache, in buffers every run
+  //! reuses, where one sort of everything reads an arena far larger than a
+  //! cache in random order and needs that arena, the entries and the sort's
+  //! scratch in fresh memory, several times the batch it builds (fresh
+  //! memory is paid for in page faults). The merge reads each run in order.
+  //! A builder with runs has no for_each_pending.
+  void sort_in_runs(size_t entries = kRunSize) { run_size_ = entries; }
+  static constexpr size_t kRunSize = 16384;
   //! Bytes held for entries, added or not (its capacity, kept between finishes).
   size_t memory_bytes() const {
-    return arena_.capacity() + (entries_.capacity() + sort_scratch_.capacity()) * sizeof(Entry);
+    size_t runs = 0;
+    for (const BatchPtr& run : runs_) runs += run->memory_bytes();
+    return runs + arena_.capacity() + (entries_.capacity() + sort_scratch_.capacity()) * sizeof(Entry);
   }
-  bool empty() const { return entries_.empty(); }
+  bool empty() const { return entries_.empty() && runs_.empty(); }
   //! Consolidates everything added into a batch and starts over.
   BatchPtr finish();
   //! Calls fn(key, value, weight) for each update added since the last
   //! finish(), in the order added (a checkpoint saves buffered input so).
+  //! Not for a builder that sorts in runs.
   template <typename Fn>
   void for_each_pending(Fn&& fn) const {
+    FRESHET_ASSERT(run_size_ == 0);
     for (const Entry& e : entries_) fn(key_of(e), value_of(e), e.weight);
   }
 
@@ -84,6 +104,9 @@ class BatchBuilder {
     uint32_t key_offset, key_size, value_offset, value_size;
     Weight weight;
   };
+  //! Sorts and consolidates the entries added into a batch, and empties
+  //! the entries and arena (keeping their memory).
+  BatchPtr sort_entries();
   //! How many leading bytes every entry's row_of(entry) shares.
   template <typename RowOf>
   size_t common_prefix(RowOf row_of) const;
@@ -95,6 +118,10 @@ class BatchBuilder {
   ByteBuffer arena_;
   std::vector<Entry> entries_;
   std::vector<Entry> sort_scratch_;  // sort_by_prefix's room; may trade buffers with entries_
+  size_t run_size_ = 0;               // 0: no runs (sort_in_runs)
+  std::vector<BatchPtr> runs_;        // the runs sorted since the last finish()
+  size_t run_entries_ = 0;            // entries in runs_
+  size_t last_sorted_ = 0;            // entries the last sort_entries() sorted
 };
 
 }  // namespace freshet

@@ -12,6 +12,10 @@ BatchPtr merge_batches(const Batch& a, const Batch& b);
 
 //! The sum of any number of batches (pairwise merges, smallest first).
 BatchPtr merge_all(std::vector<BatchPtr> batches);
+//! The sum of any number of batches in one pass (a heap of their cursors):
+//! each entry is read and written once, and no intermediate batch is built,
+//! where merge_all writes each entry about log2(batches) times.
+BatchPtr merge_many(const std::vector<BatchPtr>& batches);
 
 //! -a: the same entries with negated weights.
 BatchPtr negate_batch(const Batch& a);
