@@ -236,6 +236,12 @@ int main(int argc, char** argv) {
   std::printf("slowest (change: ms)");
   for (size_t i = 0; i < shown; ++i) std::printf(" #%zu %.2f", slowest[i], nanos[slowest[i]] / 1e6);
   std::printf("\n");
+  std::partial_sort(slowest.begin(), slowest.begin() + shown, slowest.end(),
+                    [&](size_t a, size_t b) { return cpu_nanos[a] > cpu_nanos[b]; });
+  std::sort(slowest.begin(), slowest.begin() + shown);
+  std::printf("slowest in thread CPU time (change: ms)");
+  for (size_t i = 0; i < shown; ++i) std::printf(" #%zu %.2f", slowest[i], cpu_nanos[slowest[i]] / 1e6);
+  std::printf("\n");
   std::sort(nanos.begin(), nanos.end());
   const size_t spikes =
       static_cast<size_t>(std::count_if(nanos.begin(), nanos.end(), [](double n) { return n > 4e6; }));

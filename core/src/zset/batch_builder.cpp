@@ -78,6 +78,13 @@ void SortedBatchBuilder::flush_pending() {
   append_value(pending_value_, pending_weight_);
 }
 
+void SortedBatchBuilder::shrink_to_fit() {
+  flush_pending();
+  if (!batch_) return;
+  batch_->keys_.shrink_bytes_to_fit();
+  batch_->values_.shrink_bytes_to_fit();
+}
+
 BatchPtr SortedBatchBuilder::finish() {
   flush_pending();
   if (!batch_ || batch_->weights_.empty()) {

@@ -4,10 +4,16 @@
 // std::vector<uint8_t>::insert does the same through an out-of-line call with
 // general iterator handling, which in wasm cost ~70 ns for a row's 10-30
 // bytes. Growth doubles; new bytes are not zeroed.
+//
+// The bytes live in malloc's memory, so that they grow and shrink with
+// realloc: a big buffer grows without a copy where the allocator can
+// (glibc remaps it) and shrink_to_fit() gives back its slack in place,
+// never copying (a merge's output reserved whole, trimmed at its end).
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <memory>
 #include <utility>
@@ -69,16 +75,25 @@ class ByteBuffer {
   void truncate(size_t size) { size_ = std::min(size, size_); }
   //! Empties the buffer and frees its memory.
   void release() { *this = ByteBuffer(); }
+  //! Gives back the capacity past size() (in place: a shrinking realloc does not move).
+  void shrink_to_fit() {
+    if (capacity_ > size_ && size_ != 0) reallocate(size_);
+  }
 
  private:
+  struct Free {
+    void operator()(uint8_t* bytes) const { std::free(bytes); }
+  };
+
   void reallocate(size_t capacity) {
-    std::unique_ptr<uint8_t[]> bytes(new uint8_t[capacity]);
-    if (size_ != 0) std::memcpy(bytes.get(), bytes_.get(), size_);
-    bytes_ = std::move(bytes);
+    auto* bytes = static_cast<uint8_t*>(std::realloc(bytes_.get(), capacity));
+    if (!bytes) std::abort();  // as operator new does without exceptions
+    (void)bytes_.release();
+    bytes_.reset(bytes);
     capacity_ = capacity;
   }
 
-  std::unique_ptr<uint8_t[]> bytes_;
+  std::unique_ptr<uint8_t, Free> bytes_;
   size_t size_ = 0, capacity_ = 0;
 };
 

@@ -35,6 +35,8 @@ class SortedBatchBuilder {
   BatchPtr finish();
   //! Bytes of the batch built so far.
   size_t memory_bytes() const { return batch_ ? batch_->memory_bytes() : 0; }
+  //! Gives back the room reserve() left unused in the keys' and values' bytes (in place, no copy).
+  void shrink_to_fit();
 
  private:
   void flush_pending();

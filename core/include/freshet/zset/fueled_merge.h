@@ -36,10 +36,14 @@ class FueledMerge {
   bool done() const { return ka_ == a_->key_count() && kb_ == b_->key_count(); }
   //! Units of work left, at most: entries neither side has reached yet.
   uint64_t remaining() const;
-  //! The merged batch; only once done().
-  BatchPtr finish() { return out_.finish(); }
-  //! Bytes of the merged batch built so far.
-  size_t memory_bytes() const { return out_.memory_bytes(); }
+  //! The merged batch; only once done(). The room cancelled entries left is given back.
+  BatchPtr finish() {
+    out_.shrink_to_fit();
+    return out_.finish();
+  }
+  //! Bytes of the merged batch built so far: the share of the output's room
+  //! that work has reached (the rest is reserved, not yet touched).
+  size_t memory_bytes() const;
 
  private:
   // Which side's current key is being merged value by value.
@@ -60,7 +64,7 @@ class FueledMerge {
   bool key_written_ = false;  // the open key is in out_ (not until a value survives)
   SortedBatchBuilder out_;
   uint64_t written_ = 0;   // work done so far: at least the entries in out_
-  uint64_t reserved_ = 0;  // entries out_ has room for
+  bool reserved_ = false;  // out_ has room for the whole merge
 };
 
 }  // namespace freshet

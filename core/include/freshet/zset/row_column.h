@@ -33,6 +33,8 @@ class RowColumn {
     if (!ends_.empty()) ends_.reserve(rows);
   }
   size_t memory_bytes() const { return bytes_.capacity() + ends_.capacity() * sizeof(uint32_t); }
+  //! Gives back the bytes' unused capacity, in place (ByteBuffer::shrink_to_fit).
+  void shrink_bytes_to_fit() { bytes_.shrink_to_fit(); }
   size_t byte_size() const { return bytes_.size(); }
 
  private:
