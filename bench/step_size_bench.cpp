@@ -226,22 +226,20 @@ int main(int argc, char** argv) {
     cpu_nanos.push_back(thread_cpu_nanos() - cpu_start);
   }
   // The slowest changes by index: a spike of the engine's recurs at the same
-  // index run after run, a wait for a core does not.
-  std::vector<size_t> slowest(nanos.size());
-  for (size_t i = 0; i < slowest.size(); ++i) slowest[i] = i;
-  const size_t shown = std::min<size_t>(12, slowest.size());
-  std::partial_sort(slowest.begin(), slowest.begin() + shown, slowest.end(),
-                    [&](size_t a, size_t b) { return nanos[a] > nanos[b]; });
-  std::sort(slowest.begin(), slowest.begin() + shown);
-  std::printf("slowest (change: ms)");
-  for (size_t i = 0; i < shown; ++i) std::printf(" #%zu %.2f", slowest[i], nanos[slowest[i]] / 1e6);
-  std::printf("\n");
-  std::partial_sort(slowest.begin(), slowest.begin() + shown, slowest.end(),
-                    [&](size_t a, size_t b) { return cpu_nanos[a] > cpu_nanos[b]; });
-  std::sort(slowest.begin(), slowest.begin() + shown);
-  std::printf("slowest in thread CPU time (change: ms)");
-  for (size_t i = 0; i < shown; ++i) std::printf(" #%zu %.2f", slowest[i], cpu_nanos[slowest[i]] / 1e6);
-  std::printf("\n");
+  // index run after run, a wait for a core does not (nor is it in CPU time).
+  auto print_slowest = [](const char* label, const std::vector<double>& times) {
+    std::vector<size_t> slowest(times.size());
+    for (size_t i = 0; i < slowest.size(); ++i) slowest[i] = i;
+    const size_t shown = std::min<size_t>(12, slowest.size());
+    std::partial_sort(slowest.begin(), slowest.begin() + shown, slowest.end(),
+                      [&](size_t a, size_t b) { return times[a] > times[b]; });
+    std::sort(slowest.begin(), slowest.begin() + shown);
+    std::printf("slowest%s (change: ms)", label);
+    for (size_t i = 0; i < shown; ++i) std::printf(" #%zu %.2f", slowest[i], times[slowest[i]] / 1e6);
+    std::printf("\n");
+  };
+  print_slowest("", nanos);
+  print_slowest(" in thread CPU time", cpu_nanos);
   std::sort(nanos.begin(), nanos.end());
   const size_t spikes =
       static_cast<size_t>(std::count_if(nanos.begin(), nanos.end(), [](double n) { return n > 4e6; }));
