@@ -34,6 +34,7 @@ Result<std::unique_ptr<Pipeline>> Pipeline::replace_program(std::string_view sql
   Pipeline& next = **created;
   next.snapshot_chunk_records_ = snapshot_chunk_records_;
   next.memory_budget_ = memory_budget_;
+  next.set_error_view_retention(error_view_->retention());
   next.clock_micros_ = clock_micros_;
   next.paused_ = paused_;
   FRESHET_RETURN_IF_ERROR(next.replace_from(*state));

@@ -222,6 +222,20 @@ TEST(ProgramChangeTest, ReplacingTheProgramRecoversAFailedViewAndKeepsTheOthers)
   check(**resumed, 4);
 }
 
+// The pipeline's settings carry over a program replacement: the error
+// view's retention as the memory budget (set on the pipeline, not in SQL).
+TEST(ProgramChangeTest, ReplacingTheProgramKeepsThePipelinesSettings) {
+  const char* sql = "CREATE TABLE t(x INT); CREATE MATERIALIZED VIEW w AS SELECT COUNT(*) c FROM t;";
+  auto p = must_create(sql);
+  p->set_error_view_retention(7);
+  p->set_memory_budget(64u << 20);
+  ASSERT_TRUE(p->step().ok());
+  Result<std::unique_ptr<Pipeline>> next = p->replace_program(sql, sql::CompileOptions());
+  ASSERT_TRUE(next.ok()) << next.status().to_string();
+  EXPECT_EQ((*next)->error_view().retention(), 7u);
+  EXPECT_EQ((*next)->memory_budget(), 64u << 20);
+}
+
 // replace_program carries every egress stream over: a kept view's goes on
 // with no gap and no duplicate, a changed materialized view's gets the
 // difference, a removed view's ends with UNKNOWN_VIEW.
