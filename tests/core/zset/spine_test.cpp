@@ -123,10 +123,11 @@ size_t memory_of(const std::vector<BatchPtr>& batches) {
 }
 
 // The user-shaped run on one trace: a big load in one insert, then
-// single-row inserts. A merge in progress holds its output so far, grown
-// with its work, not reserved whole: the trace holds about what the eager
-// spine holds (its inputs stay until it completes, where the eager spine
-// would have merged at once).
+// single-row inserts. A merge in progress holds the part of its output it
+// has written (the rest of the room reserved at its start is not touched,
+// and what cancelled entries leave is given back when it completes): the
+// trace holds about what the eager spine holds (its inputs stay until it
+// completes, where the eager spine would have merged at once).
 TEST(SpineTest, MergesInProgressHoldAboutWhatTheEagerSpineHolds) {
   Trace trace;
   EagerSpine eager;
@@ -149,7 +150,7 @@ TEST(SpineTest, MergesInProgressHoldAboutWhatTheEagerSpineHolds) {
   }
   const double last = static_cast<double>(trace.memory_bytes()) / static_cast<double>(memory_of(eager.batches));
   std::printf("fueled / eager memory: %.3f at the end, %.3f at worst\n", last, worst);
-  EXPECT_LE(worst, 1.35) << "a merge's output reserved whole holds its inputs' size from its start";
+  EXPECT_LE(worst, 1.35) << "a merge in progress counts more than it has written";
 }
 
 // A checkpoint's batches come back as they were, and inserts after the
