@@ -33,6 +33,15 @@ std::string read_file(const fs::path& path) {
   return text.str();
 }
 
+// A writable copy of a checkpoint fixture in the temporary folder (a resume
+// writes to its storage); the caller removes it.
+fs::path writable_copy(const fs::path& fixture, const std::string& name) {
+  const fs::path copy = fs::temp_directory_path() / ("freshet-" + name + "-" + std::to_string(::getpid()));
+  fs::remove_all(copy);
+  fs::copy(fixture, copy);
+  return copy;
+}
+
 // Ingests the lines of a .steps file ("<table> <JSON array>", or "step").
 void play(Pipeline& pipeline, const std::string& steps) {
   std::istringstream lines(steps);
@@ -80,9 +89,7 @@ void expect_same_views(const Pipeline& resumed, const Pipeline& straight, const 
 
 TEST(OlderLayoutCheckpointTest, SetOperatorsThatKeptTheirOwnTracesResumeOverSharedArrangements) {
   const std::string sql = read_file(fixtures() / "set_operators.sql");
-  const fs::path copy = fs::temp_directory_path() / ("freshet-set-operators-" + std::to_string(::getpid()));
-  fs::remove_all(copy);
-  fs::copy(fixtures() / "set-operators-format-7", copy);
+  const fs::path copy = writable_copy(fixtures() / "set-operators-format-7", "set-operators");
   FileCheckpointStorage storage(copy.string());
   std::unique_ptr<Pipeline> resumed = testing::must_open(sql.c_str(), storage);
   ASSERT_TRUE(resumed);
@@ -116,9 +123,7 @@ TEST(OlderLayoutCheckpointTest, SetOperatorsThatKeptTheirOwnTracesResumeOverShar
 // program change (the program is the same).
 TEST(OlderLayoutCheckpointTest, ADistinctOverAPlainTableIsRefusedWithTheWayOut) {
   const std::string sql = read_file(fixtures() / "plain_distinct.sql");
-  const fs::path copy = fs::temp_directory_path() / ("freshet-plain-distinct-" + std::to_string(::getpid()));
-  fs::remove_all(copy);
-  fs::copy(fixtures() / "plain-distinct-format-7", copy);
+  const fs::path copy = writable_copy(fixtures() / "plain-distinct-format-7", "plain-distinct");
   FileCheckpointStorage storage(copy.string());
   Result<std::unique_ptr<Pipeline>> p = open_pipeline(sql, storage);
   ASSERT_FALSE(p.ok());
@@ -147,9 +152,7 @@ CREATE INDEX by_region_idx ON by_region(region);
 )";
   const fs::path fixture = fs::path(__FILE__).parent_path().parent_path().parent_path() / "js" / "fixtures" /
                            "checkpoint-format-7";
-  const fs::path copy = fs::temp_directory_path() / ("freshet-js-format-7-" + std::to_string(::getpid()));
-  fs::remove_all(copy);
-  fs::copy(fixture, copy);
+  const fs::path copy = writable_copy(fixture, "js-format-7");
   FileCheckpointStorage storage(copy.string());
   std::unique_ptr<Pipeline> p = testing::must_open(sql, storage);
   ASSERT_TRUE(p);
