@@ -37,9 +37,9 @@ test('explain lists every operator with its inputs, outputs and the views it ser
   }
   assert.deepEqual(byKind(operators, 'input')[0].outputs, ['table orders']);
   assert.deepEqual(byKind(operators, 'upsert input')[0].outputs, ['table customers']);
-  // The join fused with spend's GROUP BY; key columns are named by position inside the circuit.
+  // The join fused with spend's GROUP BY, said over the columns' names.
   const [join] = byKind(operators, 'join_aggregate');
-  assert.equal(join.description, 'on (key0), SUM by (key0)');
+  assert.equal(join.description, 'on (customer), SUM(amount) by (name)');
   assert.deepEqual(join.views, ['spend']);
   assert.deepEqual(join.outputs, ['view spend']);
   assert.equal(byKind(operators, 'top_k')[0].description, 'limit 2');

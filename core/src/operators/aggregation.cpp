@@ -300,6 +300,11 @@ std::string Aggregation::describe() const {
   std::string text;
   for (const AggregatePlan& plan : plans_) {
     if (!text.empty()) text += ", ";
+    // The call as the query wrote it ("SUM(amount)"), when the binder named it.
+    if (!plan.spec.name.empty()) {
+      text += plan.spec.name;
+      continue;
+    }
     text += aggregate_kind_name(plan.spec.kind);
     if (plan.spec.distinct) text += " DISTINCT";
   }

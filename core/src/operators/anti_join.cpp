@@ -85,7 +85,8 @@ Stream anti_join(Stream left, Stream right) {
     right_keys = map(right, right.key_schema_ptr(), empty_schema(),
                      [](const RowReader& key, const RowReader&, RowBuilder& out_key, RowBuilder&) {
                        for (size_t c = 0; c < key.schema().size(); ++c) out_key.copy_field(c, key, c);
-                     });
+                     },
+                     "keys " + describe_columns(right.key_schema()));
   }
   // The right's arrangement first: an operator's id counts its place in
   // its scope (operator_ids.h), and so the left's arrangement keeps the id

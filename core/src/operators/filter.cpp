@@ -8,9 +8,15 @@ namespace {
 
 class FilterOperator : public Operator {
  public:
-  FilterOperator(const StreamSlot* input, StreamSlot* output, RowPredicate predicate, ErrorLog* errors)
-      : input_(input), output_(output), errors_(errors), predicate_(std::move(predicate)) {}
+  FilterOperator(const StreamSlot* input, StreamSlot* output, RowPredicate predicate, ErrorLog* errors,
+                 std::string description)
+      : input_(input),
+        output_(output),
+        errors_(errors),
+        predicate_(std::move(predicate)),
+        description_(std::move(description)) {}
   const char* name() const override { return "filter"; }
+  std::string describe() const override { return description_; }
 
   Status evaluate() override {
     const Batch& in = *input_->batch;
@@ -31,16 +37,18 @@ class FilterOperator : public Operator {
   StreamSlot* output_;
   ErrorLog* errors_;  // told each entry's weight (error_log.h)
   RowPredicate predicate_;
+  std::string description_;  // the condition as SQL, for explain
 };
 
 }  // namespace
 
-Stream filter(Stream input, RowPredicate predicate) {
+Stream filter(Stream input, RowPredicate predicate, std::string description) {
   Circuit& circuit = *input.circuit();
   Stream output = circuit.add_stream(input.key_schema_ptr(), input.value_schema_ptr());
   circuit.add_operator(
       std::make_unique<FilterOperator>(&circuit.slot(input), &circuit.slot(output), std::move(predicate),
-                                       &circuit.error_log()), {input}, output);
+                                       &circuit.error_log(), std::move(description)),
+      {input}, output);
   return output;
 }
 

@@ -11,7 +11,8 @@ Stream left_join(Stream left, Stream right, SchemaPtr key_schema, SchemaPtr valu
   Stream matched = join(left, right, key_schema, value_schema, mapper);
   Stream unmatched = map(anti_join(left, right), std::move(key_schema), std::move(value_schema),
                          [mapper](const RowReader& key, const RowReader& value, RowBuilder& out_key,
-                                  RowBuilder& out_value) { mapper(key, value, nullptr, out_key, out_value); });
+                                  RowBuilder& out_value) { mapper(key, value, nullptr, out_key, out_value); },
+                         "unmatched rows, NULLs on the right");
   return plus(matched, unmatched);
 }
 

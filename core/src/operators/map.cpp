@@ -8,11 +8,13 @@ namespace {
 
 class MapOperator : public Operator {
  public:
-  MapOperator(const StreamSlot* input, StreamSlot* output, RowFilterMapper mapper, ErrorLog* errors)
+  MapOperator(const StreamSlot* input, StreamSlot* output, RowFilterMapper mapper, ErrorLog* errors,
+              std::string description)
       : input_(input),
         output_(output),
         errors_(errors),
         mapper_(std::move(mapper)),
+        description_(std::move(description)),
         key_builder_(*output->key_schema),
         value_builder_(*output->value_schema) {
     // A map re-keys whatever its input holds: over a bulk load, hundreds of
@@ -20,6 +22,7 @@ class MapOperator : public Operator {
     mapped_.sort_in_runs();
   }
   const char* name() const override { return "map"; }
+  std::string describe() const override { return description_; }
 
   Status evaluate() override {
     // A projection's rows are about its input's: sized once for a big step.
@@ -47,26 +50,30 @@ class MapOperator : public Operator {
   StreamSlot* output_;
   ErrorLog* errors_;  // told each entry's weight (error_log.h)
   RowFilterMapper mapper_;
+  std::string description_;  // what the map computes, for explain
   RowBuilder key_builder_, value_builder_;
   BatchBuilder mapped_;
 };
 
 }  // namespace
 
-Stream map(Stream input, SchemaPtr key_schema, SchemaPtr value_schema, RowMapper mapper) {
+Stream map(Stream input, SchemaPtr key_schema, SchemaPtr value_schema, RowMapper mapper, std::string description) {
   return filter_map(input, std::move(key_schema), std::move(value_schema),
                     [mapper = std::move(mapper)](const RowReader& key, const RowReader& value, RowBuilder& out_key,
                                                  RowBuilder& out_value) {
                       mapper(key, value, out_key, out_value);
                       return true;
-                    });
+                    },
+                    std::move(description));
 }
 
-Stream filter_map(Stream input, SchemaPtr key_schema, SchemaPtr value_schema, RowFilterMapper mapper) {
+Stream filter_map(Stream input, SchemaPtr key_schema, SchemaPtr value_schema, RowFilterMapper mapper,
+                  std::string description) {
   Circuit& circuit = *input.circuit();
   Stream output = circuit.add_stream(std::move(key_schema), std::move(value_schema));
   circuit.add_operator(std::make_unique<MapOperator>(&circuit.slot(input), &circuit.slot(output), std::move(mapper),
-                                                     &circuit.error_log()), {input}, output);
+                                                     &circuit.error_log(), std::move(description)),
+                       {input}, output);
   return output;
 }
 

@@ -1,5 +1,6 @@
 #include "freshet/operators/outer_join.h"
 
+#include "freshet/circuit/operator_description.h"
 #include "freshet/operators/anti_join.h"
 #include "freshet/operators/filter.h"
 #include "freshet/operators/join.h"
@@ -11,12 +12,15 @@ namespace {
 
 // The entries whose key has no NULL column: the only ones that can match.
 Stream non_null_keys(Stream input) {
-  return filter(input, [](const RowReader& key, const RowReader&) {
-    for (size_t c = 0; c < key.schema().size(); ++c) {
-      if (key.is_null(c)) return false;
-    }
-    return true;
-  });
+  return filter(
+      input,
+      [](const RowReader& key, const RowReader&) {
+        for (size_t c = 0; c < key.schema().size(); ++c) {
+          if (key.is_null(c)) return false;
+        }
+        return true;
+      },
+      "keys without NULL");
 }
 
 // Rows of `row_schema` holding `side`'s columns from `offset` and NULLs elsewhere.
@@ -32,7 +36,8 @@ Stream pad(Stream side, const SchemaPtr& row_schema, size_t offset, bool side_is
                    out.set_null(c);
                  }
                }
-             });
+             },
+             "padded with NULLs");
 }
 
 // A side's entries as a Z-set of their value rows.
@@ -40,7 +45,8 @@ Stream value_rows(Stream side) {
   return map(side, side.value_schema_ptr(), empty_schema(),
              [](const RowReader&, const RowReader& value, RowBuilder& out, RowBuilder&) {
                for (size_t c = 0; c < value.schema().size(); ++c) out.copy_field(c, value, c);
-             });
+             },
+             "rows " + describe_columns(side.value_schema()));
 }
 
 // The rows of `side` (value rows, `width` columns at `offset` of the joined
@@ -51,7 +57,8 @@ Stream matched_rows(Stream matches, const SchemaPtr& side_schema, size_t offset)
   return map(matches, side_schema, empty_schema(),
              [offset](const RowReader& row, const RowReader&, RowBuilder& out, RowBuilder&) {
                for (size_t c = 0; c < out.schema().size(); ++c) out.copy_field(c, row, offset + c);
-             });
+             },
+             "matched rows " + describe_columns(*side_schema));
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "freshet/circuit/operator_description.h"
 #include "freshet/common/assert.h"
 #include "freshet/zset/batch_builder.h"
 #include "freshet/zset/batch_codec.h"
@@ -21,6 +22,25 @@ class WindowOperator : public Operator {
   WindowOperator(const StreamSlot* input, StreamSlot* output, WindowPlan plan)
       : input_(input), output_(output), plan_(std::move(plan)) {}
   const char* name() const override { return "window"; }
+  // "ROW_NUMBER, SUM partition by (acct) order by (ts DESC) limit 3".
+  std::string describe() const override {
+    static constexpr const char* kFunctionNames[] = {"ROW_NUMBER", "RANK", "DENSE_RANK", "LAG", "LEAD"};
+    const WindowOptions& options = plan_.options;
+    std::string text;
+    for (const WindowFunction& function : options.functions) {
+      if (!text.empty()) text += ", ";
+      text += function.kind == WindowFunctionKind::kAggregate ? aggregate_kind_name(function.aggregate)
+                                                               : kFunctionNames[static_cast<size_t>(function.kind)];
+    }
+    text += " partition by " + describe_columns(*input_->key_schema);
+    for (size_t i = 0; i < options.order_by.size(); ++i) {
+      text += (i ? ", " : " order by (") + plan_.row_schema->column(options.order_by[i].column).name;
+      if (options.order_by[i].descending) text += " DESC";
+      if (i + 1 == options.order_by.size()) text += ")";
+    }
+    if (options.rank_limit) text += " limit " + std::to_string(*options.rank_limit);
+    return text;
+  }
 
   Status evaluate() override {
     ++stats_.steps;

@@ -30,7 +30,8 @@ namespace {
 struct AggregateCalls {
   size_t key_width = 0;                 // the aggregate's group columns: the keys, then the set number if any
   std::vector<ExprPtr> arguments;       // aggregate arguments over the input
-  std::vector<std::string> argument_texts;
+  std::vector<std::string> argument_texts;  // Expr::to_string(): equal texts, equal arguments
+  std::vector<std::string> argument_names;  // the same over the input's column names: "amount * 2"
   std::vector<AggregateSpec> specs;
   std::vector<std::string> spec_texts;  // "SUM(<argument>)": equal calls share a column
 };
@@ -65,6 +66,8 @@ Result<size_t> bind_argument(const AstExpr& call, const AstExpr& ast, ExprPtr fi
   const size_t index = static_cast<size_t>(found - calls.argument_texts.begin());
   if (found == calls.argument_texts.end()) {
     calls.argument_texts.push_back(text);
+    const ColumnNames names = input.column_names();
+    calls.argument_names.push_back((*argument)->to_string(&names));
     calls.arguments.push_back(std::move(*argument));
   }
   return calls.key_width + index;
@@ -116,15 +119,21 @@ Result<ExprPtr> bind_call(const AstExpr& call, const Scope& input, AggregateCall
   SqlType argument_type =
       columns.empty() ? SqlType::bigint(false) : calls.arguments[columns[0] - calls.key_width]->type;
   spec.result_type = default_aggregate_type(kind, argument_type);
-  std::string spec_text = std::string(aggregate_kind_name(kind)) + (distinct ? "(DISTINCT " : "(");
-  for (size_t i = 0; i < columns.size(); ++i) {
-    spec_text += (i ? ", " : "") + calls.argument_texts[columns[i] - calls.key_width];
-  }
-  spec_text += columns.empty() ? "*)" : ")";
+  // "SUM(<argument>)" with the argument's text (what tells calls apart) or
+  // its names (what messages and explain say: "SUM(amount)").
+  auto call_text = [&](const std::vector<std::string>& argument_texts) {
+    if (kind == AggregateKind::kCountStar) return std::string("COUNT(*)");
+    const bool counts_distinct = kind == AggregateKind::kCountDistinct;
+    std::string text = std::string(counts_distinct ? "COUNT" : aggregate_kind_name(kind)) +
+                       (distinct || counts_distinct ? "(DISTINCT " : "(");
+    for (size_t i = 0; i < columns.size(); ++i) text += (i ? ", " : "") + argument_texts[columns[i] - calls.key_width];
+    return text + (columns.empty() ? "*)" : ")");
+  };
+  const std::string spec_text = call_text(calls.argument_texts);
   auto found = std::find(calls.spec_texts.begin(), calls.spec_texts.end(), spec_text);
   size_t index = static_cast<size_t>(found - calls.spec_texts.begin());
   if (found == calls.spec_texts.end()) {
-    spec.name = spec_text;
+    spec.name = call_text(calls.argument_names);
     calls.spec_texts.push_back(spec_text);
     calls.specs.push_back(std::move(spec));
   }
@@ -132,14 +141,18 @@ Result<ExprPtr> bind_call(const AstExpr& call, const Scope& input, AggregateCall
 }
 
 //! input ─► Project [keys..., arguments...] (─► Expand) ─► Aggregate.
-PlanPtr aggregate_plan(PlanPtr input, GroupingSpec& grouping, const std::vector<SqlType>& key_types,
-                       AggregateCalls& calls) {
+//! The projection's columns are named by their expressions over the input
+//! (`input_names`), which is how explain names group keys: "by (region)".
+PlanPtr aggregate_plan(PlanPtr input, const ColumnNames& input_names, GroupingSpec& grouping,
+                       const std::vector<SqlType>& key_types, AggregateCalls& calls) {
   const size_t key_count = grouping.keys.size();
   // input -> [keys..., arguments...]
   std::vector<Column> pre_columns;
-  for (size_t k = 0; k < key_count; ++k) pre_columns.push_back({"key" + std::to_string(k), grouping.keys[k]->type});
+  for (size_t k = 0; k < key_count; ++k) {
+    pre_columns.push_back({grouping.keys[k]->to_string(&input_names), grouping.keys[k]->type});
+  }
   for (size_t a = 0; a < calls.arguments.size(); ++a) {
-    pre_columns.push_back({"arg" + std::to_string(a), calls.arguments[a]->type});
+    pre_columns.push_back({calls.argument_names[a], calls.arguments[a]->type});
   }
   PlanPtr pre = make_plan(LogicalPlan::Kind::kProject, make_schema(pre_columns), std::move(input));
   for (ExprPtr& key : grouping.keys) pre->expressions.push_back(std::move(key));
@@ -260,7 +273,7 @@ Result<QueryBinder::Bound> QueryBinder::bind_aggregate(const Select& select, Bou
     having = std::move(*bound);
   }
 
-  PlanPtr plan = aggregate_plan(std::move(input.plan), grouping, key_types, calls);
+  PlanPtr plan = aggregate_plan(std::move(input.plan), input.scope.column_names(), grouping, key_types, calls);
   if (having) {
     PlanPtr filter = wrap_plan(LogicalPlan::Kind::kFilter, std::move(plan));
     filter->predicate = std::move(having);

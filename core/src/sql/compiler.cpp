@@ -11,6 +11,7 @@
 
 #include "bind_lateness.h"
 #include "binder.h"
+#include "freshet/circuit/operator_description.h"
 #include "freshet/circuit/operator_ids.h"
 #include "freshet/operators/map.h"
 #include "freshet/sql/parser.h"
@@ -282,7 +283,8 @@ class ProgramCompiler {
                             [positions](const RowReader& row, const RowReader&, RowBuilder& key, RowBuilder& value) {
                               for (size_t i = 0; i < positions.size(); ++i) key.copy_field(i, row, positions[i]);
                               for (size_t c = 0; c < row.schema().size(); ++c) value.copy_field(c, row, c);
-                            });
+                            },
+                            "key " + describe_columns(*compiled.key_schema));
       return Status::OK();
     });
     return Status::OK();

@@ -239,21 +239,25 @@ std::string literal_to_string(const Expr& expr) {
 }
 
 // "a, b, c" over children [from, children.size()).
-std::string join_children(const Expr& expr, size_t from, const char* separator) {
+std::string join_children(const Expr& expr, size_t from, const char* separator, const ColumnNames* names) {
   std::string text;
   for (size_t i = from; i < expr.children.size(); ++i) {
     if (i > from) text += separator;
-    text += expr.children[i]->to_string();
+    text += expr.children[i]->to_string(names);
   }
   return text;
 }
 
 }  // namespace
 
-std::string Expr::to_string() const {
-  auto child = [&](size_t i) { return children[i]->to_string(); };
+std::string Expr::to_string(const ColumnNames* names) const {
+  auto child = [&](size_t i) { return children[i]->to_string(names); };
+  auto join_children = [&](const Expr& expr, size_t from, const char* separator) {
+    return sql::join_children(expr, from, separator, names);
+  };
   switch (kind) {
-    case ExprKind::kColumn: return "$" + std::to_string(column);
+    case ExprKind::kColumn:
+      return names && column < names->size() ? (*names)[column] : "$" + std::to_string(column);
     case ExprKind::kLiteral: return literal_to_string(*this);
     case ExprKind::kNegate: {
       std::string operand = child(0);
@@ -272,10 +276,15 @@ std::string Expr::to_string() const {
       std::string text = "CASE";
       size_t pairs = (children.size() - (has_else ? 1 : 0)) / 2;
       for (size_t i = 0; i < pairs; ++i) text += " WHEN " + child(2 * i) + " THEN " + child(2 * i + 1);
-      if (has_else) text += " ELSE " + children.back()->to_string();
+      if (has_else) text += " ELSE " + children.back()->to_string(names);
       return text + " END";
     }
-    case ExprKind::kCast: return "CAST(" + child(0) + " AS " + type.with_nullable(true).to_string() + ")";
+    case ExprKind::kCast:
+      // Said to a user (with names), a literal the binder widened reads as written: "amount > 10".
+      if (names && children[0]->kind == ExprKind::kLiteral && children[0]->type.is_numeric() && type.is_numeric()) {
+        return child(0);
+      }
+      return "CAST(" + child(0) + " AS " + type.with_nullable(true).to_string() + ")";
     case ExprKind::kCoalesce: return "coalesce(" + join_children(*this, 0, ", ") + ")";
     case ExprKind::kFunction:
       if (function == ScalarFunction::kConcat) return "(" + child(0) + " || " + child(1) + ")";

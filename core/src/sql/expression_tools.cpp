@@ -61,4 +61,21 @@ ExprPtr conjoin(std::vector<ExprPtr> conjuncts) {
   return make_expr(ExprKind::kAnd, SqlType::boolean(nullable), std::move(conjuncts));
 }
 
+ColumnNames column_names(const Schema& schema) {
+  ColumnNames names;
+  for (size_t c = 0; c < schema.size(); ++c) names.push_back(schema.column(c).name);
+  return names;
+}
+
+std::string describe_expressions(const std::vector<ExprPtr>& expressions, const Schema& input, const Schema& output) {
+  const ColumnNames names = column_names(input);
+  std::string text = "(";
+  for (size_t i = 0; i < expressions.size(); ++i) {
+    std::string expression = expressions[i]->to_string(&names);
+    if (i < output.size() && output.column(i).name != expression) expression += " AS " + output.column(i).name;
+    text += (i ? ", " : "") + expression;
+  }
+  return text + ")";
+}
+
 }  // namespace freshet::sql

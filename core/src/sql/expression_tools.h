@@ -1,6 +1,7 @@
 // Small rewrites of bound expressions the binder and planner share.
 #pragma once
 
+#include <string>
 #include <vector>
 
 #include "freshet/sql/expression.h"
@@ -33,5 +34,11 @@ void replace_now(Expr& expr, size_t column);
 std::vector<ExprPtr> split_conjuncts(ExprPtr expr);
 //! AND of the expressions; null when there are none.
 ExprPtr conjoin(std::vector<ExprPtr> conjuncts);
+
+//! The names of a schema's columns, by position (for Expr::to_string).
+ColumnNames column_names(const Schema& schema);
+//! "(a, b * 2 AS c)": explain's words for a map computing `expressions`
+//! over `input`, each named as `output` names it where that differs.
+std::string describe_expressions(const std::vector<ExprPtr>& expressions, const Schema& input, const Schema& output);
 
 }  // namespace freshet::sql

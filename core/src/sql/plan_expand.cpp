@@ -30,7 +30,8 @@ Stream expand_grouping_sets(Stream input, const LogicalPlan& expand) {
                     out.set_int(keys, static_cast<int64_t>(index));
                     for (size_t c = keys; c < width; ++c) out.copy_field(c + 1, row, c);
                     return true;
-                  });
+                  },
+                  "one row per grouping set (" + std::to_string(expand.grouping_sets.size()) + ")");
 }
 
 }  // namespace freshet::sql

@@ -11,6 +11,7 @@
 //   input ──► filter(plain conjuncts) ──► temporal_filter(ts) ──► ...
 //         ──► join(rows, clock) ──► filter/map with NOW() = the last column
 #include "expression_tools.h"
+#include "freshet/circuit/operator_description.h"
 #include "freshet/operators/filter.h"
 #include "freshet/operators/join.h"
 #include "freshet/operators/map.h"
@@ -185,10 +186,12 @@ Stream Planner::plan_clock_filter(Stream input, ExprPtr predicate) {
   ExprPtr condition = conjoin(std::move(clocked));
   replace_now(*condition, width);
   Stream kept = plan_filter(with_clock(stream), std::move(condition));
-  return map(kept, input.key_schema_ptr(), empty_schema(),
-             [width](const RowReader& row, const RowReader&, RowBuilder& out, RowBuilder&) {
-               for (size_t c = 0; c < width; ++c) out.copy_field(c, row, c);
-             });
+  return map(
+      kept, input.key_schema_ptr(), empty_schema(),
+      [width](const RowReader& row, const RowReader&, RowBuilder& out, RowBuilder&) {
+        for (size_t c = 0; c < width; ++c) out.copy_field(c, row, c);
+      },
+      describe_columns(input.key_schema()));
 }
 
 Stream Planner::plan_clock_project(Stream input, const SchemaPtr& schema, std::vector<ExprPtr> expressions) {

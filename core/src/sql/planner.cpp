@@ -1,6 +1,7 @@
 #include "planner.h"
 
 #include "expression_tools.h"
+#include "freshet/circuit/operator_description.h"
 #include "freshet/operators/aggregate.h"
 #include "freshet/operators/anti_join.h"
 #include "freshet/operators/constant.h"
@@ -52,8 +53,10 @@ void copy_row(const RowReader& from, RowBuilder& to, size_t offset) {
 
 // A Z-set stream from an indexed one whose values are whole rows.
 Stream rows_of(Stream indexed) {
-  return map(indexed, indexed.value_schema_ptr(), empty_schema(),
-             [](const RowReader&, const RowReader& value, RowBuilder& out, RowBuilder&) { copy_row(value, out, 0); });
+  return map(
+      indexed, indexed.value_schema_ptr(), empty_schema(),
+      [](const RowReader&, const RowReader& value, RowBuilder& out, RowBuilder&) { copy_row(value, out, 0); },
+      "rows " + describe_columns(indexed.value_schema()));
 }
 
 }  // namespace
@@ -120,15 +123,20 @@ Result<Stream> Planner::plan_node(LogicalPlan& plan) {
 
 Stream Planner::plan_filter(Stream input, ExprPtr predicate) {
   if (contains_now(*predicate)) return plan_clock_filter(input, std::move(predicate));
+  const ColumnNames names = column_names(input.key_schema());
+  std::string description = predicate->to_string(&names);
   auto state = std::make_shared<Evaluation>();
   state->expressions.push_back(std::move(predicate));
   state->errors = runtime_errors_;
-  return filter(input, [state](const RowReader& row, const RowReader&) {
-    state->evaluator.start_row();
-    Datum keep = state->evaluator.evaluate(*state->expressions[0], row);
-    state->after(*state->expressions[0], row, keep.null);
-    return !state->check() && !keep.null && keep.integer != 0;
-  });
+  return filter(
+      input,
+      [state](const RowReader& row, const RowReader&) {
+        state->evaluator.start_row();
+        Datum keep = state->evaluator.evaluate(*state->expressions[0], row);
+        state->after(*state->expressions[0], row, keep.null);
+        return !state->check() && !keep.null && keep.integer != 0;
+      },
+      std::move(description));
 }
 
 Stream Planner::plan_project(Stream input, const SchemaPtr& schema, std::vector<ExprPtr> expressions) {
@@ -142,23 +150,31 @@ Stream Planner::plan_project(Stream input, const SchemaPtr& schema, std::vector<
   for (const ExprPtr& expr : expressions) {
     if (contains_now(*expr)) return plan_clock_project(input, schema, std::move(expressions));
   }
+  std::string description = describe_expressions(expressions, input.key_schema(), *schema);
   auto state = std::make_shared<Evaluation>();
   state->expressions = std::move(expressions);
   state->errors = runtime_errors_;
-  return map(input, schema, empty_schema(), [state](const RowReader& row, const RowReader&, RowBuilder& out, RowBuilder&) {
-    state->evaluator.start_row();
-    for (size_t i = 0; i < state->expressions.size(); ++i) {
-      const Expr& expr = *state->expressions[i];
-      state->after(expr, row, write_expression(state->evaluator, expr, row, i, out));
-    }
-    state->check();
-  });
+  return map(
+      input, schema, empty_schema(),
+      [state](const RowReader& row, const RowReader&, RowBuilder& out, RowBuilder&) {
+        state->evaluator.start_row();
+        for (size_t i = 0; i < state->expressions.size(); ++i) {
+          const Expr& expr = *state->expressions[i];
+          state->after(expr, row, write_expression(state->evaluator, expr, row, i, out));
+        }
+        state->check();
+      },
+      std::move(description));
 }
 
 Stream Planner::index_by(Stream input, std::vector<ExprPtr> keys, bool drop_null_keys,
                          std::optional<std::vector<size_t>> value_columns) {
+  // Key columns are named by their expressions: "join on (customer_id)".
+  const ColumnNames names = column_names(input.key_schema());
   std::vector<Column> key_columns;
-  for (size_t i = 0; i < keys.size(); ++i) key_columns.push_back({"key" + std::to_string(i), keys[i]->type.with_nullable(true)});
+  for (size_t i = 0; i < keys.size(); ++i) {
+    key_columns.push_back({keys[i]->to_string(&names), keys[i]->type.with_nullable(true)});
+  }
   auto state = std::make_shared<Evaluation>();
   state->expressions = std::move(keys);
   state->errors = runtime_errors_;
@@ -168,7 +184,11 @@ Stream Planner::index_by(Stream input, std::vector<ExprPtr> keys, bool drop_null
     for (size_t c : *value_columns) columns.push_back(input.key_schema().column(c));
     value_schema = make_schema(std::move(columns));
   }
-  return filter_map(input, make_schema(std::move(key_columns)), value_schema,
+  SchemaPtr key_schema = make_schema(std::move(key_columns));
+  std::string description = "key " + describe_columns(*key_schema);
+  if (value_columns) description += " value " + describe_columns(*value_schema);
+  if (drop_null_keys) description += " without NULL keys";
+  return filter_map(input, key_schema, value_schema,
                     [state, drop_null_keys, value_columns](const RowReader& row, const RowReader&, RowBuilder& key,
                                                            RowBuilder& value) {
                       state->evaluator.start_row();
@@ -186,7 +206,8 @@ Stream Planner::index_by(Stream input, std::vector<ExprPtr> keys, bool drop_null
                         copy_row(row, value, 0);
                       }
                       return !(drop_null_keys && any_null);
-                    });
+                    },
+                    std::move(description));
 }
 
 namespace {
@@ -300,11 +321,11 @@ Result<Stream> Planner::plan_grouped_aggregate(LogicalPlan& plan) {
   // A join another node reads too is planned on its own (once), and the
   // aggregate reads its stream: fused, its traces would be kept twice.
   const bool shared_join = source->kind == LogicalPlan::Kind::kJoin && (shared_source || shared(*source));
-  RowMap grouping = grouping_map(row_schema, std::move(row), plan.group_count);
+  RowMap grouping = grouping_map(*source->schema, row_schema, std::move(row), plan.group_count);
   if (shared_join) {
     Result<Stream> joined = this->plan(*source);
     if (!joined.ok()) return joined.status();
-    return plan_aggregate(map(*joined, grouping.key_schema, grouping.value_schema, grouping.mapper), plan);
+    return plan_aggregate(map(*joined, grouping.key_schema, grouping.value_schema, grouping.mapper, grouping.description), plan);
   }
   if (source->kind == LogicalPlan::Kind::kJoin) {
     Result<Stream> left = this->plan(*source->inputs[0]);
@@ -315,12 +336,12 @@ Result<Stream> Planner::plan_grouped_aggregate(LogicalPlan& plan) {
       return plan_join_aggregate(*left, *right, *source, grouping, columns, plan);
     }
     Stream joined = plan_join(*left, *right, *source);
-    return plan_aggregate(map(joined, grouping.key_schema, grouping.value_schema, grouping.mapper), plan);
+    return plan_aggregate(map(joined, grouping.key_schema, grouping.value_schema, grouping.mapper, grouping.description), plan);
   }
   std::optional<GroupEvictionSpec> eviction = closing_groups(*source, row_for_eviction, plan);
   Result<Stream> rows = this->plan(*source);
   if (!rows.ok()) return rows.status();
-  return plan_aggregate(map(*rows, grouping.key_schema, grouping.value_schema, grouping.mapper), plan, eviction);
+  return plan_aggregate(map(*rows, grouping.key_schema, grouping.value_schema, grouping.mapper, grouping.description), plan, eviction);
 }
 
 std::optional<GroupEvictionSpec> Planner::closing_groups(const LogicalPlan& source, const std::vector<ExprPtr>& row,
@@ -341,9 +362,12 @@ std::optional<GroupEvictionSpec> Planner::closing_groups(const LogicalPlan& sour
   return std::nullopt;
 }
 
-Planner::RowMap Planner::grouping_map(const SchemaPtr& row_schema, std::vector<ExprPtr> row, size_t group_count) {
+Planner::RowMap Planner::grouping_map(const Schema& input, const SchemaPtr& row_schema, std::vector<ExprPtr> row,
+                                      size_t group_count) {
   // One map computes the aggregate's input row and indexes it by the group key.
   std::vector<Column> key_columns(row_schema->columns().begin(), row_schema->columns().begin() + group_count);
+  std::string description = "key " + describe_columns(Schema(key_columns)) + " value " +
+                            describe_expressions(row, input, *row_schema);
   auto state = std::make_shared<Evaluation>();
   state->expressions = std::move(row);
   state->errors = runtime_errors_;
@@ -357,7 +381,8 @@ Planner::RowMap Planner::grouping_map(const SchemaPtr& row_schema, std::vector<E
               state->after(expr, in, write_expression(state->evaluator, expr, in, i, value));
             }
             state->check();
-          }};
+          },
+          std::move(description)};
 }
 
 Stream Planner::plan_aggregate(Stream grouped, LogicalPlan& plan, std::optional<GroupEvictionSpec> eviction) {

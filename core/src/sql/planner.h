@@ -70,6 +70,7 @@ class Planner {
   struct RowMap {
     SchemaPtr key_schema, value_schema;
     RowMapper mapper;
+    std::string description;  // for explain (map.h)
   };
   //! A join node's planned inputs indexed by its keys.
   std::pair<Stream, Stream> index_join_inputs(Stream left, Stream right, LogicalPlan& node);
@@ -90,7 +91,7 @@ class Planner {
                              const std::optional<std::vector<size_t>>& columns, LogicalPlan& aggregate);
   //! Indexes rows of `row` (expressions over the input, the first
   //! `group_count` the group key) by their group key.
-  RowMap grouping_map(const SchemaPtr& row_schema, std::vector<ExprPtr> row, size_t group_count);
+  RowMap grouping_map(const Schema& input, const SchemaPtr& row_schema, std::vector<ExprPtr> row, size_t group_count);
   //! The aggregate of grouped rows; `eviction` when its groups close (LATENESS).
   Stream plan_aggregate(Stream grouped, LogicalPlan& aggregate,
                         std::optional<GroupEvictionSpec> eviction = std::nullopt);

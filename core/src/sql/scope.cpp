@@ -34,6 +34,16 @@ bool Scope::has_table(const std::string& table) const {
   return false;
 }
 
+ColumnNames Scope::column_names() const {
+  ColumnNames names;
+  for (const ScopeColumn& column : columns) {
+    size_t same = 0;
+    for (const ScopeColumn& other : columns) same += other.name == column.name ? 1 : 0;
+    names.push_back(same > 1 && !column.table.empty() ? column.table + "." + column.name : column.name);
+  }
+  return names;
+}
+
 Result<std::vector<size_t>> star_columns(const Scope& scope, const SelectItem& item) {
   const std::string& table = item.star_table;
   if (!table.empty() && !scope.has_table(table)) {

@@ -7,6 +7,7 @@
 
 #include "freshet/common/status.h"
 #include "freshet/sql/ast.h"
+#include "freshet/sql/expression.h"
 
 namespace freshet::sql {
 
@@ -33,6 +34,9 @@ struct Scope {
   Result<size_t> resolve(const std::vector<std::string>& names, SourcePosition position) const;
   //! Whether any column comes from `table`.
   bool has_table(const std::string& table) const;
+  //! The columns' names for messages and explain: "t.a" where a bare "a"
+  //! would name more than one column.
+  ColumnNames column_names() const;
 };
 
 //! The columns `*` or `t.*` (a select item) stands for, in order: every

@@ -71,13 +71,16 @@ TEST(ProgramExplainTest, StateGrowsOnTheOperatorsThatKeepIt) {
   const OperatorReport* aggregate = find_kind(reports, "aggregate");
   ASSERT_NE(aggregate, nullptr);
   EXPECT_EQ(aggregate->rows, 2u);  // groups ann and bob
-  EXPECT_EQ(aggregate->description, "SUM by (key0)");  // group key columns are named by position inside the circuit
+  // Keys, calls and conditions are said over the columns' names.
+  EXPECT_EQ(aggregate->description, "SUM(amount) by (name)");
+  EXPECT_EQ(join->description, "on (customer)");
   const OperatorReport* top = find_kind(reports, "top_k");
   ASSERT_NE(top, nullptr);
   EXPECT_EQ(top->rows, 3u);
   EXPECT_EQ(top->description, "limit 2");
   const OperatorReport* filter = find_kind(reports, "filter");
   ASSERT_NE(filter, nullptr);
+  EXPECT_EQ(filter->description, "(amount > 10)");
   EXPECT_EQ(filter->rows, 0u);
   EXPECT_EQ(filter->bytes, 0u);
 }

@@ -7,6 +7,7 @@
 
 namespace freshet {
 
-Stream filter(Stream input, RowPredicate predicate);
+//! `description` says the condition for explain ("amount > 100"); empty when there are no words for it.
+Stream filter(Stream input, RowPredicate predicate, std::string description = {});
 
 }  // namespace freshet

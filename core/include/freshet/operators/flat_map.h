@@ -23,6 +23,8 @@ using RowFlatMapper = std::function<bool(const RowReader& key, const RowReader& 
                                          RowBuilder& out_key, RowBuilder& out_value)>;
 
 //! A stream whose entries are the outputs of `mapper` over `input`'s entries.
-Stream flat_map(Stream input, SchemaPtr key_schema, SchemaPtr value_schema, RowFlatMapper mapper);
+//! `description`: what it makes of a row, for explain.
+Stream flat_map(Stream input, SchemaPtr key_schema, SchemaPtr value_schema, RowFlatMapper mapper,
+                std::string description = {});
 
 }  // namespace freshet

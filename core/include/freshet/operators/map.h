@@ -9,9 +9,11 @@
 namespace freshet {
 
 //! Maps to a stream with the given key and value schemas.
-Stream map(Stream input, SchemaPtr key_schema, SchemaPtr value_schema, RowMapper mapper);
+//! `description` says what the map computes, for explain ("(region, amount * 2 AS doubled)").
+Stream map(Stream input, SchemaPtr key_schema, SchemaPtr value_schema, RowMapper mapper, std::string description = {});
 
 //! Maps and filters in one pass: entries for which `mapper` returns false are dropped.
-Stream filter_map(Stream input, SchemaPtr key_schema, SchemaPtr value_schema, RowFilterMapper mapper);
+Stream filter_map(Stream input, SchemaPtr key_schema, SchemaPtr value_schema, RowFilterMapper mapper,
+                  std::string description = {});
 
 }  // namespace freshet

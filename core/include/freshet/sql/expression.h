@@ -121,6 +121,8 @@ using ExtractField = TimeUnit;
 
 struct Expr;
 using ExprPtr = std::unique_ptr<Expr>;
+//! An input's column names, by position: what Expr::to_string names columns with.
+using ColumnNames = std::vector<std::string>;
 }  // namespace freshet::sql
 
 namespace freshet {
@@ -152,8 +154,10 @@ struct Expr {
   //! RLIKE / REGEXP_REPLACE with a constant pattern: compiled once by the binder.
   std::shared_ptr<const Regex> regex;
 
-  //! A readable rendering for plans and messages: "($0 + 1)", "CAST($2 AS DOUBLE)".
-  std::string to_string() const;
+  //! A readable rendering for plans and messages: "($0 + 1)", "CAST($2 AS DOUBLE)";
+  //! with the input's column names, "(amount + 1)" (explain's descriptions).
+  //! Without names, equal texts mean equal expressions (the binder compares them).
+  std::string to_string(const ColumnNames* names = nullptr) const;
 };
 
 // Constructors used by the binder and tests.
