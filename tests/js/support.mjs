@@ -1,15 +1,10 @@
 // Shared by the JS tests: the orders/customers sample program and small helpers.
 
-export const ORDERS_SQL = `
-CREATE TABLE orders (id BIGINT NOT NULL PRIMARY KEY, customer BIGINT, amount DOUBLE);
-CREATE TABLE customers (id BIGINT NOT NULL, region VARCHAR, PRIMARY KEY (id));
-CREATE MATERIALIZED VIEW by_region AS
-  SELECT c.region, COUNT(*) AS orders, SUM(o.amount) AS total
-  FROM orders o JOIN customers c ON o.customer = c.id
-  GROUP BY c.region;
-CREATE VIEW big AS SELECT * FROM orders WHERE amount > 100;
-CREATE INDEX by_region_idx ON by_region(region);
-`;
+import { readFileSync } from 'node:fs';
+
+// The program text lives in fixtures/orders.sql: the checkpoint fixtures were
+// written from it, and the native tests read them with the same text.
+export const ORDERS_SQL = readFileSync(new URL('./fixtures/orders.sql', import.meta.url), 'utf8');
 
 /** Resolves after pending timers of this turn ran (the auto-step timer among them). */
 export function tick(ms = 0) {

@@ -12,17 +12,24 @@ void Trace::insert(BatchPtr batch) {
   // output so far, and the budget must see what its slices add. The batch
   // itself was charged when it was built.
   WorkMeter* meter = active_work_meter();
-  const size_t before = bytes_ + batch->memory_bytes();
+  if (!meter) {
+    spine_.insert(std::move(batch));
+    spine_.collect(batches_);
+    bytes_counted_ = false;
+    return;
+  }
+  const size_t before = memory_bytes() + batch->memory_bytes();
   spine_.insert(std::move(batch));
   spine_.collect(batches_);
   count_bytes();
-  if (meter && bytes_ > before) meter->charge_bytes(bytes_ - before);
+  if (bytes_ > before) meter->charge_bytes(bytes_ - before);
 }
 
-void Trace::count_bytes() {
+void Trace::count_bytes() const {
   size_t total = batches_.capacity() * sizeof(BatchPtr) + spine_.merging_bytes();
   for (const BatchPtr& b : batches_) total += b->memory_bytes();
   bytes_ = total;
+  bytes_counted_ = true;
 }
 
 void Trace::clear() {

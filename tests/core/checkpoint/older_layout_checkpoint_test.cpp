@@ -140,21 +140,12 @@ TEST(OlderLayoutCheckpointTest, ADistinctOverAPlainTableIsRefusedWithTheWayOut) 
 // aggregate answers the view and the index, and the view's old copy is
 // read and dropped.
 TEST(OlderLayoutCheckpointTest, TheJsFixtureResumesWithTheAggregateAnsweringItsIndex) {
-  const char* sql = R"(
-CREATE TABLE orders (id BIGINT NOT NULL PRIMARY KEY, customer BIGINT, amount DOUBLE);
-CREATE TABLE customers (id BIGINT NOT NULL, region VARCHAR, PRIMARY KEY (id));
-CREATE MATERIALIZED VIEW by_region AS
-  SELECT c.region, COUNT(*) AS orders, SUM(o.amount) AS total
-  FROM orders o JOIN customers c ON o.customer = c.id
-  GROUP BY c.region;
-CREATE VIEW big AS SELECT * FROM orders WHERE amount > 100;
-CREATE INDEX by_region_idx ON by_region(region);
-)";
-  const fs::path fixture = fs::path(__FILE__).parent_path().parent_path().parent_path() / "js" / "fixtures" /
-                           "checkpoint-format-7";
+  const fs::path js_fixtures = fs::path(__FILE__).parent_path().parent_path().parent_path() / "js" / "fixtures";
+  const std::string sql = read_file(js_fixtures / "orders.sql");  // the program the fixture was written with
+  const fs::path fixture = js_fixtures / "checkpoint-format-7";
   const fs::path copy = writable_copy(fixture, "js-format-7");
   FileCheckpointStorage storage(copy.string());
-  std::unique_ptr<Pipeline> p = testing::must_open(sql, storage);
+  std::unique_ptr<Pipeline> p = testing::must_open(sql.c_str(), storage);
   ASSERT_TRUE(p);
   EXPECT_EQ(p->checkpoint_status().restored_from, std::optional<uint64_t>(1));
   EXPECT_EQ(p->memory_bytes(), p->program().circuit->state_bytes()) << "the view keeps no copy";

@@ -86,6 +86,9 @@ class ByteBuffer {
   };
 
   void reallocate(size_t capacity) {
+    // Nothing to keep (a cleared buffer growing again): realloc would copy
+    // the whole old capacity.
+    if (size_ == 0) bytes_.reset();
     auto* bytes = static_cast<uint8_t*>(std::realloc(bytes_.get(), capacity));
     if (!bytes) std::abort();  // as operator new does without exceptions
     (void)bytes_.release();

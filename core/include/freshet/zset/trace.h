@@ -37,10 +37,13 @@ class Trace {
   bool empty() const { return batches_.empty(); }
   //! Entries over all batches (an upper bound on the consolidated size).
   size_t entry_count() const;
-  //! Bytes held: the batches and merges in progress. Kept up to date by
-  //! every change of the spine, so reading it costs nothing (a memory
-  //! budget reads every trace's on every step).
-  size_t memory_bytes() const { return bytes_; }
+  //! Bytes held: the batches and merges in progress. Counted once per
+  //! change of the spine, when first asked (or at once under a memory
+  //! budget, which reads every trace's on every step).
+  size_t memory_bytes() const {
+    if (!bytes_counted_) count_bytes();
+    return bytes_;
+  }
 
   //! The merge work of the last insert() (entries merged) and its budget:
   //! what its fuel allows. For tests and benchmarks.
@@ -92,11 +95,14 @@ class Trace {
   KeyCursor seek(RowRef key, std::vector<size_t>& finger) const;
 
  private:
-  void count_bytes();
+  void count_bytes() const;
 
   Spine spine_;
   std::vector<BatchPtr> batches_;  // spine_'s, collected after every change
-  size_t bytes_ = 0;               // memory_bytes(), recounted whenever the spine changes
+  // memory_bytes(): walking ~20 batches is a few % of a one-row step, so
+  // an insert without a budget only marks the count stale.
+  mutable size_t bytes_ = 0;
+  mutable bool bytes_counted_ = true;
 };
 
 }  // namespace freshet
