@@ -212,15 +212,16 @@ Reply Engine::lookup(const std::string& index_name, const std::string& key_json)
 }
 
 Reply Engine::add_output(const std::string& name, const std::string& view, const std::string& index, bool send_snapshot,
-                         bool resettable, const std::string& description) {
+                         bool resettable, const std::string& description, double connector) {
   if (!pipeline_) return closed_reply();
   EndpointConfig config;
   config.view = view;
   config.index = index;
   config.send_snapshot = send_snapshot;
-  auto sink = std::make_shared<JsSink>(name, resettable, description, outbox_);
+  auto sink = std::make_shared<JsSink>(connector, resettable, description, outbox_);
   Status added = pipeline_->add_connector(name, std::move(config), sink);
   if (!added.ok()) return Reply::error(added);
+  connector_names_[connector] = name;
   // number 1: a checkpointed connector of this name was configured otherwise,
   // so it starts afresh and JS wipes its destination first.
   return Reply::number_only(sink->reset_requested() ? 1 : 0);
@@ -229,7 +230,14 @@ Reply Engine::add_output(const std::string& name, const std::string& view, const
 Reply Engine::remove_output(const std::string& name) {
   if (!pipeline_) return closed_reply();
   Status removed = pipeline_->remove_connector(name);
-  return removed.ok() ? Reply::ok() : Reply::error(removed);
+  if (!removed.ok()) return Reply::error(removed);
+  for (auto it = connector_names_.begin(); it != connector_names_.end(); ++it) {
+    if (it->second == name) {
+      connector_names_.erase(it);
+      break;
+    }
+  }
+  return Reply::ok();
 }
 
 Reply Engine::acknowledge(const std::string& name, double sequence_number) {
@@ -244,20 +252,20 @@ Reply Engine::reset_output(const std::string& name) {
   return reset.ok() ? Reply::ok() : Reply::error(reset);
 }
 
-std::string Engine::take_writes() {
-  if (outbox_->empty()) return {};
-  size_t bytes = 2;
-  for (const std::string& write : *outbox_) bytes += write.size() + 1;
-  std::string json;
-  json.reserve(bytes);
-  json += '[';
-  for (size_t i = 0; i < outbox_->size(); ++i) {
-    if (i) json += ',';
-    json += (*outbox_)[i];
-  }
-  outbox_->clear();
-  json += ']';
-  return std::move(mark_inexact_for_js(json));
+double Engine::take_writes_in_place() {
+  outbox_->take(&writes_);
+  exchange_[kTextAddress] = static_cast<double>(reinterpret_cast<uintptr_t>(writes_.data()));
+  return static_cast<double>(writes_.size() * sizeof(uint64_t));
+}
+
+double Engine::acknowledge_connector(double connector, double sequence_number) {
+  last_error_ = Reply::ok();
+  if (!pipeline_) return failed(closed_status());
+  auto name = connector_names_.find(connector);
+  if (name == connector_names_.end()) return failed(Status(ErrorCode::kUnknownOutput, "unknown output"));
+  Status acknowledged = pipeline_->acknowledge(name->second, static_cast<uint64_t>(sequence_number));
+  if (!acknowledged.ok()) return failed(acknowledged);
+  return outbox_->empty() ? 0 : 1;
 }
 
 namespace {
