@@ -96,15 +96,17 @@ double Engine::ingest(const std::string& table, const std::string& data, const s
 
 double Engine::input_buffer(double bytes) {
   if (!(bytes > 0)) {
-    std::string().swap(input_);
+    input_.reset();
+    input_size_ = 0;
     return 0;
   }
   size_t wanted = static_cast<size_t>(bytes) + format::kJsonPadding;
-  if (input_.size() < wanted) {
-    input_.clear();
-    input_.resize(wanted);
+  if (input_size_ < wanted) {
+    input_.reset();  // first: the old buffer's memory may serve the new one
+    input_.reset(new char[wanted]);
+    input_size_ = wanted;
   }
-  return static_cast<double>(reinterpret_cast<uintptr_t>(input_.data()));
+  return static_cast<double>(reinterpret_cast<uintptr_t>(input_.get()));
 }
 
 double Engine::ingest_input(double table, double bytes, double format, bool array) {
@@ -113,7 +115,7 @@ double Engine::ingest_input(double table, double bytes, double format, bool arra
   if (!(table >= 0 && table < static_cast<double>(tables.size()))) {
     return failed(Status(ErrorCode::kInvalidArgument, "the program has no table of this number"));
   }
-  if (!(bytes >= 0 && static_cast<size_t>(bytes) + format::kJsonPadding <= input_.size())) {
+  if (!(bytes >= 0 && static_cast<size_t>(bytes) + format::kJsonPadding <= input_size_)) {
     return failed(Status(ErrorCode::kInvalidArgument, "the input is larger than the input buffer"));
   }
   const int format_number = static_cast<int>(format);
@@ -125,7 +127,7 @@ double Engine::ingest_input(double table, double bytes, double format, bool arra
       format_number == kJsonRaw ? format::UpdateFormat::kRaw : format::UpdateFormat::kInsertDelete;
   options.json.array = array;
   options.json.padded = true;
-  return ingest_text(tables[static_cast<size_t>(table)].name, std::string_view(input_.data(), static_cast<size_t>(bytes)),
+  return ingest_text(tables[static_cast<size_t>(table)].name, std::string_view(input_.get(), static_cast<size_t>(bytes)),
                      options);
 }
 
@@ -194,7 +196,7 @@ Reply Engine::lookup(const std::string& index_name, const std::string& key_json)
   format::InputOptions options;
   options.update_format = format::UpdateFormat::kRaw;
   options.array = false;
-  Result<std::vector<format::ParsedUpdate>> key =
+  Result<format::ParsedUpdates> key =
       format::parse_json(key_json, format::TableShape{key_schema->get(), {}}, options);
   if (!key.ok()) return Reply::error(Status(key.status().code(), "lookup key: " + key.status().message()));
   if (key->size() != 1) return Reply::error(Status(ErrorCode::kInvalidArgument, "lookup takes exactly one key"));
