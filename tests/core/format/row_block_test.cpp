@@ -211,6 +211,38 @@ TEST(RowBlockTest, CellsJsonRefusesAreRefused) {
   EXPECT_EQ(rows_of(reader.read(row_with(1, 2.0))).size(), 1u);
 }
 
+// A bulk load is read in chunks of rows (row_block.cpp): across their
+// boundaries the rows are those JSON gives, in order, and a bad row in a
+// later chunk is named by its record number, with nothing returned.
+TEST(RowBlockTest, LargeBlocksReadAsJsonAndNameABadRowAcrossChunks) {
+  Schema schema({{"id", SqlType::bigint(false)}, {"s", SqlType::varchar()}, {"x", SqlType::double_precision()}});
+  TableShape shape{&schema, {}};
+  RowBlockReader reader(shape);
+  const size_t count = 5000;  // more than two chunks
+  std::vector<std::vector<Cell>> rows;
+  std::string json = "[";
+  for (size_t i = 0; i < count; ++i) {
+    const std::string text = "s" + std::to_string(i * 7919 % 1000);
+    rows.push_back({static_cast<double>(i), i % 3 ? Cell(text) : Cell(Null{}), static_cast<double>(i) / 4});
+    json += (i ? "," : "") + std::string("{\"id\":") + std::to_string(i) + (i % 3 ? ",\"s\":\"" + text + "\"" : "") +
+            ",\"x\":" + std::to_string(static_cast<double>(i) / 4) + "}";
+  }
+  json += "]";
+  std::vector<std::string> expected = rows_of(parse_json(json, shape, InputOptions{UpdateFormat::kRaw, true}));
+  ASSERT_EQ(expected.size(), count);
+  EXPECT_EQ(rows_of(reader.read(block_of(rows, 3))), expected);
+
+  rows[4100][0] = Null{};  // NOT NULL
+  Result<ParsedUpdates> refused = reader.read(block_of(rows, 3));
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(refused.status().code(), ErrorCode::kTypeError);
+  EXPECT_NE(refused.status().message().find("record 4100, column 'id'"), std::string::npos)
+      << refused.status().to_string();
+  // The reader starts clean after it.
+  rows[4100][0] = 4100.0;
+  EXPECT_EQ(rows_of(reader.read(block_of(rows, 3))), expected);
+}
+
 TEST(RowBlockTest, MalformedBlocksAreRefused) {
   Schema schema({{"x", SqlType::bigint()}, {"s", SqlType::varchar()}});
   RowBlockReader reader(TableShape{&schema, {}});
