@@ -57,7 +57,7 @@ inline bool updates_are_sound(const format::ParsedUpdates& updates, const format
     const Schema& row_schema = update.key_only ? key_schema : *table.schema;
     if (update.key_only && (update.insert || table.primary_key.empty())) return false;
     std::vector<Value> values = decode_row(row_schema, RowRef(update.row));  // must decode
-    if (encode_row(row_schema, values) != update.row.bytes()) return false;           // and be canonical
+    if (encode_row(row_schema, values) != update.row.bytes()) return false;  // and be canonical
   }
   return true;
 }

@@ -127,8 +127,8 @@ double Engine::ingest_input(double table, double bytes, double format, bool arra
       format_number == kJsonRaw ? format::UpdateFormat::kRaw : format::UpdateFormat::kInsertDelete;
   options.json.array = array;
   options.json.padded = true;
-  return ingest_text(tables[static_cast<size_t>(table)].name, std::string_view(input_.get(), static_cast<size_t>(bytes)),
-                     options);
+  return ingest_text(tables[static_cast<size_t>(table)].name,
+                     std::string_view(input_.get(), static_cast<size_t>(bytes)), options);
 }
 
 double Engine::ingest_text(std::string_view table, std::string_view data, const IngestOptions& options) {
@@ -196,8 +196,7 @@ Reply Engine::lookup(const std::string& index_name, const std::string& key_json)
   format::InputOptions options;
   options.update_format = format::UpdateFormat::kRaw;
   options.array = false;
-  Result<format::ParsedUpdates> key =
-      format::parse_json(key_json, format::TableShape{key_schema->get(), {}}, options);
+  Result<format::ParsedUpdates> key = format::parse_json(key_json, format::TableShape{key_schema->get(), {}}, options);
   if (!key.ok()) return Reply::error(Status(key.status().code(), "lookup key: " + key.status().message()));
   if (key->size() != 1) return Reply::error(Status(ErrorCode::kInvalidArgument, "lookup takes exactly one key"));
   Result<std::vector<std::string>> rows = pipeline_->lookup(index_name, RowRef((*key)[0].row));

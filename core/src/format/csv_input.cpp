@@ -46,8 +46,8 @@ class CsvIngest {
       }
       updates_.push(true, row_.finish());
       if (++record_ == kSampledRecords) {  // size the output from the first records (as parse_json)
-        updates_.reserve_total(static_cast<size_t>(static_cast<double>(data_.size()) / static_cast<double>(position_) *
-                                             kSampledRecords * 1.1) + kSampledRecords);
+        const double records = static_cast<double>(data_.size()) / static_cast<double>(position_) * kSampledRecords;
+        updates_.reserve_total(static_cast<size_t>(records * 1.1) + kSampledRecords);
       }
     }
     return std::move(updates_);
@@ -156,8 +156,6 @@ class CsvIngest {
 
 }  // namespace
 
-Result<ParsedUpdates> parse_csv(std::string_view data, const TableShape& table) {
-  return CsvIngest(data, table).run();
-}
+Result<ParsedUpdates> parse_csv(std::string_view data, const TableShape& table) { return CsvIngest(data, table).run(); }
 
 }  // namespace freshet::format

@@ -453,8 +453,7 @@ Result<ParsedUpdates> JsonTableReader::parse(std::string_view data, const InputO
   return ingest_->parse(data, options);
 }
 
-Result<ParsedUpdates> parse_json(std::string_view data, const TableShape& table,
-                                             const InputOptions& options) {
+Result<ParsedUpdates> parse_json(std::string_view data, const TableShape& table, const InputOptions& options) {
   return JsonTableReader(table).parse(data, options);
 }
 

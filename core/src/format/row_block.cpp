@@ -70,7 +70,7 @@ Result<ParsedUpdates> RowBlockReader::read(std::string_view block) {
     return malformed("shorter than its " + std::to_string(rows) + " rows");
   }
   Rows parts{block, block.data() + kRowBlockHeaderBytes, reinterpret_cast<const uint8_t*>(block.data() + kinds_offset),
-               flags & kRowBlockHasOps ? reinterpret_cast<const uint8_t*>(block.data() + ops_offset) : nullptr, columns};
+             flags & kRowBlockHasOps ? reinterpret_cast<const uint8_t*>(block.data() + ops_offset) : nullptr, columns};
   ParsedUpdates updates;
   // Every row's fixed part, and at most the block's string bytes.
   const uint64_t strings_offset = ops_offset + (flags & kRowBlockHasOps ? rows : 0);
@@ -88,7 +88,8 @@ Result<ParsedUpdates> RowBlockReader::read(std::string_view block) {
   return updates;
 }
 
-__attribute__((noinline)) Status RowBlockReader::read_rows(const Rows& rows, uint64_t from, uint64_t to, ParsedUpdates& updates) {
+__attribute__((noinline)) Status RowBlockReader::read_rows(const Rows& rows, uint64_t from, uint64_t to,
+                                                           ParsedUpdates& updates) {
   const uint64_t columns = rows.columns;
   for (uint64_t r = from; r < to; ++r) {
     const uint8_t* row_kinds = rows.kinds + r * columns;

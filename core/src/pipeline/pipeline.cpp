@@ -47,7 +47,7 @@ Reader& Pipeline::table_reader(std::vector<std::unique_ptr<Reader>>& readers, co
 }
 
 Result<format::ParsedUpdates> Pipeline::parse_input(const sql::CompiledTable& table, std::string_view data,
-                                                                const IngestOptions& options) {
+                                                    const IngestOptions& options) {
   switch (options.format) {
     case IngestFormat::kCsv: return format::parse_csv(data, format::TableShape{table.schema.get(), table.primary_key});
     case IngestFormat::kRowBlock: return table_reader(block_readers_, table).read(data);

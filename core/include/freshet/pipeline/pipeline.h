@@ -309,7 +309,7 @@ class Pipeline {
   Reader& table_reader(std::vector<std::unique_ptr<Reader>>& readers, const sql::CompiledTable& table);
   //! Parses `data` in the format `options` names.
   Result<format::ParsedUpdates> parse_input(const sql::CompiledTable& table, std::string_view data,
-                                                        const IngestOptions& options);
+                                            const IngestOptions& options);
 
   std::unique_ptr<sql::CompiledProgram> program_;
   uint64_t program_hash_ = 0;
