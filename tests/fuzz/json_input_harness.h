@@ -36,7 +36,7 @@ inline format::TableShape fuzz_table(uint8_t mode) {
 }
 
 //! Parses one fuzz input: the mode byte, then the data.
-inline Result<std::vector<format::ParsedUpdate>> parse_fuzz_input(std::string_view input) {
+inline Result<format::ParsedUpdates> parse_fuzz_input(std::string_view input) {
   uint8_t mode = input.empty() ? 0 : static_cast<uint8_t>(input[0]);
   std::string_view text = input.empty() ? input : input.substr(1);
   format::TableShape table = fuzz_table(mode);
@@ -49,15 +49,15 @@ inline Result<std::vector<format::ParsedUpdate>> parse_fuzz_input(std::string_vi
 //! Whether updates are what a reader may return: deletes by key only from a
 //! keyed table, every row decodes, and is canonical (its values encode back
 //! to its bytes). What both input fuzzers check of every successful read.
-inline bool updates_are_sound(const std::vector<format::ParsedUpdate>& updates, const format::TableShape& table) {
+inline bool updates_are_sound(const format::ParsedUpdates& updates, const format::TableShape& table) {
   std::vector<Column> key_columns;
   for (size_t column : table.primary_key) key_columns.push_back(table.schema->column(column));
   Schema key_schema(std::move(key_columns));
-  for (const format::ParsedUpdate& update : updates) {
+  for (const format::ParsedUpdate update : updates) {
     const Schema& row_schema = update.key_only ? key_schema : *table.schema;
     if (update.key_only && (update.insert || table.primary_key.empty())) return false;
     std::vector<Value> values = decode_row(row_schema, RowRef(update.row));  // must decode
-    if (encode_row(row_schema, values) != update.row) return false;           // and be canonical
+    if (encode_row(row_schema, values) != update.row.bytes()) return false;  // and be canonical
   }
   return true;
 }

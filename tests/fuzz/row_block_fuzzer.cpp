@@ -28,7 +28,7 @@ bool acceptable(const Status& status) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
   std::string_view input(reinterpret_cast<const char*>(data), size);
-  Result<std::vector<format::ParsedUpdate>> result = fuzzing::read_fuzz_block(input);
+  Result<format::ParsedUpdates> result = fuzzing::read_fuzz_block(input);
   if (!result.ok()) {
     if (!acceptable(result.status())) std::abort();
     return 0;

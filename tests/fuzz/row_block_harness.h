@@ -12,7 +12,7 @@
 
 namespace freshet::fuzzing {
 
-inline Result<std::vector<format::ParsedUpdate>> read_fuzz_block(std::string_view input) {
+inline Result<format::ParsedUpdates> read_fuzz_block(std::string_view input) {
   uint8_t mode = input.empty() ? 0 : static_cast<uint8_t>(input[0]);
   format::RowBlockReader reader(fuzz_table(mode));
   return reader.read(input.empty() ? input : input.substr(1));

@@ -176,3 +176,56 @@ test('removeOutput stops deliveries and no longer holds completion back', async 
   assert.equal(p.stats().outputs.stuck, undefined);
   p.close();
 });
+
+test("one step's chunks reach every connector whose view changed within one microtask, none reach the others", async () => {
+  const p = await Pipeline.create({ sql: ORDERS_SQL });
+  p.pause();
+  const seen = { rows: [], keyed: [], big: [], again: [] };
+  const sinkOf = (name) => callbackSink((chunk) => seen[name].push(chunk));
+  p.addOutput('rows', { view: 'by_region', sink: sinkOf('rows') });
+  p.addOutput('keyed', { view: 'by_region', index: 'by_region_idx', sink: sinkOf('keyed') });  // JSON text
+  p.addOutput('big', { view: 'big', sink: sinkOf('big') });
+  p.addOutput('again', { view: 'by_region', sink: sinkOf('again') });
+  p.insert('customers', [{ id: 1, region: 'north' }]);
+  p.insert('orders', [{ id: 1, customer: 1, amount: 500 }]);
+  p.step();
+  assert.deepEqual(Object.values(seen).map((chunks) => chunks.length), [0, 0, 0, 0]);  // never inside step()
+  await null;
+  assert.deepEqual(seen.rows.map((c) => c.inserts), [[{ region: 'north', orders: 1, total: 500 }]]);
+  assert.deepEqual(seen.again.map((c) => c.inserts), seen.rows.map((c) => c.inserts));
+  assert.deepEqual(seen.keyed.map((c) => c.upserts), [[{ key: { region: 'north' }, row: { region: 'north', orders: 1, total: 500 } }]]);
+  assert.deepEqual(seen.big.map((c) => c.inserts), [[{ id: 1, customer: 1, amount: 500 }]]);
+  p.insert('orders', [{ id: 2, customer: 1, amount: 5 }]);  // by_region changes, big does not
+  p.step();
+  await null;
+  assert.deepEqual(Object.values(seen).map((chunks) => chunks.length), [2, 2, 1, 2]);
+  assert.deepEqual(seen.rows[1].deletes, [{ region: 'north', orders: 1, total: 500 }]);
+  assert.deepEqual(seen.rows[1].inserts, [{ region: 'north', orders: 2, total: 505 }]);
+  p.close();
+});
+
+test('a removed output whose write settles later leaves a new output of the same name alone', async () => {
+  const p = await Pipeline.create({ sql: ORDERS_SQL });
+  p.pause();
+  let settle;
+  p.addOutput('o', { view: 'by_region', sink: { write: () => new Promise((resolve) => (settle = resolve)) } });
+  p.insert('customers', [{ id: 1, region: 'north' }]);
+  p.insert('orders', [{ id: 1, customer: 1, amount: 5 }]);
+  p.step();
+  await until(() => settle);
+  p.removeOutput('o');
+  const chunks = [];
+  p.addOutput('o', { view: 'by_region', sendSnapshot: true, sink: callbackSink((chunk) => chunks.push(chunk)) });
+  p.step();
+  await null;
+  settle();  // the removed output's write: its acknowledgement goes nowhere
+  p.insert('orders', [{ id: 2, customer: 1, amount: 6 }]);
+  p.step();
+  await tick();
+  assert.deepEqual(chunks.map((c) => [c.snapshot, c.inserts]), [
+    [true, [{ region: 'north', orders: 1, total: 5 }]],
+    [false, [{ region: 'north', orders: 2, total: 11 }]],
+  ]);
+  assert.equal(p.stats().outputs.o.errors, 0);
+  p.close();
+});

@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 namespace freshet::wasm {
 namespace {
@@ -134,34 +135,98 @@ TEST(WasmEngine, ErrorsComeBackAsCodes) {
   EXPECT_EQ(engine.remove_output("p").code, "UNKNOWN_OUTPUT");
 }
 
+// One connector write as take_writes_in_place() lays it out (js_outbox.h):
+// the connector's number, its format, and its payload (JSON text, or a row
+// chunk's words as bytes).
+struct Write {
+  double connector;
+  double format;
+  std::string payload;
+};
+
+std::vector<Write> take_writes(Engine& engine) {
+  const double* exchange = reinterpret_cast<const double*>(static_cast<uintptr_t>(engine.exchange_address()));
+  double bytes = engine.take_writes_in_place();
+  std::vector<Write> writes;
+  if (bytes == 0) return writes;
+  const double* words = reinterpret_cast<const double*>(static_cast<uintptr_t>(exchange[Engine::kTextAddress]));
+  size_t at = 1;
+  for (double n = 0; n < words[0]; ++n) {
+    size_t size = static_cast<size_t>(words[at + 2]);
+    writes.push_back({words[at], words[at + 1], std::string(reinterpret_cast<const char*>(words + at + 3), size)});
+    at += 3 + (size + 7) / 8;
+  }
+  EXPECT_EQ(at * 8, bytes);
+  return writes;
+}
+
 TEST(WasmEngine, ConnectorWritesWaitForAcknowledgement) {
   Engine engine;
   ASSERT_EQ(engine.open(kSql).code, "");
-  ASSERT_EQ(engine.add_output("dash", "totals", "totals_idx", true, true, R"({"type":"MapSink"})").code, "");
-  EXPECT_EQ(engine.take_writes(), "");
+  ASSERT_EQ(engine.add_output("dash", "totals", "totals_idx", true, true, R"({"type":"MapSink"})", 7).code, "");
+  EXPECT_TRUE(take_writes(engine).empty());
   double token = engine.ingest("orders", R"([{"id":1,"customer":7,"amount":2}])", "json", "raw", true);
   engine.step();
-  std::string writes = engine.take_writes();
-  EXPECT_EQ(writes, R"([{"output":"dash","chunk":{"sequenceNumber":0,"step":0,"snapshot":true,"snapshotComplete":true,)"
-                    R"("upserts":[{"key":{"customer":7},"row":{"customer":7,"total":2}}],"deletes":[]}}])");
+  std::vector<Write> writes = take_writes(engine);
+  ASSERT_EQ(writes.size(), 1u);
+  EXPECT_EQ(writes[0].connector, 7);
+  EXPECT_EQ(writes[0].format, JsOutbox::kJsonText);  // through an index: JSON
+  EXPECT_EQ(writes[0].payload, R"({"sequenceNumber":0,"step":0,"snapshot":true,"snapshotComplete":true,)"
+                               R"("upserts":[{"key":{"customer":7},"row":{"customer":7,"total":2}}],"deletes":[]})");
   EXPECT_EQ(engine.completion_status(token).number, 0);  // written, not yet acknowledged
   engine.ingest("orders", R"([{"id":1,"customer":7,"amount":3}])", "json", "raw", true);
   engine.step();
-  EXPECT_EQ(engine.take_writes(), "");  // one write in flight per connector
-  EXPECT_EQ(engine.acknowledge("dash", 0).code, "");
+  EXPECT_TRUE(take_writes(engine).empty());  // one write in flight per connector
+  EXPECT_EQ(engine.acknowledge_connector(7, 0), 1);  // and the core wrote the next
   EXPECT_EQ(engine.completion_status(token).number, 1);
-  EXPECT_EQ(engine.take_writes(), R"([{"output":"dash","chunk":{"sequenceNumber":1,"step":1,"snapshot":false,)"
-                                  R"("snapshotComplete":false,"upserts":[{"key":{"customer":7},"row":{"customer":7,)"
-                                  R"("total":3}}],"deletes":[]}}])");
-  EXPECT_EQ(engine.acknowledge("dash", 0).code, "INVALID_ARGUMENT");
-  EXPECT_EQ(engine.acknowledge("dash", 1).code, "");
+  writes = take_writes(engine);
+  ASSERT_EQ(writes.size(), 1u);
+  EXPECT_EQ(writes[0].payload, R"({"sequenceNumber":1,"step":1,"snapshot":false,)"
+                               R"("snapshotComplete":false,"upserts":[{"key":{"customer":7},"row":{"customer":7,)"
+                               R"("total":3}}],"deletes":[]})");
+  EXPECT_EQ(engine.acknowledge_connector(7, 0), -1);
+  EXPECT_EQ(engine.last_error().code, "INVALID_ARGUMENT");
+  EXPECT_EQ(engine.acknowledge_connector(8, 1), -1);
+  EXPECT_EQ(engine.last_error().code, "UNKNOWN_OUTPUT");
+  EXPECT_EQ(engine.acknowledge("dash", 1).code, "");  // by name, as Embind's acknowledge()
   // A reset drops what was queued and replays a snapshot at the next step.
   EXPECT_EQ(engine.reset_output("dash").code, "");
   EXPECT_TRUE(engine.needs_step());
   engine.step();
-  EXPECT_TRUE(
-      contains(engine.take_writes(), R"("sequenceNumber":2,"step":2,"snapshot":true,"snapshotComplete":true)"));
+  writes = take_writes(engine);
+  ASSERT_EQ(writes.size(), 1u);
+  EXPECT_TRUE(contains(writes[0].payload, R"("sequenceNumber":2,"step":2,"snapshot":true,"snapshotComplete":true)"));
   EXPECT_TRUE(contains(engine.stats(), R"("resets":1)"));
+}
+
+TEST(WasmEngine, OneStepsWritesToManyConnectorsComeInOneBuffer) {
+  Engine engine;
+  ASSERT_EQ(engine.open(kSql).code, "");
+  ASSERT_EQ(engine.add_output("rows", "totals", "", false, false, "{}", 1).code, "");
+  ASSERT_EQ(engine.add_output("keyed", "totals", "totals_idx", false, false, "{}", 2).code, "");
+  engine.ingest("orders", R"([{"id":1,"customer":7,"amount":2.5}])", "json", "raw", true);
+  engine.step();
+  std::vector<Write> writes = take_writes(engine);
+  ASSERT_EQ(writes.size(), 2u);
+  Write rows = writes[0].connector == 1 ? writes[0] : writes[1];
+  Write keyed = writes[0].connector == 1 ? writes[1] : writes[0];
+  EXPECT_EQ(keyed.connector, 2);
+  EXPECT_EQ(keyed.format, JsOutbox::kJsonText);
+  // Without an index, a row chunk (js_row_chunk.h): header, column kinds, the row inserted.
+  EXPECT_EQ(rows.format, JsOutbox::kRowChunk);
+  ASSERT_EQ(rows.payload.size(), (6 + 2 + 3) * 8u);
+  const double* words = reinterpret_cast<const double*>(rows.payload.data());
+  EXPECT_EQ(words[3], 1);  // rows inserted
+  EXPECT_EQ(words[4], 0);  // rows deleted
+  EXPECT_EQ(words[9], 7);  // customer
+  EXPECT_EQ(words[10], 2.5);  // total
+  // A step that changes no view writes nothing; a removed connector's number is unknown.
+  engine.step();
+  EXPECT_TRUE(take_writes(engine).empty());
+  EXPECT_EQ(engine.remove_output("rows").code, "");
+  EXPECT_EQ(engine.acknowledge_connector(1, 0), -1);
+  EXPECT_EQ(engine.last_error().code, "UNKNOWN_OUTPUT");
+  EXPECT_EQ(engine.acknowledge_connector(2, 0), 0);
 }
 
 TEST(WasmEngine, EgressSnapshotIsOneChunkHoweverLarge) {

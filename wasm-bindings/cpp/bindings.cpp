@@ -29,7 +29,8 @@ double engine_address(const Engine& engine) { return static_cast<double>(reinter
 // The per-change calls also as plain wasm exports, called with the engine's
 // address (Engine.address()) by wasm-bindings/js/engine_fast_path.js: a call
 // through Embind's invoker costs ~0.1-0.3 µs, a direct call to an export
-// next to nothing, and a change makes three.
+// next to nothing, and a change makes three, and one more per connector
+// written to (its acknowledgement) with one for all their writes.
 extern "C" {
 EMSCRIPTEN_KEEPALIVE double freshet_step(Engine* engine) {
   freshet::wasm::abort_if_armed(freshet::wasm::AbortPoint::kStep);
@@ -44,6 +45,10 @@ EMSCRIPTEN_KEEPALIVE double freshet_next_chunk_in_place(Engine* engine, double i
 }
 EMSCRIPTEN_KEEPALIVE double freshet_next_js_chunk_in_place(Engine* engine, double id) {
   return engine->next_js_chunk_in_place(id);
+}
+EMSCRIPTEN_KEEPALIVE double freshet_take_writes_in_place(Engine* engine) { return engine->take_writes_in_place(); }
+EMSCRIPTEN_KEEPALIVE double freshet_acknowledge_connector(Engine* engine, double connector, double sequence_number) {
+  return engine->acknowledge_connector(connector, sequence_number);
 }
 }
 
@@ -87,7 +92,6 @@ EMSCRIPTEN_BINDINGS(freshet) {
       .function("removeOutput", &Engine::remove_output)
       .function("acknowledge", &Engine::acknowledge)
       .function("resetOutput", &Engine::reset_output)
-      .function("takeWrites", &Engine::take_writes)
       .function("openEgress", &Engine::open_egress)
       .function("closeEgress", &Engine::close_egress)
       .function("openNamedEgress", &Engine::open_named_egress)

@@ -96,15 +96,17 @@ double Engine::ingest(const std::string& table, const std::string& data, const s
 
 double Engine::input_buffer(double bytes) {
   if (!(bytes > 0)) {
-    std::string().swap(input_);
+    input_.reset();
+    input_size_ = 0;
     return 0;
   }
   size_t wanted = static_cast<size_t>(bytes) + format::kJsonPadding;
-  if (input_.size() < wanted) {
-    input_.clear();
-    input_.resize(wanted);
+  if (input_size_ < wanted) {
+    input_.reset();  // first: the old buffer's memory may serve the new one
+    input_.reset(new char[wanted]);
+    input_size_ = wanted;
   }
-  return static_cast<double>(reinterpret_cast<uintptr_t>(input_.data()));
+  return static_cast<double>(reinterpret_cast<uintptr_t>(input_.get()));
 }
 
 double Engine::ingest_input(double table, double bytes, double format, bool array) {
@@ -113,7 +115,7 @@ double Engine::ingest_input(double table, double bytes, double format, bool arra
   if (!(table >= 0 && table < static_cast<double>(tables.size()))) {
     return failed(Status(ErrorCode::kInvalidArgument, "the program has no table of this number"));
   }
-  if (!(bytes >= 0 && static_cast<size_t>(bytes) + format::kJsonPadding <= input_.size())) {
+  if (!(bytes >= 0 && static_cast<size_t>(bytes) + format::kJsonPadding <= input_size_)) {
     return failed(Status(ErrorCode::kInvalidArgument, "the input is larger than the input buffer"));
   }
   const int format_number = static_cast<int>(format);
@@ -125,8 +127,8 @@ double Engine::ingest_input(double table, double bytes, double format, bool arra
       format_number == kJsonRaw ? format::UpdateFormat::kRaw : format::UpdateFormat::kInsertDelete;
   options.json.array = array;
   options.json.padded = true;
-  return ingest_text(tables[static_cast<size_t>(table)].name, std::string_view(input_.data(), static_cast<size_t>(bytes)),
-                     options);
+  return ingest_text(tables[static_cast<size_t>(table)].name,
+                     std::string_view(input_.get(), static_cast<size_t>(bytes)), options);
 }
 
 double Engine::ingest_text(std::string_view table, std::string_view data, const IngestOptions& options) {
@@ -194,8 +196,7 @@ Reply Engine::lookup(const std::string& index_name, const std::string& key_json)
   format::InputOptions options;
   options.update_format = format::UpdateFormat::kRaw;
   options.array = false;
-  Result<std::vector<format::ParsedUpdate>> key =
-      format::parse_json(key_json, format::TableShape{key_schema->get(), {}}, options);
+  Result<format::ParsedUpdates> key = format::parse_json(key_json, format::TableShape{key_schema->get(), {}}, options);
   if (!key.ok()) return Reply::error(Status(key.status().code(), "lookup key: " + key.status().message()));
   if (key->size() != 1) return Reply::error(Status(ErrorCode::kInvalidArgument, "lookup takes exactly one key"));
   Result<std::vector<std::string>> rows = pipeline_->lookup(index_name, RowRef((*key)[0].row));
@@ -212,15 +213,16 @@ Reply Engine::lookup(const std::string& index_name, const std::string& key_json)
 }
 
 Reply Engine::add_output(const std::string& name, const std::string& view, const std::string& index, bool send_snapshot,
-                         bool resettable, const std::string& description) {
+                         bool resettable, const std::string& description, double connector) {
   if (!pipeline_) return closed_reply();
   EndpointConfig config;
   config.view = view;
   config.index = index;
   config.send_snapshot = send_snapshot;
-  auto sink = std::make_shared<JsSink>(name, resettable, description, outbox_);
+  auto sink = std::make_shared<JsSink>(connector, resettable, description, outbox_);
   Status added = pipeline_->add_connector(name, std::move(config), sink);
   if (!added.ok()) return Reply::error(added);
+  connector_names_[connector] = name;
   // number 1: a checkpointed connector of this name was configured otherwise,
   // so it starts afresh and JS wipes its destination first.
   return Reply::number_only(sink->reset_requested() ? 1 : 0);
@@ -229,7 +231,14 @@ Reply Engine::add_output(const std::string& name, const std::string& view, const
 Reply Engine::remove_output(const std::string& name) {
   if (!pipeline_) return closed_reply();
   Status removed = pipeline_->remove_connector(name);
-  return removed.ok() ? Reply::ok() : Reply::error(removed);
+  if (!removed.ok()) return Reply::error(removed);
+  for (auto it = connector_names_.begin(); it != connector_names_.end(); ++it) {
+    if (it->second == name) {
+      connector_names_.erase(it);
+      break;
+    }
+  }
+  return Reply::ok();
 }
 
 Reply Engine::acknowledge(const std::string& name, double sequence_number) {
@@ -244,20 +253,20 @@ Reply Engine::reset_output(const std::string& name) {
   return reset.ok() ? Reply::ok() : Reply::error(reset);
 }
 
-std::string Engine::take_writes() {
-  if (outbox_->empty()) return {};
-  size_t bytes = 2;
-  for (const std::string& write : *outbox_) bytes += write.size() + 1;
-  std::string json;
-  json.reserve(bytes);
-  json += '[';
-  for (size_t i = 0; i < outbox_->size(); ++i) {
-    if (i) json += ',';
-    json += (*outbox_)[i];
-  }
-  outbox_->clear();
-  json += ']';
-  return std::move(mark_inexact_for_js(json));
+double Engine::take_writes_in_place() {
+  outbox_->take(&writes_);
+  exchange_[kTextAddress] = static_cast<double>(reinterpret_cast<uintptr_t>(writes_.data()));
+  return static_cast<double>(writes_.size() * sizeof(uint64_t));
+}
+
+double Engine::acknowledge_connector(double connector, double sequence_number) {
+  last_error_ = Reply::ok();
+  if (!pipeline_) return failed(closed_status());
+  auto name = connector_names_.find(connector);
+  if (name == connector_names_.end()) return failed(Status(ErrorCode::kUnknownOutput, "unknown output"));
+  Status acknowledged = pipeline_->acknowledge(name->second, static_cast<uint64_t>(sequence_number));
+  if (!acknowledged.ok()) return failed(acknowledged);
+  return outbox_->empty() ? 0 : 1;
 }
 
 namespace {

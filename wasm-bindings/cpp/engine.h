@@ -11,10 +11,11 @@
 //
 // It holds no policy: when to step, retries, lag and lifetimes are the JS
 // layer's job (wasm-bindings/js/). Output connectors are JsSinks whose writes
-// JS collects with take_writes() and confirms with acknowledge().
+// JS collects with take_writes_in_place() and confirms with acknowledge().
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -91,14 +92,13 @@ class Engine {
 
   //! number = 1 when a checkpointed connector of this name had another
   //! configuration: it starts afresh and JS must wipe its destination first.
+  //! `connector`: the number JS gives this connector, which its writes carry
+  //! and acknowledge_connector() takes (JS never reuses one).
   Reply add_output(const std::string& name, const std::string& view, const std::string& index, bool send_snapshot,
-                   bool resettable, const std::string& description);
+                   bool resettable, const std::string& description, double connector = 0);
   Reply remove_output(const std::string& name);
   Reply acknowledge(const std::string& name, double sequence_number);
   Reply reset_output(const std::string& name);
-  //! The chunks connectors wrote since the last call, as a JSON array of
-  //! {"output": name, "chunk": js_chunk.h's object}; "" when there are none.
-  std::string take_writes();
 
   //! number = the stream's id. on_lag: "block" | "coalesce" | "drop".
   Reply open_egress(const std::string& view, const std::string& index, bool send_snapshot, double max_queued_chunks,
@@ -142,6 +142,15 @@ class Engine {
   //! else as next_chunk_in_place's JSON text: its size in bytes (0: none,
   //! -1: failed), its address at kTextAddress, its format at kChunkFormat.
   double next_js_chunk_in_place(double id);
+
+  //! The chunks connectors wrote since the last call, in js_outbox.h's
+  //! layout: its size in bytes (0: none), its address at kTextAddress; it
+  //! stays in the engine until the next call.
+  double take_writes_in_place();
+  //! acknowledge() of connector number `connector` (add_output): 1 when the
+  //! core wrote a next chunk (take_writes_in_place has writes), 0 when not,
+  //! -1 when the call failed (last_error() says why).
+  double acknowledge_connector(double connector, double sequence_number);
 
   //! number = 1 when the token is complete, 0 while in progress.
   Reply completion_status(double token) const;
@@ -192,10 +201,16 @@ class Engine {
   static inline int live_engines_ = 0;
   std::unique_ptr<Pipeline> pipeline_;
   sql::CompileOptions options_;  // open_with_options's, for replace_program
-  std::shared_ptr<Outbox> outbox_ = std::make_shared<Outbox>();
+  std::shared_ptr<JsOutbox> outbox_ = std::make_shared<JsOutbox>();
+  std::vector<uint64_t> writes_;               // take_writes_in_place()'s writes
+  std::map<double, std::string> connector_names_;  // add_output's numbers
   Reply last_error_;
   double exchange_[kExchangeSlots] = {};
-  std::string input_;                          // input_buffer(): the text, then kJsonPadding bytes
+  // input_buffer(): the text, then kJsonPadding bytes. Not zeroed when made:
+  // a bulk load's block (~5 MB for 200k rows) is written by JS right after,
+  // and zeroing it first cost a pass over fresh memory (a page fault per 4 KiB).
+  std::unique_ptr<char[]> input_;
+  size_t input_size_ = 0;
   std::string output_;                         // next_chunk_in_place()'s text
   std::vector<uint64_t> row_chunk_;            // next_js_chunk_in_place()'s row chunk
   std::optional<CheckpointImage> prepared_;    // the checkpoint JS is storing

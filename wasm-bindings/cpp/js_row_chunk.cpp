@@ -130,7 +130,7 @@ int64_t write_rows(const Schema& schema, const Kind* kinds, const Batch& batch, 
 
 }  // namespace
 
-bool write_js_row_chunk(const OutputEndpoint& endpoint, const OutputChunk& chunk, std::vector<uint64_t>* out) {
+bool append_js_row_chunk(const OutputEndpoint& endpoint, const OutputChunk& chunk, std::vector<uint64_t>* out) {
   const Schema& schema = endpoint.row_schema();
   const size_t columns = schema.size();
   if (endpoint.through_index() || columns > kMaxColumns) return false;
@@ -139,20 +139,28 @@ bool write_js_row_chunk(const OutputEndpoint& endpoint, const OutputChunk& chunk
     kinds[c] = kind_of(schema.type(c).id);
     if (kinds[c] == kUnsupported) return false;
   }
-  out->clear();
-  out->resize(kHeaderWords + columns);
-  (*out)[0] = bits_of(static_cast<double>(chunk.sequence_number));
-  (*out)[1] = bits_of(static_cast<double>(chunk.step));
-  (*out)[2] = bits_of((chunk.snapshot ? 1 : 0) + (chunk.snapshot_complete ? 2 : 0));
-  (*out)[5] = bits_of(static_cast<double>(columns));
-  for (size_t c = 0; c < columns; ++c) (*out)[kHeaderWords + c] = bits_of(kinds[c]);
+  const size_t at = out->size();
+  out->resize(at + kHeaderWords + columns);
+  uint64_t* header = out->data() + at;
+  header[0] = bits_of(static_cast<double>(chunk.sequence_number));
+  header[1] = bits_of(static_cast<double>(chunk.step));
+  header[2] = bits_of((chunk.snapshot ? 1 : 0) + (chunk.snapshot_complete ? 2 : 0));
+  header[5] = bits_of(static_cast<double>(columns));
+  for (size_t c = 0; c < columns; ++c) header[kHeaderWords + c] = bits_of(kinds[c]);
   int64_t inserted = write_rows(schema, kinds, *chunk.batch, true, out);
-  if (inserted < 0) return false;
-  int64_t deleted = write_rows(schema, kinds, *chunk.batch, false, out);
-  if (deleted < 0) return false;
-  (*out)[3] = bits_of(static_cast<double>(inserted));
-  (*out)[4] = bits_of(static_cast<double>(deleted));
+  int64_t deleted = inserted < 0 ? -1 : write_rows(schema, kinds, *chunk.batch, false, out);
+  if (deleted < 0) {
+    out->resize(at);
+    return false;
+  }
+  (*out)[at + 3] = bits_of(static_cast<double>(inserted));
+  (*out)[at + 4] = bits_of(static_cast<double>(deleted));
   return true;
+}
+
+bool write_js_row_chunk(const OutputEndpoint& endpoint, const OutputChunk& chunk, std::vector<uint64_t>* out) {
+  out->clear();
+  return append_js_row_chunk(endpoint, chunk, out);
 }
 
 }  // namespace freshet::wasm

@@ -29,5 +29,8 @@ namespace freshet::wasm {
 //! Replaces `out` by `chunk` in the layout above; false (and `out`
 //! unspecified) when the chunk must go as JSON.
 bool write_js_row_chunk(const OutputEndpoint& endpoint, const OutputChunk& chunk, std::vector<uint64_t>* out);
+//! Appends `chunk` in the layout above after what `out` holds; false (and
+//! `out` as it was) when the chunk must go as JSON.
+bool append_js_row_chunk(const OutputEndpoint& endpoint, const OutputChunk& chunk, std::vector<uint64_t>* out);
 
 }  // namespace freshet::wasm

@@ -1,17 +1,9 @@
 #include "js_sink.h"
 
-#include "freshet/format/json_output.h"
-#include "js_chunk.h"
-
 namespace freshet::wasm {
 
 Result<SinkWrite> JsSink::write(const OutputChunk& chunk, const OutputEndpoint& from) {
-  std::string json = "{\"output\":";
-  format::append_json_string(output_, &json);
-  json += ",\"chunk\":";
-  append_js_chunk(from, chunk, &json);
-  json += '}';
-  outbox_->push_back(std::move(json));
+  outbox_->append(connector_, from, chunk);
   return SinkWrite::kPending;
 }
 

@@ -3,7 +3,7 @@
 // but a JS sink is asynchronous and may fail, so a write only queues the
 // chunk in an outbox and answers kPending:
 //
-//   core step ─► JsSink::write ─► outbox ─► Engine::take_writes ─► JS sink.write()
+//   core step ─► JsSink::write ─► outbox ─► Engine::take_writes_in_place ─► JS sink.write()
 //                                                   resolved ─► Engine::acknowledge
 //                                                   rejected ─► JS retries the same chunk
 //
@@ -17,17 +17,15 @@
 #include <vector>
 
 #include "freshet/pipeline/output_endpoint.h"
+#include "js_outbox.h"
 
 namespace freshet::wasm {
 
-//! Chunks written by the core and not yet picked up by JS, each already
-//! encoded as one JSON object {"output": name, "chunk": js_chunk.h's object}.
-using Outbox = std::vector<std::string>;
-
 class JsSink final : public Sink {
  public:
-  JsSink(std::string output, bool resettable, std::string description, std::shared_ptr<Outbox> outbox)
-      : output_(std::move(output)),
+  //! `connector`: the number JS knows the connector by (its writes carry it).
+  JsSink(double connector, bool resettable, std::string description, std::shared_ptr<JsOutbox> outbox)
+      : connector_(connector),
         resettable_(resettable),
         description_(std::move(description)),
         outbox_(std::move(outbox)) {}
@@ -46,11 +44,11 @@ class JsSink final : public Sink {
   std::string describe() const override { return description_; }
 
  private:
-  std::string output_;
+  double connector_;
   bool resettable_;
   bool reset_requested_ = false;
   std::string description_;
-  std::shared_ptr<Outbox> outbox_;
+  std::shared_ptr<JsOutbox> outbox_;
 };
 
 }  // namespace freshet::wasm

@@ -35,19 +35,3 @@ export function parseChunk(text, shape) {
   const { value, tagged } = parseJson(text);
   return tagged ? fixChunk(value, shape) : value;
 }
-
-/**
- * Parses the facade's connector writes ([{ output, chunk }]); `shapeOf(name)`
- * gives a connector's shape (undefined for one removed meanwhile).
- * @returns {{ output: string, chunk: object }[]}
- */
-export function parseWrites(text, shapeOf) {
-  const { value: writes, tagged } = parseJson(text);
-  if (tagged) {
-    for (const write of writes) {
-      const shape = shapeOf(write.output);
-      if (shape) fixChunk(write.chunk, shape);
-    }
-  }
-  return writes;
-}

@@ -9,8 +9,11 @@
 //   write throws or rejects   → counted as an error, retried (backoff 10 ms … 1 s)
 // Writes and resets are jobs run in order by one pump per connector, so a
 // sink never sees two calls at once. The pump starts in a microtask (a sink
-// is never called from inside p.step()) and runs synchronous writes back to
-// back, so a fast sink keeps up with a tight loop of steps. A reset (or
+// is never called from inside p.step()), the one microtask the pipeline's
+// connectors share (MicrotaskBatch), and runs synchronous writes back to
+// back with no Promise at all, so a fast sink keeps up with a tight loop of
+// steps and a step's writes to many views cost little more than the sinks'
+// own work. Only an asynchronous write (or a retry) makes the pump wait. A reset (or
 // removal) starts a new generation: jobs of older generations are abandoned
 // (the core dropped those chunks) and never acknowledged.
 
@@ -18,8 +21,10 @@ const FIRST_RETRY_MS = 10;
 const LAST_RETRY_MS = 1000;
 
 export class Connector {
-  #jobs = [];               // { call, generation, then }
+  #jobs = [];               // { chunk (null: a reset), generation }
   #pumping = false;
+  #schedule;                // runs a callback in a microtask (MicrotaskBatch.add)
+  #pump = () => this.#runJobs();
   #generation = 0;
   #stopped = false;
   #wakeRetry = null;        // ends a backoff wait early (reset, removal, close)
@@ -30,8 +35,10 @@ export class Connector {
    * @param {{ view: string, index?: string, sendSnapshot: boolean, shape: object }} config
    * @param {{ write: Function, reset?: Function }} sink
    * @param {(sequenceNumber: number) => void} acknowledge tells the core a chunk is written
+   * @param {(callback: () => void) => void} schedule runs a callback in a microtask
    */
-  constructor(name, config, sink, acknowledge) {
+  constructor(name, config, sink, acknowledge, schedule) {
+    this.#schedule = schedule;
     this.name = name;
     this.config = config;
     this.sink = sink;
@@ -52,10 +59,7 @@ export class Connector {
 
   /** Queues one chunk the core wrote to this connector. */
   deliver(chunk) {
-    this.#enqueue(() => this.sink.write(chunk), () => {
-      this.acknowledge(chunk.sequenceNumber);
-      if (chunk.snapshotComplete) for (const waiter of this.#resetWaiters.splice(0)) waiter.resolve();
-    });
+    this.#enqueue(chunk);
   }
 
   /** After the core reset the connector: wipes the sink, then resolves once the fresh snapshot is written. */
@@ -63,13 +67,13 @@ export class Connector {
     ++this.#generation;
     this.#wakeRetry?.();
     const written = new Promise((resolve, reject) => this.#resetWaiters.push({ resolve, reject }));
-    this.#enqueue(() => this.sink.reset(), null);
+    this.#enqueue(null);
     return written;
   }
 
   /** Wipes the sink before anything queued after this call (a connector that changed since the checkpoint). */
   wipe() {
-    this.#enqueue(() => this.sink.reset(), null);
+    this.#enqueue(null);
   }
 
   /** Removal or close: abandons what is queued or in flight; pending resets fail with `error`. */
@@ -86,25 +90,43 @@ export class Connector {
     for (const waiter of this.#resetWaiters.splice(0)) waiter.reject(error);
   }
 
-  #enqueue(call, then) {
-    this.#jobs.push({ call, then, generation: this.#generation });
+  // `chunk` null: a reset of the sink.
+  #enqueue(chunk) {
+    this.#jobs.push({ chunk, generation: this.#generation });
     if (this.#pumping) return;
     this.#pumping = true;
-    queueMicrotask(() => this.#pump());
+    this.#schedule(this.#pump);
   }
 
-  async #pump() {
+  // Runs the jobs in order, synchronous ones back to back; an asynchronous
+  // one (or a retry) continues the run once it settled.
+  #runJobs() {
     while (this.#jobs.length) {
       const job = this.#jobs.shift();
-      let done = this.#attempt(job.call, job.generation, FIRST_RETRY_MS);
-      if (typeof done !== 'boolean') done = await done;
-      try {
-        if (done) job.then?.();  // may queue the next chunk: this loop takes it
-      } catch (error) {
-        this.#noteError(error);
+      const call = job.chunk ? () => this.sink.write(job.chunk) : () => this.sink.reset();
+      const done = this.#attempt(call, job.generation, FIRST_RETRY_MS);
+      if (typeof done !== 'boolean') {
+        done.then((written) => {
+          this.#finish(job, written);
+          this.#runJobs();
+        });
+        return;
       }
+      this.#finish(job, done);
     }
     this.#pumping = false;
+  }
+
+  // After a job: a written chunk is acknowledged (which may queue the next
+  // chunk: the run takes it), and a snapshot ends the resets waiting for it.
+  #finish(job, done) {
+    if (!done || !job.chunk) return;
+    try {
+      this.acknowledge(job.chunk.sequenceNumber);
+      if (job.chunk.snapshotComplete) for (const waiter of this.#resetWaiters.splice(0)) waiter.resolve();
+    } catch (error) {
+      this.#noteError(error);
+    }
   }
 
   // Calls `call` until it succeeds: true once it did, false when the

@@ -1,4 +1,5 @@
-// The per-change calls (ingest, step, next chunk) without Embind
+// The per-change calls (ingest, step, next chunk, connectors' writes and
+// their acknowledgements) without Embind
 // (../cpp/engine.h, "text in place"; ../cpp/bindings.cpp's plain exports).
 // Embind copies a string into wasm with a JS loop over its characters and
 // back out with another, allocating on both sides, and its invoker costs
@@ -11,6 +12,7 @@
 
 import { REFUSED, writeRowBlock } from './row_block.js';
 import { readRowChunk } from './row_chunk.js';
+import { deliverWrites } from './connector_writes.js';
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -113,6 +115,25 @@ export class EngineFastPath {
     const address = this.#module.HEAPF64[this.#exchange + TEXT_ADDRESS];
     if (this.#module.HEAPF64[this.#exchange + CHUNK_FORMAT] === ROW_CHUNK) return readRowChunk(this.#module, address, columns);
     return decoder.decode(this.#module.HEAPU8.subarray(address, address + bytes));
+  }
+
+  /**
+   * Hands every chunk the connectors wrote since the last call to its
+   * connector (connector_writes.js), all in one call.
+   * @param {(number: number) => import('./connector.js').Connector | undefined} connectorOf
+   */
+  takeWrites(connectorOf) {
+    if (this.#module._freshet_take_writes_in_place(this.#address) === 0) return;
+    deliverWrites(this.#module, this.#module.HEAPF64[this.#exchange + TEXT_ADDRESS], connectorOf);
+  }
+
+  /**
+   * Acknowledges connector number `connector`'s chunk `sequenceNumber`:
+   * 1 when the core wrote a next chunk (takeWrites() has it), 0 when not,
+   * -1 when the call failed (see lastError()).
+   */
+  acknowledge(connector, sequenceNumber) {
+    return this.#module._freshet_acknowledge_connector(this.#address, connector, sequenceNumber);
   }
 
   /** Runs one step: its number, or -1 (see lastError()). */

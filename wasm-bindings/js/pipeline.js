@@ -4,7 +4,7 @@
 // ## Design
 // The engine never waits; this class decides when things happen:
 //   ingest ──► engine buffers ──► AutoStepper.wake() ──► one step per turn
-//   step ────► connectors' writes (Connector, async) ──► acknowledge
+//   step ────► connectors' writes, all in one call (Connector, async) ──► acknowledge
 //         └──► egress streams wake up and pull their chunks (EgressStream)
 //         └──► completion waiters re-check their tokens
 // Engine calls return Replies ({code, message, text, number}); a code
@@ -18,11 +18,11 @@ import { AutoStepper } from './auto_step.js';
 import { StepClock } from './clock.js';
 import { explainCircuit, inspectCircuit } from './circuit_explain.js';
 import { emptyStatus, noteFailedWrite, resume, writeCheckpoint } from './checkpoints.js';
-import { parseWrites } from './chunks.js';
 import { Connector } from './connector.js';
 import { EgressStream } from './egress.js';
 import { EngineFastPath, inputFormat } from './engine_fast_path.js';
 import { loadEngineModule } from './engine_loader.js';
+import { MicrotaskBatch } from './microtask_batch.js';
 import { engineStopped, onEngineStop } from './engine_guard.js';
 import { LiveView } from './live_view.js';
 import { memoryBudgetOf } from './memory_budget.js';
@@ -81,6 +81,10 @@ export class Pipeline {
   #usesClock = false;               // some view reads NOW()
   #stepped = null;                  // a signal() that settles after the next step, made when awaited
   #connectors = new Map();          // name → Connector
+  #connectorNumbers = new Map();    // the number the engine knows a connector by → Connector
+  #nextConnectorNumber = 1;         // never reused: a removed connector's late writes find nobody
+  #connectorOf = (number) => this.#connectorNumbers.get(number);
+  #pumps = new MicrotaskBatch();    // the connectors' pumps after a step, in one microtask
   #completionWaiters = [];          // { token, resolve, reject }
   #tokens = new TokenBook();
   #storage;                         // where checkpoints go (optional)
@@ -593,11 +597,15 @@ export class Pipeline {
     if (typeof sink?.write !== 'function') throw invalidArgument(`output '${name}' needs a sink with write(chunk)`);
     const description = typeof sink.describe === 'function' ? JSON.stringify(sink.describe()) ?? '{}' : '{}';
     sink = withRetries(sink, SINK_METHODS, { label: `output '${name}'`, incidents: this.#incidents, policy: this.#retry });
-    const added = unwrap(engine.addOutput(name, view, index, !!sendSnapshot, typeof sink.reset === 'function', description));
+    const number = this.#nextConnectorNumber;
+    const added = unwrap(engine.addOutput(name, view, index, !!sendSnapshot, typeof sink.reset === 'function', description, number));
+    ++this.#nextConnectorNumber;
     const shape = this.#program.shape(view, index);
     const connector = new Connector(name, { view, index, sendSnapshot: !!sendSnapshot, shape }, sink,
-                                    (sequenceNumber) => this.#acknowledge(connector, sequenceNumber));
+                                    (sequenceNumber) => this.#acknowledge(connector, number, sequenceNumber),
+                                    (pump) => this.#pumps.add(pump));
     this.#connectors.set(name, connector);
+    this.#connectorNumbers.set(number, connector);
     // Configured otherwise than in the checkpoint: a new connector, whose
     // destination is wiped before anything is written to it.
     if (added.number === 1) connector.wipe();
@@ -607,8 +615,10 @@ export class Pipeline {
 
   removeOutput(name) {
     unwrap(this.#open().removeOutput(requireString(name, "an output's name")));
-    this.#connectors.get(name).stop(new FreshetError('UNKNOWN_OUTPUT', `output '${name}' was removed`));
+    const connector = this.#connectors.get(name);
+    connector.stop(new FreshetError('UNKNOWN_OUTPUT', `output '${name}' was removed`));
     this.#connectors.delete(name);
+    for (const [number, other] of this.#connectorNumbers) if (other === connector) this.#connectorNumbers.delete(number);
     this.#checkCompletions();
     this.#stepper.wake();
   }
@@ -627,19 +637,17 @@ export class Pipeline {
 
   #deliverWrites() {
     if (!this.#connectors.size) return;  // only connectors write
-    const text = this.#engine.takeWrites();
-    if (!text) return;
-    for (const { output, chunk } of parseWrites(text, (name) => this.#connectors.get(name)?.config.shape)) {
-      this.#connectors.get(output)?.deliver(chunk);
-    }
+    this.#fast.takeWrites(this.#connectorOf);  // every chunk written, in one call
   }
 
-  #acknowledge(connector, sequenceNumber) {
+  #acknowledge(connector, number, sequenceNumber) {
     if (!this.#engine || this.#connectors.get(connector.name) !== connector) return;
-    unwrap(this.#engine.acknowledge(connector.name, sequenceNumber));
-    this.#deliverWrites();  // the core offers the connector's next chunk
+    const next = this.#fast.acknowledge(number, sequenceNumber);
+    if (next < 0) throw errorOf(this.#engine.lastError());
+    if (next) this.#deliverWrites();  // the core offered the connector's next chunk
     this.#checkCompletions();
-    this.#stepper.wake();   // a connector with a full queue may have held steps back
+    // A connector with a full queue may have held steps back (only automatic ones: paused, none run).
+    if (this.#state === 'running') this.#stepper.wake();
   }
 
   // -------------------------------------------------------------- queries
@@ -816,6 +824,7 @@ export class Pipeline {
     const error = closedError();
     for (const connector of this.#connectors.values()) connector.stop(error);
     this.#connectors.clear();
+    this.#connectorNumbers.clear();
     for (const waiter of this.#completionWaiters.splice(0)) waiter.reject(error);
     this.#rejectHeld(error);
     this.#stepped?.reject(error);

@@ -34,7 +34,7 @@ class CsvIngest {
   CsvIngest(std::string_view data, const TableShape& table)
       : data_(data), schema_(*table.schema), row_(schema_) {}
 
-  Result<std::vector<ParsedUpdate>> run() {
+  Result<ParsedUpdates> run() {
     while (position_ < data_.size()) {
       FRESHET_RETURN_IF_ERROR(split_record());
       if (fields_.size() != schema_.size()) {
@@ -44,10 +44,10 @@ class CsvIngest {
       for (size_t column = 0; column < fields_.size(); ++column) {
         FRESHET_RETURN_IF_ERROR(set_column(column, fields_[column]));
       }
-      updates_.push_back(ParsedUpdate{true, row_.finish().to_bytes(), false});
+      updates_.push(true, row_.finish());
       if (++record_ == kSampledRecords) {  // size the output from the first records (as parse_json)
-        updates_.reserve(static_cast<size_t>(static_cast<double>(data_.size()) / static_cast<double>(position_) *
-                                             kSampledRecords * 1.1) + kSampledRecords);
+        const double records = static_cast<double>(data_.size()) / static_cast<double>(position_) * kSampledRecords;
+        updates_.reserve_total(static_cast<size_t>(records * 1.1) + kSampledRecords);
       }
     }
     return std::move(updates_);
@@ -151,13 +151,11 @@ class CsvIngest {
   uint64_t record_ = 0;
   std::vector<FieldSpan> fields_;
   std::string unescaped_;
-  std::vector<ParsedUpdate> updates_;
+  ParsedUpdates updates_;
 };
 
 }  // namespace
 
-Result<std::vector<ParsedUpdate>> parse_csv(std::string_view data, const TableShape& table) {
-  return CsvIngest(data, table).run();
-}
+Result<ParsedUpdates> parse_csv(std::string_view data, const TableShape& table) { return CsvIngest(data, table).run(); }
 
 }  // namespace freshet::format

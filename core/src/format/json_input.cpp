@@ -81,26 +81,26 @@ class JsonIngest {
     for (size_t column : table_.primary_key) is_key_[column] = true;
   }
 
-  Result<std::vector<ParsedUpdate>> parse(std::string_view data, const InputOptions& options) {
+  Result<ParsedUpdates> parse(std::string_view data, const InputOptions& options) {
     thread_local ondemand::parser parser;
     options_ = options;
     record_ = 0;
     malformed_seen_ = false;
     updates_ = {};
     std::fill(seen_.begin(), seen_.end(), 0);
-    Result<std::vector<ParsedUpdate>> result = run(parser, data);
+    Result<ParsedUpdates> result = run(parser, data);
     if (parser.capacity() > kKeptParserCapacity) parser = ondemand::parser();
     return result;
   }
 
  private:
-  Result<std::vector<ParsedUpdate>> run(ondemand::parser& parser, std::string_view data) {
+  Result<ParsedUpdates> run(ondemand::parser& parser, std::string_view data) {
     if (options_.padded) return run_in_place(parser, simdjson::padded_string_view(data, data.size() + kJsonPadding));
     simdjson::padded_string padded(data);
     return run_in_place(parser, padded);
   }
 
-  Result<std::vector<ParsedUpdate>> run_in_place(ondemand::parser& parser, simdjson::padded_string_view text) {
+  Result<ParsedUpdates> run_in_place(ondemand::parser& parser, simdjson::padded_string_view text) {
     Status status = options_.array ? parse_array(parser, text) : parse_lines(parser, text);
     if (!status.ok()) return status;
     return std::move(updates_);
@@ -113,7 +113,7 @@ class JsonIngest {
   void reserve_for(size_t consumed_bytes, size_t total_bytes) {
     if (consumed_bytes == 0) return;
     double records = static_cast<double>(total_bytes) / static_cast<double>(consumed_bytes) * kSampledRecords;
-    updates_.reserve(static_cast<size_t>(records * 1.1) + kSampledRecords);
+    updates_.reserve_total(static_cast<size_t>(records * 1.1) + kSampledRecords);
   }
 
   static Schema key_columns(const TableShape& table) {
@@ -316,12 +316,12 @@ class JsonIngest {
     }
     RowRef row = row_.finish();
     if (!key_only) {
-      updates_.push_back(ParsedUpdate{insert, row.to_bytes(), false});
+      updates_.push(insert, row);
       return Status::OK();
     }
     RowReader reader(schema_, row);
     for (size_t i = 0; i < table_.primary_key.size(); ++i) key_row_.copy_field(i, reader, table_.primary_key[i]);
-    updates_.push_back(ParsedUpdate{false, key_row_.finish().to_bytes(), true});
+    updates_.push(false, key_row_.finish(), /*key_only=*/true);
     return Status::OK();
   }
 
@@ -441,7 +441,7 @@ class JsonIngest {
   std::vector<bool> is_key_;
   uint64_t record_ = 0;
   bool malformed_seen_ = false;  // a simdjson error (not a bad value) was reported
-  std::vector<ParsedUpdate> updates_;
+  ParsedUpdates updates_;
 };
 
 }  // namespace internal
@@ -449,12 +449,11 @@ class JsonIngest {
 JsonTableReader::JsonTableReader(TableShape table) : ingest_(std::make_unique<internal::JsonIngest>(std::move(table))) {}
 JsonTableReader::~JsonTableReader() = default;
 
-Result<std::vector<ParsedUpdate>> JsonTableReader::parse(std::string_view data, const InputOptions& options) {
+Result<ParsedUpdates> JsonTableReader::parse(std::string_view data, const InputOptions& options) {
   return ingest_->parse(data, options);
 }
 
-Result<std::vector<ParsedUpdate>> parse_json(std::string_view data, const TableShape& table,
-                                             const InputOptions& options) {
+Result<ParsedUpdates> parse_json(std::string_view data, const TableShape& table, const InputOptions& options) {
   return JsonTableReader(table).parse(data, options);
 }
 

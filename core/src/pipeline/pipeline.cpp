@@ -46,8 +46,8 @@ Reader& Pipeline::table_reader(std::vector<std::unique_ptr<Reader>>& readers, co
   return *readers[index];
 }
 
-Result<std::vector<format::ParsedUpdate>> Pipeline::parse_input(const sql::CompiledTable& table, std::string_view data,
-                                                                const IngestOptions& options) {
+Result<format::ParsedUpdates> Pipeline::parse_input(const sql::CompiledTable& table, std::string_view data,
+                                                    const IngestOptions& options) {
   switch (options.format) {
     case IngestFormat::kCsv: return format::parse_csv(data, format::TableShape{table.schema.get(), table.primary_key});
     case IngestFormat::kRowBlock: return table_reader(block_readers_, table).read(data);
@@ -62,26 +62,24 @@ Result<uint64_t> Pipeline::ingest(std::string_view table_name, std::string_view 
   if (!table) return Status(ErrorCode::kUnknownTable, "unknown table '" + std::string(table_name) + "'");
   InputStats& stats = input_stats_[table->name];
   const bool counted = options.format != IngestFormat::kRowBlock;  // see IngestFormat::kRowBlock
-  Result<std::vector<format::ParsedUpdate>> parsed = parse_input(*table, data, options);
+  Result<format::ParsedUpdates> parsed = parse_input(*table, data, options);
   if (!parsed.ok()) {
     stats.parse_errors += counted;
     return Status(parsed.status().code(), "table '" + table->name + "': " + parsed.status().message());
   }
-  std::vector<format::ParsedUpdate>& updates = *parsed;
+  const format::ParsedUpdates& updates = *parsed;
   if (UpsertInputOperator* input = table->upsert_input) {
     const size_t before = input->pending();
-    size_t row_bytes = 0;
-    for (const format::ParsedUpdate& update : updates) row_bytes += update.row.size();
-    input->reserve_pending(updates.size(), row_bytes);
+    input->reserve_pending(updates.size(), updates.row_bytes());
     size_t inserts = 0;
-    for (format::ParsedUpdate& update : updates) {
+    for (const format::ParsedUpdate update : updates) {
       if (update.insert) {
-        input->push_upsert(std::move(update.row));
+        input->push_upsert(update.row);
         ++inserts;
       } else if (update.key_only) {
-        input->push_delete_key(RowRef(update.row));
+        input->push_delete_key(update.row);
       } else {
-        input->push_delete_row(RowRef(update.row));
+        input->push_delete_row(update.row);
       }
     }
     // Two inserts of one key in one call are ambiguous: the call is refused
@@ -96,7 +94,7 @@ Result<uint64_t> Pipeline::ingest(std::string_view table_name, std::string_view 
       }
     }
   } else {
-    for (const format::ParsedUpdate& update : updates) table->input->push_row(RowRef(update.row), update.insert ? 1 : -1);
+    for (const format::ParsedUpdate update : updates) table->input->push_row(update.row, update.insert ? 1 : -1);
   }
   stats.total_records += updates.size();
   stats.total_bytes += data.size();

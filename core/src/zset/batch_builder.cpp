@@ -52,6 +52,19 @@ void SortedBatchBuilder::append_value(RowRef value, Weight weight) {
   b.weights_.push_back(weight);
 }
 
+void SortedBatchBuilder::append_values(const Batch& from, size_t begin, size_t end) {
+  if (begin == end) return;
+  Batch& b = *batch_;
+  FRESHET_ASSERT(values_of_key_ == 0 || compare_rows(b.values_.back(), from.value(begin)) < 0);
+  // As append_value: value ranges become explicit once a key has two values.
+  values_of_key_ += end - begin;
+  if (values_of_key_ > 1 && b.value_starts_.empty()) {
+    for (uint32_t k = 0; k < b.keys_.size(); ++k) b.value_starts_.push_back(k);
+  }
+  b.values_.append(from.values_, begin, end);
+  b.weights_.append(from.weights_, begin, end);
+}
+
 void SortedBatchBuilder::append_keys(const Batch& from, size_t begin, size_t end) {
   if (begin == end) return;
   Batch& b = batch();
@@ -63,10 +76,16 @@ void SortedBatchBuilder::append_keys(const Batch& from, size_t begin, size_t end
     values_of_key_ = 1;
     return;
   }
-  for (size_t k = begin; k < end; ++k) {
-    append_key(from.key(k));
-    for (size_t v = from.values_begin(k); v < from.values_end(k); ++v) append_value(from.value(v), from.weight(v));
+  // Keys with several values: the same copies, and each key's start.
+  if (b.value_starts_.empty()) {
+    for (uint32_t k = 0; k < b.keys_.size(); ++k) b.value_starts_.push_back(k);
   }
+  const size_t first = from.values_begin(begin), base = b.weights_.size();
+  for (size_t k = begin; k < end; ++k) b.value_starts_.push_back(static_cast<uint32_t>(base + from.values_begin(k) - first));
+  b.keys_.append(from.keys_, begin, end);
+  b.values_.append(from.values_, first, from.values_begin(end));
+  b.weights_.append(from.weights_, first, from.values_begin(end));
+  values_of_key_ = from.values_end(end - 1) - from.values_begin(end - 1);
 }
 
 void SortedBatchBuilder::flush_pending() {

@@ -1,7 +1,10 @@
 #include "freshet/zset/merge.h"
 
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 
+#include "freshet/common/prefix_sort.h"
 #include "freshet/zset/batch_builder.h"
 #include "freshet/zset/cursor.h"
 #include "freshet/zset/fueled_merge.h"
@@ -28,49 +31,270 @@ BatchPtr merge_all(std::vector<BatchPtr> batches) {
   return batches.front();
 }
 
+namespace {
+
+// How many leading bytes `a` and `b` share.
+size_t shared_bytes(RowRef a, RowRef b) {
+  const size_t n = std::min(a.size, b.size);
+  size_t i = 0;
+  while (i < n && a.data[i] == b.data[i]) ++i;
+  return i;
+}
+
+// Row order for rows that all start with the same `skip` bytes: 8 bytes
+// from there, big-endian (as a sort's prefixes), decide most comparisons
+// with one integer comparison; only rows equal in them are compared byte by
+// byte (and not even those when both end within them).
+struct PrefixOrder {
+  size_t skip = 0;
+  uint64_t prefix_of(RowRef row) const {
+    const size_t size = row.size - skip;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+    if (size >= 8) {  // one load, bytes swapped (a merge takes a prefix per item it reaches)
+      uint64_t word;
+      std::memcpy(&word, row.data + skip, 8);
+      return __builtin_bswap64(word);
+    }
+#endif
+    return big_endian_prefix(row.data + skip, size);
+  }
+  int compare(RowRef a, uint64_t a_prefix, RowRef b, uint64_t b_prefix) const {
+    if (a_prefix != b_prefix) return a_prefix < b_prefix ? -1 : 1;
+    if (a.size == b.size && a.size <= skip + 8) return 0;
+    return compare_rows(RowRef(a.data + skip, static_cast<uint32_t>(a.size - skip)),
+                        RowRef(b.data + skip, static_cast<uint32_t>(b.size - skip)));
+  }
+};
+
+// The end of the run of items from `from` that sort before a bound, no
+// further than `limit` (> from); below(i) tells whether item i does, and
+// below(from) holds. Galloping (1, 2, 4, ... items ahead, then a binary
+// search): an interleaved merge pays one comparison per item, a run of n
+// items about 2 log n.
+template <typename Below>
+size_t end_of_run(size_t from, size_t limit, Below below) {
+  size_t below_at = from, step = 1, probe = from + 1;
+  while (probe < limit && below(probe)) {
+    below_at = probe;
+    step *= 2;
+    probe = below_at + step;
+  }
+  size_t low = below_at + 1, high = std::min(probe, limit);
+  while (low < high) {
+    const size_t middle = low + (high - low) / 2;
+    if (below(middle)) {
+      low = middle + 1;
+    } else {
+      high = middle;
+    }
+  }
+  return low;
+}
+
+// Restores a min-heap (by `after`, as std::make_heap's comparator) whose
+// entry `at` may have grown.
+template <typename Source, typename After>
+void sift_down(std::vector<Source>& heap, size_t at, After after) {
+  for (;;) {
+    size_t child = 2 * at + 1;
+    if (child >= heap.size()) return;
+    if (child + 1 < heap.size() && after(heap[child], heap[child + 1])) ++child;
+    if (!after(heap[at], heap[child])) return;
+    std::swap(heap[at], heap[child]);
+    at = child;
+  }
+}
+
+// A k-way merge of sorted sources that moves whole runs. Each round looks at
+// the least current item: when it sorts before every other source's,
+// run(source, runner_up) takes that source's items before the runner-up's
+// current one (all of them with no runner-up) and moves the source on;
+// when other sources hold the same item, equal(group) takes the equal items
+// of all of them and moves each on. Sources have valid() and are compared
+// by compare(a, b) on their current items.
+template <typename Source, typename Compare, typename Run, typename Equal>
+void merge_runs(std::vector<Source>& heap, Compare compare, Run run, Equal equal) {
+  auto after = [&](const Source& a, const Source& b) { return compare(a, b) > 0; };
+  std::make_heap(heap.begin(), heap.end(), after);
+  std::vector<size_t> pending;
+  std::vector<Source*> group;
+  while (!heap.empty()) {
+    size_t runner_up = heap.size() > 1 ? 1 : 0;  // the least child of the root: the second least of all
+    if (heap.size() > 2 && after(heap[1], heap[2])) runner_up = 2;
+    if (runner_up == 0 || compare(heap[0], heap[runner_up]) < 0) {
+      run(heap[0], runner_up == 0 ? nullptr : &heap[runner_up]);
+      if (!heap[0].valid()) {
+        std::swap(heap[0], heap.back());
+        heap.pop_back();
+      }
+      sift_down(heap, 0, after);
+      continue;
+    }
+    // The entries equal to the root are a subtree around it (a heap's
+    // parent is never greater than its children).
+    group.clear();
+    pending.assign(1, 0);
+    while (!pending.empty()) {
+      const size_t at = pending.back();
+      pending.pop_back();
+      group.push_back(&heap[at]);
+      for (size_t child = 2 * at + 1; child <= 2 * at + 2 && child < heap.size(); ++child) {
+        if (compare(heap[child], heap[0]) == 0) pending.push_back(child);
+      }
+    }
+    equal(group);
+    heap.erase(std::remove_if(heap.begin(), heap.end(), [](const Source& s) { return !s.valid(); }), heap.end());
+    std::make_heap(heap.begin(), heap.end(), after);
+  }
+}
+
+// A batch's place in merge_many: its current key.
+struct KeySource {
+  const Batch* batch;
+  size_t k;
+  RowRef key;
+  uint64_t prefix;
+  bool valid() const { return k < batch->key_count(); }
+};
+
+// A batch's values of the key being merged: [v, end).
+struct ValueSource {
+  const Batch* batch;
+  size_t v, end;
+  RowRef value;
+  uint64_t prefix;
+  bool valid() const { return v < end; }
+};
+
+// Writes the values of `key` that the batches in `group` hold (their current
+// key), summed, and the key before them unless they all cancel.
+void merge_values(RowRef key, const std::vector<KeySource*>& group, SortedBatchBuilder& out,
+                  std::vector<ValueSource>& sources) {
+  sources.clear();
+  for (const KeySource* s : group) {
+    const Batch& b = *s->batch;
+    sources.push_back({&b, b.values_begin(s->k), b.values_end(s->k), RowRef(), 0});
+  }
+  // The batches' values of a key lie apart, one batch's after another's,
+  // when the batches hold consecutive parts of their input (the runs of a
+  // big step whose rows came in order: ids): then each batch's values are
+  // copied whole.
+  auto first = [](const ValueSource& s) { return s.batch->value(s.v); };
+  auto last = [](const ValueSource& s) { return s.batch->value(s.end - 1); };
+  std::sort(sources.begin(), sources.end(),
+            [&](const ValueSource& a, const ValueSource& b) { return compare_rows(first(a), first(b)) < 0; });
+  bool apart = true;
+  for (size_t i = 0; i + 1 < sources.size() && apart; ++i) apart = compare_rows(last(sources[i]), first(sources[i + 1])) < 0;
+  if (apart) {
+    out.append_key(key);
+    for (const ValueSource& s : sources) out.append_values(*s.batch, s.v, s.end);
+    return;
+  }
+  PrefixOrder order{SIZE_MAX};
+  for (const ValueSource& s : sources) {
+    order.skip = std::min({order.skip, shared_bytes(first(sources[0]), first(s)), shared_bytes(first(s), last(s))});
+  }
+  for (ValueSource& s : sources) {
+    s.value = first(s);
+    s.prefix = order.prefix_of(s.value);
+  }
+  auto move_to = [&](ValueSource& s, size_t v) {
+    s.v = v;
+    if (v == s.end) return;
+    s.value = s.batch->value(v);
+    s.prefix = order.prefix_of(s.value);
+  };
+  bool key_written = false;
+  auto write_key = [&] {
+    if (!key_written) out.append_key(key);
+    key_written = true;
+  };
+  merge_runs(
+      sources, [&](const ValueSource& a, const ValueSource& b) { return order.compare(a.value, a.prefix, b.value, b.prefix); },
+      [&](ValueSource& s, const ValueSource* runner_up) {
+        size_t end = s.end;
+        if (runner_up) {
+          end = end_of_run(s.v, s.end, [&](size_t v) {
+            const RowRef value = s.batch->value(v);
+            return order.compare(value, order.prefix_of(value), runner_up->value, runner_up->prefix) < 0;
+          });
+        }
+        write_key();
+        out.append_values(*s.batch, s.v, end);
+        move_to(s, end);
+      },
+      [&](const std::vector<ValueSource*>& equal) {
+        Weight sum = 0;
+        for (const ValueSource* s : equal) sum += s->batch->weight(s->v);
+        if (sum != 0) {
+          write_key();
+          out.append_value(equal[0]->value, sum);
+        }
+        for (ValueSource* s : equal) move_to(*s, s->v + 1);
+      });
+}
+
+}  // namespace
+
+// Batches are merged key by key: a key only one batch holds (before every
+// other batch's next key) is copied with the keys after it up to that next
+// key, in bulk; a key several hold has their values merged the same way.
+// Comparisons go by 8-byte prefixes past the bytes all keys share (as the
+// runs' sorts do). The merge of a big step's runs (BatchBuilder::sort_in_runs)
+// then costs a few comparisons per key and run, not two full comparisons of
+// keys and of values per entry and heap level.
 BatchPtr merge_many(const std::vector<BatchPtr>& batches) {
   size_t entries = 0, key_bytes = 0, value_bytes = 0;
-  std::vector<BatchCursor> heap;
+  std::vector<KeySource> sources;
   for (const BatchPtr& batch : batches) {
     if (batch->size() == 0) continue;
     entries += batch->size();
     key_bytes += batch->key_bytes();
     value_bytes += batch->value_bytes();
-    heap.emplace_back(*batch);
+    sources.push_back({batch.get(), 0, batch->key(0), 0});
   }
-  if (heap.size() == 1) {
+  if (sources.empty()) return Batch::empty_batch();
+  if (sources.size() == 1) {
     for (const BatchPtr& batch : batches) {
       if (batch->size() != 0) return batch;
     }
   }
-  // A min-heap of the cursors by their current (key, value).
-  auto after = [](const BatchCursor& a, const BatchCursor& b) {
-    const int c = compare_rows(a.key(), b.key());
-    return c != 0 ? c > 0 : compare_rows(a.value(), b.value()) > 0;
+  // Keys between a batch's first and last share the bytes those two share.
+  PrefixOrder order{SIZE_MAX};
+  for (const KeySource& s : sources) {
+    const RowRef last = s.batch->key(s.batch->key_count() - 1);
+    order.skip = std::min({order.skip, shared_bytes(sources[0].key, s.key), shared_bytes(s.key, last)});
+  }
+  for (KeySource& s : sources) s.prefix = order.prefix_of(s.key);
+  auto move_to = [&](KeySource& s, size_t k) {
+    s.k = k;
+    if (!s.valid()) return;
+    s.key = s.batch->key(k);
+    s.prefix = order.prefix_of(s.key);
   };
-  std::make_heap(heap.begin(), heap.end(), after);
   SortedBatchBuilder out;
   out.reserve(entries, key_bytes, value_bytes);
-  while (!heap.empty()) {
-    BatchCursor& least = heap.front();
-    out.push(least.key(), least.value(), least.weight());  // sums an entry equal to the last
-    least.next();
-    if (least.valid()) {
-      // Sift the advanced cursor down (std::pop_heap + push_heap would move it twice).
-      size_t at = 0;
-      for (;;) {
-        size_t child = 2 * at + 1;
-        if (child >= heap.size()) break;
-        if (child + 1 < heap.size() && after(heap[child], heap[child + 1])) ++child;
-        if (!after(heap[at], heap[child])) break;
-        std::swap(heap[at], heap[child]);
-        at = child;
-      }
-    } else {
-      std::pop_heap(heap.begin(), heap.end(), after);
-      heap.pop_back();
-    }
-  }
+  std::vector<ValueSource> values;
+  merge_runs(
+      sources, [&](const KeySource& a, const KeySource& b) { return order.compare(a.key, a.prefix, b.key, b.prefix); },
+      [&](KeySource& s, const KeySource* runner_up) {
+        const Batch& b = *s.batch;
+        size_t end = b.key_count();
+        if (runner_up) {
+          end = end_of_run(s.k, end, [&](size_t k) {
+            const RowRef key = b.key(k);
+            return order.compare(key, order.prefix_of(key), runner_up->key, runner_up->prefix) < 0;
+          });
+        }
+        out.append_keys(b, s.k, end);
+        move_to(s, end);
+      },
+      [&](const std::vector<KeySource*>& group) {
+        merge_values(group[0]->key, group, out, values);
+        for (KeySource* s : group) move_to(*s, s->k + 1);
+      });
+  // Keys many batches share, or entries that cancel, leave room unused.
+  out.shrink_to_fit();
   return out.finish();
 }
 

@@ -23,7 +23,22 @@ void RowColumn::append(const RowColumn& from, size_t begin, size_t end) {
     count_ += end - begin;
     return;
   }
-  for (size_t i = begin; i < end; ++i) push_back(from[i]);
+  // Rows of several lengths: one copy of their bytes all the same, and
+  // their ends shifted to where they land.
+  if (ends_.empty()) {
+    ends_.reserve(count_ + (end - begin));
+    for (size_t i = 1; i <= count_; ++i) ends_.push_back(static_cast<uint32_t>(i * width_));
+  }
+  if (count_ == 0) width_ = from[begin].size;
+  const uint8_t* first = from[begin].data;
+  const size_t bytes = static_cast<size_t>(from[end - 1].data + from[end - 1].size - first);
+  const size_t shift = bytes_.size() - static_cast<size_t>(first - from.bytes_.data());
+  bytes_.append(first, bytes);
+  for (size_t i = begin; i < end; ++i) {
+    const size_t row_end = from.ends_.empty() ? (i + 1) * from.width_ : from.ends_[i];
+    ends_.push_back(static_cast<uint32_t>(row_end + shift));
+  }
+  count_ += end - begin;
 }
 
 }  // namespace freshet

@@ -21,7 +21,7 @@ std::vector<std::string> parse(std::string_view data, const Schema& schema) {
   std::vector<std::string> out;
   EXPECT_TRUE(result.ok()) << result.status().to_string();
   if (!result.ok()) return out;
-  for (const ParsedUpdate& update : *result) {
+  for (const ParsedUpdate update : *result) {
     EXPECT_TRUE(update.insert);
     EXPECT_FALSE(update.key_only);
     out.push_back(RowReader(schema, RowRef(update.row)).to_string());

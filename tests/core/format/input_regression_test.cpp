@@ -20,7 +20,7 @@ std::string fuzz_folder(const std::string& kind) { return freshet::testing::fuzz
 using freshet::testing::files_in;
 using freshet::testing::read_file;
 
-Result<std::vector<ParsedUpdate>> run_input(const std::string& input) { return fuzzing::parse_fuzz_input(input); }
+Result<ParsedUpdates> run_input(const std::string& input) { return fuzzing::parse_fuzz_input(input); }
 
 TEST(InputRegressionTest, EveryFuzzerFindingParsesOrFails) {
   for (const std::string& path : files_in(fuzz_folder("regressions"))) {

@@ -35,14 +35,14 @@ Schema all_types_schema() {
 InputOptions raw_lines() { return InputOptions{UpdateFormat::kRaw, false}; }
 
 //! Each update as "+(row)", "-(row)" or "-key(row)".
-std::vector<std::string> describe(const Result<std::vector<ParsedUpdate>>& result, const TableShape& table) {
+std::vector<std::string> describe(const Result<ParsedUpdates>& result, const TableShape& table) {
   std::vector<std::string> out;
   EXPECT_TRUE(result.ok()) << result.status().to_string();
   if (!result.ok()) return out;
   std::vector<Column> key_columns;
   for (size_t column : table.primary_key) key_columns.push_back(table.schema->column(column));
   Schema key_schema(key_columns);
-  for (const ParsedUpdate& update : *result) {
+  for (const ParsedUpdate update : *result) {
     const Schema& schema = update.key_only ? key_schema : *table.schema;
     out.push_back(std::string(update.insert ? "+" : "-") + (update.key_only ? "key" : "") +
                   RowReader(schema, RowRef(update.row)).to_string());
@@ -134,8 +134,8 @@ TEST(JsonInputTest, AReaderReusedAcrossCallsAnswersAsAFreshParse) {
       {R"([{"insert":{"id":11,"customer":"b"}}])", {}},
   };
   for (const auto& [text, options] : calls) {
-    Result<std::vector<ParsedUpdate>> reused = reader.parse(text, options);
-    Result<std::vector<ParsedUpdate>> fresh = parse_json(text, table, options);
+    Result<ParsedUpdates> reused = reader.parse(text, options);
+    Result<ParsedUpdates> fresh = parse_json(text, table, options);
     ASSERT_EQ(reused.ok(), fresh.ok()) << text;
     if (!fresh.ok()) {
       EXPECT_EQ(reused.status().message(), fresh.status().message()) << text;

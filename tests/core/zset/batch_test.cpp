@@ -331,5 +331,82 @@ TEST(MergeTest, MergeManyIsTheSumOfZSets) {
   }
 }
 
+
+// Rows of raw bytes that share a long start and differ late, some only
+// past 8 bytes after it, some in trailing zero bytes ("ab" < "ab\0"):
+// where a comparison of prefixes must defer to the bytes.
+std::string tricky_row(std::mt19937_64& random, const std::string& start) {
+  std::string row = start;
+  const int tail = std::uniform_int_distribution<int>(0, 11)(random);
+  for (int i = 0; i < tail; ++i) row.push_back(static_cast<char>(random() % 3 == 0 ? 0 : 'a' + random() % 3));
+  return row;
+}
+
+TEST(MergeTest, MergeManyOfRowsThatDifferLateIsTheSumOfZSets) {
+  std::mt19937_64 random(testing::test_seed(16));
+  for (int round = 0; round < 60; ++round) {
+    const std::string key_start(std::uniform_int_distribution<int>(0, 10)(random), 'K');
+    const std::string value_start(std::uniform_int_distribution<int>(0, 10)(random), 'V');
+    std::vector<BatchPtr> batches;
+    ZSetMap expected;
+    const int count = std::uniform_int_distribution<int>(1, 8)(random);
+    for (int b = 0; b < count; ++b) {
+      BatchBuilder builder;
+      const int n = std::uniform_int_distribution<int>(0, 200)(random);
+      for (int i = 0; i < n; ++i) {
+        std::string key = tricky_row(random, key_start), value = tricky_row(random, value_start);
+        const Weight weight = std::uniform_int_distribution<int>(-2, 2)(random);
+        builder.add(RowRef(key), RowRef(value), weight);
+        if (weight != 0) testing::add_entry(expected, key, value, weight);
+      }
+      batches.push_back(builder.finish());
+      if (random() % 6 == 0) {  // entries that cancel across batches
+        batches.push_back(negate_batch(*batches.back()));
+        for (BatchCursor c(*batches.back()); c.valid(); c.next()) {
+          testing::add_entry(expected, c.key().to_bytes(), c.value().to_bytes(), c.weight());
+        }
+      }
+    }
+    BatchPtr merged = merge_many(batches);
+    EXPECT_EQ(testing::to_map(*merged), expected);
+    expect_consolidated(*merged);
+  }
+}
+
+// The runs of a big step whose rows came in order: each key's values in
+// one batch all sort before its values in the next (copied whole), keys
+// only some batches hold (copied in runs), values of several lengths.
+TEST(MergeTest, MergeManyOfConsecutiveRunsIsTheSumOfZSets) {
+  std::mt19937_64 random(testing::test_seed(17));
+  for (int round = 0; round < 40; ++round) {
+    const int keys = std::uniform_int_distribution<int>(1, 300)(random);
+    const bool strings = random() % 2 == 0;
+    std::vector<BatchPtr> batches;
+    ZSetMap expected;
+    int64_t id = 0;
+    const int count = std::uniform_int_distribution<int>(2, 9)(random);
+    for (int b = 0; b < count; ++b) {
+      BatchBuilder builder;
+      const int n = std::uniform_int_distribution<int>(0, 400)(random);
+      for (int i = 0; i < n; ++i, ++id) {
+        const int k = b % 3 == 0 ? static_cast<int>(random() % static_cast<uint64_t>(keys)) : static_cast<int>(id % keys);
+        std::string key = row_of(k), value = row_of(id);
+        if (strings) value += std::string(static_cast<size_t>(random() % 5), 's');
+        const Weight weight = random() % 5 == 0 ? -1 : 1;
+        builder.add(RowRef(key), RowRef(value), weight);
+        testing::add_entry(expected, key, value, weight);
+      }
+      batches.push_back(builder.finish());
+    }
+    BatchPtr merged = merge_many(batches), pairwise = merge_all(batches);
+    EXPECT_EQ(testing::to_map(*merged), expected);
+    expect_consolidated(*merged);
+    EXPECT_EQ(merged->key_count(), pairwise->key_count());
+    EXPECT_EQ(merged->size(), pairwise->size());
+    EXPECT_EQ(merged->key_bytes(), pairwise->key_bytes());
+    EXPECT_EQ(merged->value_bytes(), pairwise->value_bytes());
+  }
+}
+
 }  // namespace
 }  // namespace freshet

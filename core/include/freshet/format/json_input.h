@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "freshet/common/status.h"
+#include "freshet/format/parsed_updates.h"
 #include "freshet/types/schema.h"
 
 namespace freshet::format {
@@ -31,15 +32,6 @@ struct InputOptions {
   bool padded = false;
 };
 
-//! One parsed update.
-struct ParsedUpdate {
-  bool insert = true;
-  //! Row bytes in the table's schema; for a delete from a table with a
-  //! PRIMARY KEY that named only key columns, in the key's schema (key_only).
-  std::string row;
-  bool key_only = false;
-};
-
 //! The target of a parse: a table's schema and the positions of its PRIMARY
 //! KEY columns (empty when it has none).
 struct TableShape {
@@ -50,8 +42,7 @@ struct TableShape {
 //! Parses JSON text. Errors: kParseError (malformed JSON or records, unknown
 //! column, a value of the wrong kind) or kTypeError (NULL into NOT NULL,
 //! out of range), each naming "record <i>" and the column.
-Result<std::vector<ParsedUpdate>> parse_json(std::string_view data, const TableShape& table,
-                                             const InputOptions& options);
+Result<ParsedUpdates> parse_json(std::string_view data, const TableShape& table, const InputOptions& options);
 
 namespace internal {
 class JsonIngest;
@@ -66,7 +57,7 @@ class JsonTableReader {
   ~JsonTableReader();
   JsonTableReader(const JsonTableReader&) = delete;
   JsonTableReader& operator=(const JsonTableReader&) = delete;
-  Result<std::vector<ParsedUpdate>> parse(std::string_view data, const InputOptions& options);
+  Result<ParsedUpdates> parse(std::string_view data, const InputOptions& options);
 
  private:
   std::unique_ptr<internal::JsonIngest> ingest_;
@@ -74,6 +65,6 @@ class JsonTableReader {
 
 //! Parses CSV (RFC 4180, no header): one row per line, columns in table
 //! order, each an insert. An unquoted empty field is NULL.
-Result<std::vector<ParsedUpdate>> parse_csv(std::string_view data, const TableShape& table);
+Result<ParsedUpdates> parse_csv(std::string_view data, const TableShape& table);
 
 }  // namespace freshet::format

@@ -57,12 +57,22 @@ class RowBlockReader {
 
   //! The block's updates; kParseError or kTypeError naming "record <i>"
   //! and the column for a bad cell, kParseError for a malformed block.
-  Result<std::vector<ParsedUpdate>> read(std::string_view block);
+  Result<ParsedUpdates> read(std::string_view block);
 
  private:
+  //! A block's parts, checked against its size.
+  struct Rows {
+    std::string_view block;
+    const char* cells;
+    const uint8_t* kinds;
+    const uint8_t* ops;  // null: every row is an insert
+    uint64_t columns;
+  };
+  //! Rows [from, to) into `updates`.
+  Status read_rows(const Rows& rows, uint64_t from, uint64_t to, ParsedUpdates& updates);
   Status set_cell(size_t column, RowBlockKind kind, double cell, std::string_view block);
   //! The record's columns left ABSENT, and its key row for a delete by key.
-  Status finish_row(bool insert, const uint8_t* kinds, ParsedUpdate* update);
+  Status finish_row(bool insert, const uint8_t* kinds, ParsedUpdates& updates);
 
   const TableShape table_;
   const Schema& schema_;

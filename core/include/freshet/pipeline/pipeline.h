@@ -308,8 +308,8 @@ class Pipeline {
   template <typename Reader>
   Reader& table_reader(std::vector<std::unique_ptr<Reader>>& readers, const sql::CompiledTable& table);
   //! Parses `data` in the format `options` names.
-  Result<std::vector<format::ParsedUpdate>> parse_input(const sql::CompiledTable& table, std::string_view data,
-                                                        const IngestOptions& options);
+  Result<format::ParsedUpdates> parse_input(const sql::CompiledTable& table, std::string_view data,
+                                            const IngestOptions& options);
 
   std::unique_ptr<sql::CompiledProgram> program_;
   uint64_t program_hash_ = 0;

@@ -29,6 +29,10 @@ class SortedBatchBuilder {
   //! its values. No comparisons (push() ends in them once it has summed).
   void append_key(RowRef key);
   void append_value(RowRef value, Weight weight);
+  //! Values [begin, end) of `from` with their weights, after the current
+  //! key's values so far (the first of them sorting after those): a bulk
+  //! copy, as append_keys.
+  void append_values(const Batch& from, size_t begin, size_t end);
   //! Keys [begin, end) of `from` with all their values, after every key so
   //! far: a few bulk copies when every key has one value (Z-sets).
   void append_keys(const Batch& from, size_t begin, size_t end);

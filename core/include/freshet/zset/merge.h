@@ -12,8 +12,9 @@ BatchPtr merge_batches(const Batch& a, const Batch& b);
 
 //! The sum of any number of batches (pairwise merges, smallest first).
 BatchPtr merge_all(std::vector<BatchPtr> batches);
-//! The sum of any number of batches in one pass (a heap of their cursors):
-//! each entry is read and written once, and no intermediate batch is built,
+//! The sum of any number of batches in one pass (a heap of their cursors,
+//! key by key, copying runs of keys and of a key's values in bulk): each
+//! entry is read and written once, and no intermediate batch is built,
 //! where merge_all writes each entry about log2(batches) times.
 BatchPtr merge_many(const std::vector<BatchPtr>& batches);
 
