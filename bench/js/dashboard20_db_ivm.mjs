@@ -126,6 +126,9 @@ export async function create() {
       orders.sendData(new MultiSet(entries));
       graph.run();
     },
+    settle() {
+      for (const mirror of mirrors.values()) mirror.fold();
+    },
     views() {
       return Object.fromEntries([...mirrors].map(([name, mirror]) => [name, mirror.rows()]));
     },

@@ -71,6 +71,9 @@ export async function create({ mode }) {
       }
       await null; // the sinks' microtasks, queued by the steps, run before this
     },
+    settle() {
+      for (const mirror of mirrors.values()) mirror.fold();
+    },
     views() {
       if (mode === 'bare') return Object.fromEntries(VIEWS.map((v) => [v.name, pipelines[0].snapshot(v.name)]));
       return Object.fromEntries([...mirrors].map(([name, mirror]) => [name, mirror.rows()]));
