@@ -44,8 +44,11 @@ class Spine {
   static constexpr uint64_t kFuelPerEntry = 8;
   //! Merges at levels below this one (of at most 2^kEagerLevels entries a
   //! side) run at once: a few µs each, where slicing them would add its
-  //! overhead to every step for nothing.
-  static constexpr size_t kEagerLevels = 10;
+  //! overhead to every step for nothing. At 10, a cascade of them every
+  //! 1,024 one-row steps (~1,000 entries merged in one step) made the p99 of
+  //! a change; at 8 the orders workload's p99 in wasm is ~25% lower and its
+  //! p50 the same (bench/js/ab.mjs, run.mjs; at 6 the p50 rose ~5%).
+  static constexpr size_t kEagerLevels = 8;
 
   //! Adds a non-empty batch, advancing merges by its fuel.
   void insert(BatchPtr batch);
