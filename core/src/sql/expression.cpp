@@ -280,8 +280,9 @@ std::string Expr::to_string(const ColumnNames* names) const {
       return text + " END";
     }
     case ExprKind::kCast:
-      // Said to a user (with names), a literal the binder widened reads as written: "amount > 10".
-      if (names && children[0]->kind == ExprKind::kLiteral && children[0]->type.is_numeric() && type.is_numeric()) {
+      // Said to a user (with names), an integer literal the binder widened
+      // reads as written: "amount > 10" (a cast that may round keeps its CAST).
+      if (names && children[0]->kind == ExprKind::kLiteral && children[0]->type.is_integer() && type.is_numeric()) {
         return child(0);
       }
       return "CAST(" + child(0) + " AS " + type.with_nullable(true).to_string() + ")";
