@@ -24,7 +24,12 @@ const USE = `
   const rows = p.snapshot('v');
   p.close();`;
 
-function browserProgram(contentType) {
+// The same, after the warm-up (warm_up.js) ran in that realm.
+const WARM_USE = `
+  const { ms } = await warmUp();
+  ${USE}`;
+
+function browserProgram(contentType, use = USE) {
   return `
     import { readFileSync } from 'node:fs';
     import { fileURLToPath } from 'node:url';
@@ -33,9 +38,9 @@ function browserProgram(contentType) {
       fetched.push(String(url));
       return new Response(readFileSync(fileURLToPath(url)), { headers: { 'content-type': '${contentType}' } });
     };
-    const { Pipeline } = await import('../../wasm-bindings/js/browser.js');
-    ${USE}
-    console.log(JSON.stringify({ rows, fetched }));`;
+    const { Pipeline, warmUp } = await import('../../wasm-bindings/js/browser.js');
+    ${use}
+    console.log(JSON.stringify({ rows, fetched, warmUpMs: typeof ms === 'undefined' ? null : ms }));`;
 }
 
 test('browser entry: fetch + instantiateStreaming', () => {
@@ -54,4 +59,18 @@ test('browser entry: a server without application/wasm falls back to compiling t
 test('workerd entry: the engine arrives as an imported WebAssembly.Module', () => {
   const program = `import { Pipeline } from 'freshet'; ${USE} console.log(JSON.stringify(rows));`;
   assert.deepEqual(run(program, ['--import', './compiled_wasm_hooks.mjs', '--conditions=workerd']), [{ n: 2 }]);
+});
+
+test('browser entry: warmUp() runs before the first pipeline, which sees none of it', () => {
+  const { rows, fetched, warmUpMs } = run(browserProgram('application/wasm', WARM_USE));
+  assert.deepEqual(rows, [{ n: 2 }]);
+  assert.equal(fetched.length, 1);  // the warm-up and the pipeline share the instance
+  assert.ok(warmUpMs > 0);
+});
+
+test('workerd entry: warmUp() runs before the first pipeline, which sees none of it', () => {
+  const program = `import { Pipeline, warmUp } from 'freshet'; ${WARM_USE} console.log(JSON.stringify({ rows, ms }));`;
+  const { rows, ms } = run(program, ['--import', './compiled_wasm_hooks.mjs', '--conditions=workerd']);
+  assert.deepEqual(rows, [{ n: 2 }]);
+  assert.ok(ms > 0);
 });

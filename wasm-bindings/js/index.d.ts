@@ -584,4 +584,18 @@ export function callbackSink(
   options?: { reset?: () => unknown; description?: unknown },
 ): Sink;
 
+/** What `warmUp()` resolves to. */
+export interface WarmUpResult {
+  /** How long the warm-up took, in ms (in workerd, where clocks stand still while code runs, it may read 0). */
+  ms: number;
+}
+
+/**
+ * Steps a small built-in program (its own pipeline, closed at the end)
+ * through the engine's hot paths so that the host's wasm compiler optimizes
+ * them before your pipelines' first big load and changes need them. Runs
+ * once per loaded engine; later calls resolve to the first result.
+ */
+export function warmUp(): Promise<WarmUpResult>;
+
 export * from './storages.js';

@@ -1,5 +1,6 @@
 // What every entry point (node.js, browser.js, workerd.js) exports.
 export { Pipeline } from './pipeline.js';
+export { warmUp } from './warm_up.js';
 export { FreshetError, ERROR_CODES } from './errors.js';
 export { MapSink } from './sinks/map_sink.js';
 export { callbackSink } from './sinks/callback_sink.js';

@@ -1,0 +1,89 @@
+// warmUp(): the built-in program it steps through leaves nothing behind in
+// the application's pipelines, those open during it and those created
+// after it, and it runs once per wasm instance. (That it makes V8 compile
+// the hot paths earlier is a timing, measured by bench/js/user_shaped.mjs
+// --warm-up, not asserted here.) The entry points other than Node's are
+// covered in loader.test.mjs.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { Pipeline, warmUp } from 'freshet';
+
+import { ORDERS_SQL, bag, tick } from './support.mjs';
+
+// The warm-up's own table names, in a program of the application's.
+const SAME_NAMES_SQL = `
+CREATE TABLE warm_facts (id BIGINT NOT NULL PRIMARY KEY, key_id BIGINT, amount DOUBLE);
+CREATE TABLE warm_plain (a BIGINT, b VARCHAR);
+CREATE MATERIALIZED VIEW warm_even AS SELECT a, b FROM warm_plain WHERE a % 2 = 0;
+CREATE MATERIALIZED VIEW warm_by_key AS SELECT key_id, COUNT(*) AS n, SUM(amount) AS total FROM warm_facts GROUP BY key_id;
+`;
+
+/** The next chunk of `stream`, or 'none' if none arrives within a few timer turns. */
+async function nextOrNone(stream) {
+  const next = stream.next();
+  const none = tick(20).then(() => 'none');
+  return Promise.race([next.then(({ value }) => value), none]);
+}
+
+test('a pipeline open during the warm-up keeps its rows, steps and outputs, and gets no chunk of it', async () => {
+  const p = await Pipeline.create({ sql: ORDERS_SQL });
+  p.pause();
+  const stream = p.egress('by_region', { sendSnapshot: false });
+  p.insert('customers', [{ id: 1, region: 'north' }]);
+  p.insert('orders', [{ id: 1, customer: 1, amount: 5 }]);
+  p.step();
+  assert.deepEqual((await stream.next()).value.inserts, [{ region: 'north', orders: 1, total: 5 }]);
+  const before = { rows: p.snapshot('by_region'), step: p.stats().step, inputs: p.stats().inputs };
+
+  // Two calls at once share one warm-up.
+  const [first, second] = await Promise.all([warmUp(), warmUp()]);
+  assert.equal(first, second);
+  assert.equal(typeof first.ms, 'number');
+  assert.ok(first.ms > 0);
+
+  assert.equal(await nextOrNone(stream), 'none');
+  assert.deepEqual(p.snapshot('by_region'), before.rows);
+  assert.equal(p.stats().step, before.step);
+  assert.deepEqual(p.stats().inputs, before.inputs);
+  p.insert('orders', [{ id: 2, customer: 1, amount: 7 }]);
+  p.step();
+  assert.deepEqual((await stream.next()).value.inserts, [{ region: 'north', orders: 2, total: 12 }]);
+  await p.close();
+});
+
+test('warmUp() runs once: a later call resolves to the first result at once', async () => {
+  const first = await warmUp();
+  const started = performance.now();
+  assert.equal(await warmUp(), first);
+  assert.ok(performance.now() - started < first.ms);
+});
+
+test('a pipeline created after the warm-up, with the same table names, starts empty', async () => {
+  await warmUp();
+  const p = await Pipeline.create({ sql: SAME_NAMES_SQL });
+  p.pause();
+  assert.deepEqual(p.program.tables.map((t) => t.name).sort(), ['warm_facts', 'warm_plain']);
+  assert.deepEqual(p.program.views.map((v) => v.name).sort(), ['warm_by_key', 'warm_even']);
+  assert.equal(p.stats().step, 0);
+  for (const input of Object.values(p.stats().inputs)) assert.equal(input.totalRecords, 0);
+  const stream = p.egress('warm_even');  // with the (empty) snapshot first
+  p.step();
+  assert.deepEqual(p.snapshot('warm_even'), []);
+  assert.deepEqual(p.snapshot('warm_by_key'), []);
+  assert.deepEqual(await p.query('SELECT COUNT(*) AS n FROM warm_even'), [{ n: 0 }]);
+
+  p.insert('warm_plain', [{ a: 2, b: 'x' }, { a: 3, b: 'y' }]);
+  p.insert('warm_facts', [{ id: 1, key_id: 7, amount: 1.5 }, { id: 2, key_id: 7, amount: 2 }]);
+  p.step();
+  assert.deepEqual(p.snapshot('warm_even'), [{ a: 2, b: 'x' }]);
+  assert.deepEqual(p.snapshot('warm_by_key'), [{ key_id: 7, n: 2, total: 3.5 }]);
+  const inserted = [];
+  for (let chunk = await nextOrNone(stream); chunk !== 'none'; chunk = await nextOrNone(stream)) {
+    assert.deepEqual(chunk.deletes ?? [], []);
+    inserted.push(...chunk.inserts);
+  }
+  assert.deepEqual(bag(inserted), bag([{ a: 2, b: 'x' }]));
+  assert.equal(p.stats().inputs.warm_plain.totalRecords, 2);
+  await p.close();
+});

@@ -1,0 +1,91 @@
+// warmUp(): runs a small built-in program through a throwaway pipeline so
+// that the engine's hot paths are compiled by the host's optimizing wasm
+// tier before the application's own pipelines need them (docs/js-api.md).
+//
+// ## Why
+// V8 (Node, Chrome, workerd) first runs every wasm function in its baseline
+// code (Liftoff) and compiles a function with TurboFan, on background
+// threads, once it has run enough ("dynamic tiering"). The engine's hot
+// paths therefore get compiled while the application's first big load and
+// first ~1,000 changes run: ~1.5 s of compiler CPU on helper threads, which
+// on a machine with few cores takes the cores the application's steps need
+// (changes of a few µs then take 4-30 ms). Running the same paths here first
+// moves that compilation before the application's first pipeline.
+//
+// The program touches what ordinary programs use: a PRIMARY KEY table's
+// upserts and deletes, a table without a key (inserts and deletes of whole
+// rows), a join, a GROUP BY with COUNT/SUM/MAX, a filter, one big step and
+// single-row steps (which merge the traces' spines level by level), and the
+// egress of two views. Its pipeline is closed at the end: it shares nothing
+// with the application's pipelines but the wasm instance (whose memory has
+// grown by its peak, ~2 MiB, reused by later pipelines).
+
+import { loadEngineModule } from './engine_loader.js';
+import { Pipeline } from './pipeline.js';
+
+const PROGRAM = `
+CREATE TABLE warm_keys (id BIGINT NOT NULL PRIMARY KEY, name VARCHAR);
+CREATE TABLE warm_facts (id BIGINT NOT NULL PRIMARY KEY, key_id BIGINT, amount DOUBLE);
+CREATE TABLE warm_plain (a BIGINT, b VARCHAR);
+CREATE MATERIALIZED VIEW warm_by_name AS
+  SELECT k.name, COUNT(*) AS n, SUM(f.amount) AS total, MAX(f.amount) AS top
+  FROM warm_facts f JOIN warm_keys k ON f.key_id = k.id
+  GROUP BY k.name;
+CREATE MATERIALIZED VIEW warm_even AS SELECT a, b FROM warm_plain WHERE a % 2 = 0;
+`;
+const KEYS = 64;
+// Enough that V8 tiers up what a big step and a single-row step run (fewer
+// leave part of it to the application's first changes; more cost startup
+// time for nothing: bench/js/user_shaped.mjs --warm-up measures both).
+const BATCH_ROWS = 4000;
+const SINGLE_ROW_STEPS = 400;
+
+const warmed = new WeakMap();  // engine module → Promise of the first warm-up's result
+
+/**
+ * Warms the engine once per loaded wasm instance; later calls resolve to the
+ * first call's result. Resolves to `{ ms }`, how long the warm-up took.
+ */
+export async function warmUp() {
+  const module = await loadEngineModule();
+  let result = warmed.get(module);
+  if (!result) {
+    result = run();
+    warmed.set(module, result);
+    result.catch(() => warmed.delete(module));  // a later call may try again
+  }
+  return result;
+}
+
+async function run() {
+  const started = performance.now();
+  const p = await Pipeline.create({ sql: PROGRAM });
+  try {
+    p.pause();
+    const views = ['warm_by_name', 'warm_even'].map((view) => p.egress(view, { sendSnapshot: false })[Symbol.asyncIterator]());
+    const takeChunks = () => Promise.all(views.map((view) => view.next()));
+    p.insert('warm_keys', Array.from({ length: KEYS }, (_, i) => ({ id: i, name: `k${i % 16}` })));
+    p.insert('warm_facts', Array.from({ length: BATCH_ROWS }, (_, i) => ({ id: i, key_id: i % KEYS, amount: i / 2 })));
+    p.insert('warm_plain', Array.from({ length: BATCH_ROWS }, (_, i) => ({ a: i, b: `b${i % 100}` })));
+    p.step();
+    await takeChunks();
+    for (let i = 0; i < SINGLE_ROW_STEPS; ++i) {
+      // Every step changes both views, so that each has a chunk to take: a
+      // new fact, an upsert of a fact with an amount no fact had, or the
+      // delete of a batch fact (by key) no earlier step touched; the delete
+      // of a batch row with an even `a` (each once), or a new even one.
+      if (i % 3 === 0) p.insert('warm_facts', [{ id: BATCH_ROWS + i, key_id: i % KEYS, amount: i }]);
+      else if (i % 3 === 1) p.insert('warm_facts', [{ id: BATCH_ROWS / 2 + ((i * 7919) % (BATCH_ROWS / 2)), key_id: (i * 31) % KEYS, amount: 1e6 + i }]);
+      else p.delete('warm_facts', { id: i });
+      const a = 2 * ((i * 729) % (BATCH_ROWS / 2));  // distinct for distinct i < BATCH_ROWS / 2
+      if (i % 2) p.delete('warm_plain', [{ a, b: `b${a % 100}` }]);
+      else p.insert('warm_plain', [{ a: a + 1, b: 'odd' }, { a: 2 * BATCH_ROWS + 2 * i, b: 'new' }]);
+      p.step();
+      await takeChunks();
+    }
+    for (const view of views) view.return();
+  } finally {
+    await p.close();
+  }
+  return { ms: performance.now() - started };
+}
