@@ -47,6 +47,9 @@ const importStarted = performance.now();
 const freshet = await loadFreshet();
 const importMs = performance.now() - importStarted;
 const { Pipeline } = freshet;
+const workload = makeWorkload({ orders: Number(options.orders), changes: Number(options.changes) });
+// Right before the first pipeline, as an application that warms up and then
+// loads at once would (V8's compiler threads may still be busy after it).
 let warmUpMs = null;
 if (options['warm-up']) {
   if (typeof freshet.warmUp !== 'function') throw new Error('--warm-up: this build of the package has no warmUp()');
@@ -54,7 +57,6 @@ if (options['warm-up']) {
   await freshet.warmUp();
   warmUpMs = performance.now() - started;
 }
-const workload = makeWorkload({ orders: Number(options.orders), changes: Number(options.changes) });
 const SPIKE_MS = 4;
 
 /**
