@@ -319,6 +319,11 @@ Datum Evaluator::fail(ErrorCode code, std::string message) {
   return Datum::null_value();
 }
 
+Datum Evaluator::fail(ErrorCode code, std::string_view what, const Expr& at) {
+  if (error_.ok()) error_ = Status(code, std::string(what) + " in " + describe(at));
+  return Datum::null_value();
+}
+
 void Evaluator::write(const Datum& value, const SqlType& type, size_t column, RowBuilder& out) {
   if (value.null) return out.set_null(column);
   switch (type.id) {
@@ -468,7 +473,7 @@ Datum Evaluator::evaluate(const Expr& expr, const RowReader& row) {
     case ExprKind::kCase: return evaluate_case(*this, expr, row);
     case ExprKind::kCast: {
       Datum value = evaluate(*expr.children[0], row);
-      return value.null ? value : internal::cast_value(*this, value, expr.children[0]->type, expr.type);
+      return value.null ? value : internal::cast_value(*this, expr, value, expr.children[0]->type, expr.type);
     }
     case ExprKind::kCoalesce:
       for (const ExprPtr& child : expr.children) {
@@ -483,7 +488,7 @@ Datum Evaluator::evaluate(const Expr& expr, const RowReader& row) {
       return value.null ? value : internal::extract_field(expr, value, expr.children[0]->type);
     }
   }
-  return fail(ErrorCode::kInternal, "unknown expression kind in " + expr.to_string());
+  return fail(ErrorCode::kInternal, "unknown expression kind", expr);
 }
 
 }  // namespace freshet::sql
