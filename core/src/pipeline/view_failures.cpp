@@ -3,7 +3,7 @@
 // failed with that operator's error, named for the view and step:
 //   view 'ratio' failed at step 3: map: division by zero in (total / n)
 // and a view failed through a view it reads says which:
-//   view 'doubled' failed at step 3 (it reads view 'ratio'): map: ...
+//   view 'doubled' failed at step 3: map: ... (in view 'ratio', which it reads)
 // A failed view keeps its contents of the step before but answers this
 // error to snapshots, lookups, queries and its egress streams (once their
 // queued chunks are taken); its endpoints get no more chunks and hold no
@@ -68,12 +68,14 @@ void Pipeline::mark_failed_views() {
     if (!view->failure().ok()) continue;
     const OperatorFailure* failure = failure_of_view(*program_, *view);
     if (!failure) continue;
-    std::string where = "view '" + view->view().name + "' failed at step " + std::to_string(failure->step);
-    // The expression that failed is in the view it reads: say so.
+    std::string message = "view '" + view->view().name + "' failed at step " + std::to_string(failure->step) + ": " +
+                          failure->error.message();
+    // The expression that failed is in a view it reads: say which (after the
+    // error, so that the message starts as every view failure's does).
     if (const MaterializedView* upstream = failed_upstream(*program_, *view, *failure, views_)) {
-      where += " (it reads view '" + upstream->view().name + "')";
+      message += " (in view '" + upstream->view().name + "', which it reads)";
     }
-    view->fail(Status(failure->error.code(), where + ": " + failure->error.message()), failure->step);
+    view->fail(Status(failure->error.code(), std::move(message)), failure->step);
   }
 }
 

@@ -271,18 +271,21 @@ Datum to_date(Evaluator& evaluator, const Expr& cast, const Datum& value, const 
 
 // Feldera: milliseconds since 1970, of which whole seconds count ("Calcite
 // ignores sub-second units"); a DECIMAL is truncated to an integer first.
-Datum milliseconds_to_timestamp(Evaluator& evaluator, const Expr& cast, const Datum& value, const SqlType& from, const SqlType& to) {
+Datum milliseconds_to_timestamp(Evaluator& evaluator, const Expr& cast, const Datum& value, const SqlType& from,
+                                const SqlType& to) {
   int64_t millis = value.integer;
   if (from.id == TypeId::kDecimal) {
     int128 whole = value.decimal / pow10_int128(from.scale);
     if (whole > std::numeric_limits<int64_t>::max() || whole < std::numeric_limits<int64_t>::min()) {
-      return evaluator.fail(ErrorCode::kOverflow, "cannot cast " + shown(value, from) + " to TIMESTAMP: out of range", cast);
+      return evaluator.fail(ErrorCode::kOverflow, "cannot cast " + shown(value, from) + " to TIMESTAMP: out of range",
+                            cast);
     }
     millis = static_cast<int64_t>(whole);
   }
   int64_t micros;
   if (__builtin_mul_overflow(millis / 1000, 1000 * int64_t{1000}, &micros) || !timestamp_in_range(micros)) {
-    return evaluator.fail(ErrorCode::kOverflow, "cannot cast " + shown(value, from) + " to TIMESTAMP: out of range", cast);
+    return evaluator.fail(ErrorCode::kOverflow, "cannot cast " + shown(value, from) + " to TIMESTAMP: out of range",
+                          cast);
   }
   return Datum::of_int(micros);
 }

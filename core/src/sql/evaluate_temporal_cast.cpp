@@ -61,16 +61,19 @@ Datum to_interval(Evaluator& evaluator, const Expr& cast, const Datum& value, co
   int128 result;
   if (__builtin_mul_overflow(units, int128{unit}, &result) || (result /= scale) > INT64_MAX || result < INT64_MIN) {
     return evaluator.fail(ErrorCode::kOverflow,
-                          "cannot cast " + value_to_text(value, from) + " to " + type_text(to) + ": out of range", cast);
+                          "cannot cast " + value_to_text(value, from) + " to " + type_text(to) + ": out of range",
+                          cast);
   }
   return Datum::of_int(static_cast<int64_t>(result));
 }
 
-Datum interval_to_integer(Evaluator& evaluator, const Expr& cast, const Datum& value, const SqlType& from, const SqlType& to) {
+Datum interval_to_integer(Evaluator& evaluator, const Expr& cast, const Datum& value, const SqlType& from,
+                          const SqlType& to) {
   int64_t units = value.integer / interval_unit_size(from.interval_start());
   if (!integer_fits(to.id, units)) {
     return evaluator.fail(ErrorCode::kOverflow,
-                          "cannot cast " + value_to_text(value, from) + " to " + type_text(to) + ": out of range", cast);
+                          "cannot cast " + value_to_text(value, from) + " to " + type_text(to) + ": out of range",
+                          cast);
   }
   return Datum::of_int(units);
 }
@@ -82,7 +85,8 @@ bool is_temporal_cast(const SqlType& from, const SqlType& to) {
   return to.id == TypeId::kTime || to.is_interval() || from.id == TypeId::kTime || from.is_interval();
 }
 
-Datum cast_temporal(Evaluator& evaluator, const Expr& cast, const Datum& value, const SqlType& from, const SqlType& to) {
+Datum cast_temporal(Evaluator& evaluator, const Expr& cast, const Datum& value, const SqlType& from,
+                    const SqlType& to) {
   if (to.id == TypeId::kTime) return to_time(evaluator, cast, value, from, to);
   if (to.is_interval()) return to_interval(evaluator, cast, value, from, to);
   if (from.id == TypeId::kTime && to.id == TypeId::kTimestamp) return value;  // 1970-01-01 is day 0

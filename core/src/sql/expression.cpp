@@ -320,7 +320,13 @@ Datum Evaluator::fail(ErrorCode code, std::string message) {
 }
 
 Datum Evaluator::fail(ErrorCode code, std::string_view what, const Expr& at) {
-  if (error_.ok()) error_ = Status(code, std::string(what) + " in " + describe(at));
+  if (!error_.ok()) return Datum::null_value();
+  // A CAST that failed is named as a CAST, even of an integer literal (which
+  // descriptions show bare, as the binder's widening of it).
+  std::string where = at.kind == ExprKind::kCast ? "CAST(" + describe(*at.children[0]) + " AS " +
+                                                       at.type.with_nullable(true).to_string() + ")"
+                                                 : describe(at);
+  error_ = Status(code, std::string(what) + " in " + where);
   return Datum::null_value();
 }
 

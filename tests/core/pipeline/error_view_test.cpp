@@ -80,7 +80,9 @@ TEST(ErrorViewTest, ListsNulledErrorsAndReadsLikeAView) {
   ASSERT_TRUE(p->step().ok());  // the empty table: 36 / 0 in r
   const Schema& schema = *p->program().find_system_view("error_view")->schema;
   std::string rows = as_json(schema, *p->snapshot("error_view"));
-  EXPECT_NE(rows.find("\"table_or_view_name\":\"r\",\"message\":\"division by zero in (36 / COUNT(*))\""), std::string::npos) << rows;
+  EXPECT_NE(rows.find("\"table_or_view_name\":\"r\",\"message\":\"division by zero in (36 / COUNT(*))\""),
+            std::string::npos)
+      << rows;
   EXPECT_NE(rows.find("\\\"kind\\\":\\\"runtime_error\\\",\\\"step\\\":0"), std::string::npos) << rows;
   EXPECT_EQ(stat(p->stats_json(), "r\":{\"failed\":null,\"nulled_errors"), 1u);
 

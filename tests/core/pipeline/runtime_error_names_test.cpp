@@ -54,15 +54,24 @@ TEST(RuntimeErrorNamesTest, ACastNamesItsColumn) {
             "view 'v' failed at step 0: map: cannot cast 40000 to SMALLINT: out of range in CAST(qty AS SMALLINT)");
 }
 
+TEST(RuntimeErrorNamesTest, ACastOfAnIntegerLiteralIsStillNamedACast) {
+  // Descriptions show a widened integer literal bare; the CAST that failed is said as written.
+  EXPECT_EQ(failure_after("CREATE TABLE t (a INT);"
+                          "CREATE MATERIALIZED VIEW v AS SELECT a, CAST(40000 AS SMALLINT) AS c FROM t;",
+                          "t", R"([{"insert":{"a":1}}])", "v"),
+            "view 'v' failed at step 0: map: cannot cast 40000 to SMALLINT: out of range in CAST(40000 AS SMALLINT)");
+}
+
 TEST(RuntimeErrorNamesTest, AFunctionsBadArgumentNamesTheCall) {
   EXPECT_EQ(failure_after("CREATE TABLE t (x DOUBLE);"
                           "CREATE MATERIALIZED VIEW v AS SELECT LN(x) AS l FROM t;",
                           "t", R"([{"insert":{"x":-1}}])", "v"),
             "view 'v' failed at step 0: map: LN of a negative number in ln(x)");
-  EXPECT_EQ(failure_after("CREATE TABLE t (s VARCHAR, n INT);"
-                          "CREATE MATERIALIZED VIEW v AS SELECT SUBSTRING(s, 1, n) AS p FROM t;",
-                          "t", R"([{"insert":{"s":"abc","n":-1}}])", "v"),
-            "view 'v' failed at step 0: map: negative substring length not allowed in substring(s, 1, CAST(n AS BIGINT))");
+  EXPECT_EQ(
+      failure_after("CREATE TABLE t (s VARCHAR, n INT);"
+                    "CREATE MATERIALIZED VIEW v AS SELECT SUBSTRING(s, 1, n) AS p FROM t;",
+                    "t", R"([{"insert":{"s":"abc","n":-1}}])", "v"),
+      "view 'v' failed at step 0: map: negative substring length not allowed in substring(s, 1, CAST(n AS BIGINT))");
 }
 
 TEST(RuntimeErrorNamesTest, AJoinsSharedColumnNameIsQualified) {
@@ -101,9 +110,10 @@ TEST(RuntimeErrorNamesTest, AViewFailedThroughAViewItReadsNamesThatView) {
   std::unique_ptr<Pipeline> p = create(program);
   ASSERT_NE(p, nullptr);
   ASSERT_TRUE(p->step().ok());
-  EXPECT_EQ(p->view_failure("ratio").message(), "view 'ratio' failed at step 0: map: division by zero in (36 / COUNT(*))");
+  EXPECT_EQ(p->view_failure("ratio").message(),
+            "view 'ratio' failed at step 0: map: division by zero in (36 / COUNT(*))");
   EXPECT_EQ(p->view_failure("doubled").message(),
-            "view 'doubled' failed at step 0 (it reads view 'ratio'): map: division by zero in (36 / COUNT(*))");
+            "view 'doubled' failed at step 0: map: division by zero in (36 / COUNT(*)) (in view 'ratio', which it reads)");
 }
 
 TEST(RuntimeErrorNamesTest, TheErrorViewShowsTheExpressionByName) {

@@ -65,7 +65,7 @@ TEST(ViewFailureTest, ADivisionByZeroFailsItsViewAndItsDependentsOnly) {
   EXPECT_EQ(error.message(), "view 'ratio' failed at step 0: map: division by zero in (36 / COUNT(*))");
   // doubled reads ratio: its message says where the division is.
   EXPECT_EQ(run.p->view_failure("doubled").message(),
-            "view 'doubled' failed at step 0 (it reads view 'ratio'): map: division by zero in (36 / COUNT(*))");
+            "view 'doubled' failed at step 0: map: division by zero in (36 / COUNT(*)) (in view 'ratio', which it reads)");
   EXPECT_TRUE(run.p->failure().ok());
 
   // Rows of t make the division fine, but a failed view stays failed.
