@@ -36,7 +36,7 @@ test("on_runtime_error 'null': NULL, counted in /stats, listed in error_view ove
   assert.equal(snapshot.json_data.length, 1);
   const row = snapshot.json_data[0].insert;
   assert.equal(row.table_or_view_name, 'r');
-  assert.equal(row.message, 'division by zero');
+  assert.equal(row.message, 'division by zero in (36 / COUNT(*))');
   assert.equal(JSON.parse(row.metadata).kind, 'runtime_error');
 
   await reader.cancel();
@@ -45,7 +45,7 @@ test("on_runtime_error 'null': NULL, counted in /stats, listed in error_view ove
     { what: 'the rows of t to be stepped' });
   // The NULL row's retraction is no new error: error_view and the count hold the one error seen.
   const listed = (await edge.call('GET', 'nm/query?sql=SELECT table_or_view_name, message FROM error_view')).body;
-  assert.deepEqual(listed, [{ table_or_view_name: 'r', message: 'division by zero' }]);
+  assert.deepEqual(listed, [{ table_or_view_name: 'r', message: 'division by zero in (36 / COUNT(*))' }]);
   assert.equal((await edge.call('GET', 'nm/stats')).body.views.r.nulled_errors, 1);
 });
 

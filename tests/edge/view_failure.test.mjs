@@ -14,7 +14,7 @@ CREATE MATERIALIZED VIEW ratio AS SELECT 36 / COUNT(*) AS r FROM t;
 CREATE MATERIALIZED VIEW doubled AS SELECT r * 2 AS d FROM ratio;
 CREATE MATERIALIZED VIEW u_big AS SELECT y FROM u WHERE y > 1;
 `;
-const RATIO_ERROR = "view 'ratio' failed at step 0: map: division by zero";
+const RATIO_ERROR = "view 'ratio' failed at step 0: map: division by zero in (36 / COUNT(*))";
 
 let edge;
 before(async () => {
@@ -38,7 +38,7 @@ test('a failed view answers its error; the other views and the pipeline go on', 
   let line;
   do line = await open.next(); while (line && !line.error);
   assert.deepEqual(line.error, {
-    message: "view 'doubled' failed at step 0: map: division by zero",
+    message: "view 'doubled' failed at step 0: map: division by zero in (36 / COUNT(*)) (in view 'ratio', which it reads)",
     error_code: 'INVALID_ARGUMENT',
     details: { view: 'doubled', step: 0, view_failed: true },
   });
@@ -46,14 +46,14 @@ test('a failed view answers its error; the other views and the pipeline go on', 
   const stats = (await edge.call('GET', 'vf/stats')).body;
   assert.deepEqual(stats.views, {
     ratio: { failed: { code: 'INVALID_ARGUMENT', message: RATIO_ERROR, step: 0 }, nulled_errors: 0 },
-    doubled: { failed: { code: 'INVALID_ARGUMENT', message: "view 'doubled' failed at step 0: map: division by zero", step: 0 }, nulled_errors: 0 },
+    doubled: { failed: { code: 'INVALID_ARGUMENT', message: "view 'doubled' failed at step 0: map: division by zero in (36 / COUNT(*)) (in view 'ratio', which it reads)", step: 0 }, nulled_errors: 0 },
     u_big: { failed: null, nulled_errors: 0 },
   });
   assert.equal(stats.global_metrics.state, 'Running');
   assert.equal(stats.failure, null);
 
   const query = await edge.call('GET', `vf/query?sql=${encodeURIComponent('SELECT * FROM ratio')}&format=json`);
-  assertError(query, 503, 'INVALID_ARGUMENT', /^view 'ratio' failed at step 0: map: division by zero$/);
+  assertError(query, 503, 'INVALID_ARGUMENT', /^view 'ratio' failed at step 0: map: division by zero in \(36 \/ COUNT\(\*\)\)$/);
   assert.deepEqual(query.body.details, { view: 'ratio', step: 0, view_failed: true });
   const egress = await edge.call('POST', 'vf/egress/ratio?send_snapshot=true');
   assertError(egress, 503, 'INVALID_ARGUMENT', /^view 'ratio' failed/);

@@ -22,12 +22,13 @@ test("onRuntimeError 'null': NULL on the empty table, counted and listed, right 
   p.step();
   assert.deepEqual(p.snapshot('r'), [{ r: null }]);
   assert.equal(p.stats().views.r.nulledErrors, 1);
-  assert.deepEqual(listed(p), ['r: division by zero']);
+  assert.deepEqual(listed(p), ['r: division by zero in (36 / COUNT(*))']);
   const [row] = p.snapshot('error_view');
   const metadata = JSON.parse(row.metadata);
   assert.equal(metadata.kind, 'runtime_error');
   assert.equal(metadata.step, 0);
   assert.equal(metadata.error_code, 'INVALID_ARGUMENT');
+  assert.equal(metadata.expression, '(36 / COUNT(*))');  // over the operator's input's column names
 
   p.insert('t', [{ x: 1 }, { x: 2 }]);
   p.step();

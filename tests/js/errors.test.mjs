@@ -125,7 +125,7 @@ test('a runtime error fails the view, not the pipeline: the step and later calls
   p.step();
   const { code, message } = p.stats().views.v.failed;
   assert.equal(code, 'INVALID_ARGUMENT');
-  assert.equal(message, "view 'v' failed at step 0: map: division by zero");
+  assert.equal(message, "view 'v' failed at step 0: map: division by zero in (10 / x)");
   p.insert('t', [{ x: 1 }]);
   p.step();
   assert.equal(p.stats().failure, null);

@@ -383,7 +383,13 @@ Result<QueryBinder::Bound> QueryBinder::bind_join(const TableRef& join) {
   for (size_t i = 0; i < scope.columns.size(); ++i) {
     if (i < left_width ? left_missing : right_missing) scope.columns[i].type.nullable = true;
   }
+  // Columns the two sides share a name of are qualified ("o.id", "c.id"), so
+  // that explain and runtime errors over the joined rows tell them apart.
   plan->schema = schema_of(scope);
+  const ColumnNames names = scope.column_names();
+  std::vector<Column> columns = plan->schema->columns();
+  for (size_t c = 0; c < columns.size(); ++c) columns[c].name = names[c];
+  plan->schema = make_schema(std::move(columns));
   for (size_t c = 0; c < left_width; ++c) plan->left_columns.push_back(c);
   for (size_t c = left_width; c < scope.columns.size(); ++c) plan->right_columns.push_back(c - left_width);
   plan->inputs.push_back(std::move(left->plan));

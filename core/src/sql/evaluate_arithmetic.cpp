@@ -24,11 +24,11 @@ namespace {
 constexpr const char* kDivisionByZero = "division by zero";
 
 Datum integer_overflow(Evaluator& evaluator, const Expr& expr) {
-  return evaluator.fail(ErrorCode::kOverflow, "integer overflow in " + expr.to_string());
+  return evaluator.fail(ErrorCode::kOverflow, "integer overflow", expr);
 }
 
 Datum decimal_overflow(Evaluator& evaluator, const Expr& expr) {
-  return evaluator.fail(ErrorCode::kOverflow, "decimal overflow in " + expr.to_string());
+  return evaluator.fail(ErrorCode::kOverflow, "decimal overflow", expr);
 }
 
 int128 abs128(int128 value) { return value < 0 ? -value : value; }
@@ -44,15 +44,15 @@ Datum integer_arithmetic(Evaluator& evaluator, const Expr& expr, int64_t a, int6
     case AstOperator::kSubtract: overflow = __builtin_sub_overflow(a, b, &result); break;
     case AstOperator::kMultiply: overflow = __builtin_mul_overflow(a, b, &result); break;
     case AstOperator::kDivide:
-      if (b == 0) return evaluator.fail(ErrorCode::kInvalidArgument, kDivisionByZero);
+      if (b == 0) return evaluator.fail(ErrorCode::kInvalidArgument, kDivisionByZero, expr);
       overflow = a == std::numeric_limits<int64_t>::min() && b == -1;
       if (!overflow) result = a / b;
       break;
     case AstOperator::kModulo:
-      if (b == 0) return evaluator.fail(ErrorCode::kInvalidArgument, kDivisionByZero);
+      if (b == 0) return evaluator.fail(ErrorCode::kInvalidArgument, kDivisionByZero, expr);
       result = b == -1 ? 0 : a % b;  // INT64_MIN % -1 is undefined in C++; mathematically 0
       break;
-    default: return evaluator.fail(ErrorCode::kInternal, "bad arithmetic operator in " + expr.to_string());
+    default: return evaluator.fail(ErrorCode::kInternal, "bad arithmetic operator", expr);
   }
   if (overflow || !integer_fits(expr.type.id, result)) return integer_overflow(evaluator, expr);
   return Datum::of_int(result);
@@ -65,14 +65,14 @@ Datum floating_arithmetic(Evaluator& evaluator, const Expr& expr, double a, doub
     case AstOperator::kSubtract: result = a - b; break;
     case AstOperator::kMultiply: result = a * b; break;
     case AstOperator::kDivide:
-      if (b == 0) return evaluator.fail(ErrorCode::kInvalidArgument, kDivisionByZero);
+      if (b == 0) return evaluator.fail(ErrorCode::kInvalidArgument, kDivisionByZero, expr);
       result = a / b;
       break;
     case AstOperator::kModulo:
-      if (b == 0) return evaluator.fail(ErrorCode::kInvalidArgument, kDivisionByZero);
+      if (b == 0) return evaluator.fail(ErrorCode::kInvalidArgument, kDivisionByZero, expr);
       result = std::fmod(a, b);
       break;
-    default: return evaluator.fail(ErrorCode::kInternal, "bad arithmetic operator in " + expr.to_string());
+    default: return evaluator.fail(ErrorCode::kInternal, "bad arithmetic operator", expr);
   }
   if (expr.type.id == TypeId::kReal) result = static_cast<float>(result);
   return Datum::of_double(result);
@@ -119,14 +119,14 @@ Datum decimal_arithmetic(Evaluator& evaluator, const Expr& expr, int128 a, int12
       break;
     }
     case AstOperator::kDivide:
-      if (b == 0) return evaluator.fail(ErrorCode::kInvalidArgument, kDivisionByZero);
+      if (b == 0) return evaluator.fail(ErrorCode::kInvalidArgument, kDivisionByZero, expr);
       overflow = !decimal_divide(a, s1, b, s2, rs, &result);
       break;
     case AstOperator::kModulo:
-      if (b == 0) return evaluator.fail(ErrorCode::kInvalidArgument, kDivisionByZero);
+      if (b == 0) return evaluator.fail(ErrorCode::kInvalidArgument, kDivisionByZero, expr);
       result = a % b;  // |a| < 10^38, so never the undefined INT128_MIN % -1
       break;
-    default: return evaluator.fail(ErrorCode::kInternal, "bad arithmetic operator in " + expr.to_string());
+    default: return evaluator.fail(ErrorCode::kInternal, "bad arithmetic operator", expr);
   }
   if (overflow || !decimal_fits(result, precision_of(expr.type))) return decimal_overflow(evaluator, expr);
   return Datum::of_decimal(result);
@@ -171,7 +171,7 @@ Datum negate(Evaluator& evaluator, const Expr& expr, const Datum& value) {
   if (type.id == TypeId::kDecimal) return Datum::of_decimal(-value.decimal);
   int64_t result;
   if (__builtin_sub_overflow(int64_t{0}, value.integer, &result) || !integer_fits(type.id, result)) {
-    if (type.is_interval()) return evaluator.fail(ErrorCode::kOverflow, "interval overflow in " + expr.to_string());
+    if (type.is_interval()) return evaluator.fail(ErrorCode::kOverflow, "interval overflow", expr);
     return integer_overflow(evaluator, expr);
   }
   return Datum::of_int(result);

@@ -46,17 +46,17 @@ std::string shown(const Datum& value, const SqlType& type) {
   return type.id == TypeId::kVarchar ? "'" + text + "'" : text;
 }
 
-Datum out_of_range(Evaluator& evaluator, const Datum& value, const SqlType& from, const SqlType& to) {
+Datum out_of_range(Evaluator& evaluator, const Expr& cast, const Datum& value, const SqlType& from, const SqlType& to) {
   return evaluator.fail(ErrorCode::kOverflow,
-                        "cannot cast " + shown(value, from) + " to " + type_text(to) + ": out of range");
+                        "cannot cast " + shown(value, from) + " to " + type_text(to) + ": out of range", cast);
 }
 
-Datum bad_text(Evaluator& evaluator, std::string_view text, const SqlType& to) {
-  return evaluator.fail(ErrorCode::kTypeError, "cannot cast '" + std::string(text) + "' to " + type_text(to));
+Datum bad_text(Evaluator& evaluator, const Expr& cast, std::string_view text, const SqlType& to) {
+  return evaluator.fail(ErrorCode::kTypeError, "cannot cast '" + std::string(text) + "' to " + type_text(to), cast);
 }
 
-Datum unsupported(Evaluator& evaluator, const SqlType& from, const SqlType& to) {
-  return evaluator.fail(ErrorCode::kTypeError, "cannot cast " + type_text(from) + " to " + type_text(to));
+Datum unsupported(Evaluator& evaluator, const Expr& cast, const SqlType& from, const SqlType& to) {
+  return evaluator.fail(ErrorCode::kTypeError, "cannot cast " + type_text(from) + " to " + type_text(to), cast);
 }
 
 bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
@@ -138,7 +138,7 @@ ParseOutcome parse_number(std::string_view text, int scale, bool allow_fraction,
   return ParseOutcome::kOk;
 }
 
-Datum to_integer(Evaluator& evaluator, const Datum& value, const SqlType& from, const SqlType& to) {
+Datum to_integer(Evaluator& evaluator, const Expr& cast, const Datum& value, const SqlType& from, const SqlType& to) {
   int64_t result = 0;
   switch (from.id) {
     case TypeId::kBoolean: return Datum::of_int(value.integer != 0 ? 1 : 0);
@@ -147,7 +147,7 @@ Datum to_integer(Evaluator& evaluator, const Datum& value, const SqlType& from, 
       double truncated = std::trunc(value.floating);
       // 2^63 is exact as a double; NaN fails both comparisons.
       if (!(truncated >= -9223372036854775808.0 && truncated < 9223372036854775808.0)) {
-        return out_of_range(evaluator, value, from, to);
+        return out_of_range(evaluator, cast, value, from, to);
       }
       result = static_cast<int64_t>(truncated);
       break;
@@ -155,7 +155,7 @@ Datum to_integer(Evaluator& evaluator, const Datum& value, const SqlType& from, 
     case TypeId::kDecimal: {
       int128 truncated = value.decimal / pow10_int128(from.scale);
       if (truncated < std::numeric_limits<int64_t>::min() || truncated > std::numeric_limits<int64_t>::max()) {
-        return out_of_range(evaluator, value, from, to);
+        return out_of_range(evaluator, cast, value, from, to);
       }
       result = static_cast<int64_t>(truncated);
       break;
@@ -164,19 +164,19 @@ Datum to_integer(Evaluator& evaluator, const Datum& value, const SqlType& from, 
       std::string_view text = trim(value.string);
       int128 parsed;
       ParseOutcome outcome = parse_number(text, 0, false, &parsed);
-      if (outcome == ParseOutcome::kBadText) return bad_text(evaluator, text, to);
+      if (outcome == ParseOutcome::kBadText) return bad_text(evaluator, cast, text, to);
       if (outcome == ParseOutcome::kOverflow || parsed < std::numeric_limits<int64_t>::min() ||
           parsed > std::numeric_limits<int64_t>::max()) {
-        return out_of_range(evaluator, value, from, to);
+        return out_of_range(evaluator, cast, value, from, to);
       }
       result = static_cast<int64_t>(parsed);
       break;
     }
     default:
-      if (!from.is_integer()) return unsupported(evaluator, from, to);
+      if (!from.is_integer()) return unsupported(evaluator, cast, from, to);
       result = value.integer;
   }
-  if (!integer_fits(to.id, result)) return out_of_range(evaluator, value, from, to);
+  if (!integer_fits(to.id, result)) return out_of_range(evaluator, cast, value, from, to);
   return Datum::of_int(result);
 }
 
@@ -191,7 +191,7 @@ double decimal_to_double(int128 unscaled, uint8_t scale) {
   return std::strtod(decimal_to_string(unscaled, scale).c_str(), nullptr);
 }
 
-Datum to_floating(Evaluator& evaluator, const Datum& value, const SqlType& from, const SqlType& to) {
+Datum to_floating(Evaluator& evaluator, const Expr& cast, const Datum& value, const SqlType& from, const SqlType& to) {
   double result = 0;
   switch (from.id) {
     case TypeId::kReal:
@@ -201,18 +201,18 @@ Datum to_floating(Evaluator& evaluator, const Datum& value, const SqlType& from,
       std::string text(trim(value.string));
       char* end = nullptr;
       result = std::strtod(text.c_str(), &end);
-      if (text.empty() || end != text.c_str() + text.size()) return bad_text(evaluator, text, to);
+      if (text.empty() || end != text.c_str() + text.size()) return bad_text(evaluator, cast, text, to);
       break;
     }
     default:
-      if (!from.is_integer()) return unsupported(evaluator, from, to);
+      if (!from.is_integer()) return unsupported(evaluator, cast, from, to);
       result = static_cast<double>(value.integer);
   }
   if (to.id == TypeId::kReal) result = static_cast<float>(result);
   return Datum::of_double(result);
 }
 
-Datum to_decimal(Evaluator& evaluator, const Datum& value, const SqlType& from, const SqlType& to) {
+Datum to_decimal(Evaluator& evaluator, const Expr& cast, const Datum& value, const SqlType& from, const SqlType& to) {
   int128 result = 0;
   bool ok = true;
   switch (from.id) {
@@ -221,7 +221,7 @@ Datum to_decimal(Evaluator& evaluator, const Datum& value, const SqlType& from, 
     case TypeId::kDouble: {
       // Through the shortest text, so that 1.005 becomes 1.01 at scale 2 as
       // its literal would, not 1.00 as the binary value 1.00499... would.
-      if (!std::isfinite(value.floating)) return out_of_range(evaluator, value, from, to);
+      if (!std::isfinite(value.floating)) return out_of_range(evaluator, cast, value, from, to);
       std::string text = from.id == TypeId::kReal ? real_to_string(static_cast<float>(value.floating))
                                                   : double_to_string(value.floating);
       ok = parse_number(text, to.scale, true, &result) == ParseOutcome::kOk;
@@ -230,29 +230,29 @@ Datum to_decimal(Evaluator& evaluator, const Datum& value, const SqlType& from, 
     case TypeId::kVarchar: {
       std::string_view text = trim(value.string);
       ParseOutcome outcome = parse_number(text, to.scale, true, &result);
-      if (outcome == ParseOutcome::kBadText) return bad_text(evaluator, text, to);
+      if (outcome == ParseOutcome::kBadText) return bad_text(evaluator, cast, text, to);
       ok = outcome == ParseOutcome::kOk;
       break;
     }
     default:
-      if (!from.is_integer()) return unsupported(evaluator, from, to);
+      if (!from.is_integer()) return unsupported(evaluator, cast, from, to);
       ok = rescale_checked(value.integer, 0, to.scale, &result);
   }
   uint8_t precision = to.precision == 0 ? kMaxDecimalPrecision : to.precision;
-  if (!ok || !decimal_fits(result, precision)) return out_of_range(evaluator, value, from, to);
+  if (!ok || !decimal_fits(result, precision)) return out_of_range(evaluator, cast, value, from, to);
   return Datum::of_decimal(result);
 }
 
-Datum to_boolean(Evaluator& evaluator, const Datum& value, const SqlType& from, const SqlType& to) {
+Datum to_boolean(Evaluator& evaluator, const Expr& cast, const Datum& value, const SqlType& from, const SqlType& to) {
   if (from.id == TypeId::kBoolean || from.is_integer()) return Datum::of_bool(value.integer != 0);
-  if (from.id != TypeId::kVarchar) return unsupported(evaluator, from, to);
+  if (from.id != TypeId::kVarchar) return unsupported(evaluator, cast, from, to);
   std::string_view text = trim(value.string);
   if (equals_ignoring_case(text, "true")) return Datum::of_bool(true);
   if (equals_ignoring_case(text, "false")) return Datum::of_bool(false);
-  return bad_text(evaluator, text, to);
+  return bad_text(evaluator, cast, text, to);
 }
 
-Datum to_date(Evaluator& evaluator, const Datum& value, const SqlType& from, const SqlType& to) {
+Datum to_date(Evaluator& evaluator, const Expr& cast, const Datum& value, const SqlType& from, const SqlType& to) {
   switch (from.id) {
     case TypeId::kDate: return value;
     case TypeId::kTimestamp: {
@@ -263,31 +263,34 @@ Datum to_date(Evaluator& evaluator, const Datum& value, const SqlType& from, con
     case TypeId::kVarchar: {
       std::string_view text = trim(value.string);
       Result<int32_t> days = parse_date(text);
-      return days.ok() ? Datum::of_int(*days) : bad_text(evaluator, text, to);
+      return days.ok() ? Datum::of_int(*days) : bad_text(evaluator, cast, text, to);
     }
-    default: return unsupported(evaluator, from, to);
+    default: return unsupported(evaluator, cast, from, to);
   }
 }
 
 // Feldera: milliseconds since 1970, of which whole seconds count ("Calcite
 // ignores sub-second units"); a DECIMAL is truncated to an integer first.
-Datum milliseconds_to_timestamp(Evaluator& evaluator, const Datum& value, const SqlType& from, const SqlType& to) {
+Datum milliseconds_to_timestamp(Evaluator& evaluator, const Expr& cast, const Datum& value, const SqlType& from,
+                                const SqlType& to) {
   int64_t millis = value.integer;
   if (from.id == TypeId::kDecimal) {
     int128 whole = value.decimal / pow10_int128(from.scale);
     if (whole > std::numeric_limits<int64_t>::max() || whole < std::numeric_limits<int64_t>::min()) {
-      return evaluator.fail(ErrorCode::kOverflow, "cannot cast " + shown(value, from) + " to TIMESTAMP: out of range");
+      return evaluator.fail(ErrorCode::kOverflow, "cannot cast " + shown(value, from) + " to TIMESTAMP: out of range",
+                            cast);
     }
     millis = static_cast<int64_t>(whole);
   }
   int64_t micros;
   if (__builtin_mul_overflow(millis / 1000, 1000 * int64_t{1000}, &micros) || !timestamp_in_range(micros)) {
-    return evaluator.fail(ErrorCode::kOverflow, "cannot cast " + shown(value, from) + " to TIMESTAMP: out of range");
+    return evaluator.fail(ErrorCode::kOverflow, "cannot cast " + shown(value, from) + " to TIMESTAMP: out of range",
+                          cast);
   }
   return Datum::of_int(micros);
 }
 
-Datum to_timestamp(Evaluator& evaluator, const Datum& value, const SqlType& from, const SqlType& to) {
+Datum to_timestamp(Evaluator& evaluator, const Expr& cast, const Datum& value, const SqlType& from, const SqlType& to) {
   switch (from.id) {
     case TypeId::kTimestamp: return value;
     case TypeId::kDate: return Datum::of_int(value.integer * kMicrosPerDay);
@@ -295,21 +298,21 @@ Datum to_timestamp(Evaluator& evaluator, const Datum& value, const SqlType& from
     case TypeId::kSmallInt:
     case TypeId::kInt:
     case TypeId::kBigInt:
-    case TypeId::kDecimal: return milliseconds_to_timestamp(evaluator, value, from, to);
+    case TypeId::kDecimal: return milliseconds_to_timestamp(evaluator, cast, value, from, to);
     case TypeId::kVarchar: {
       std::string_view text = trim(value.string);
       if (text.size() == 10) {
         Result<int32_t> days = parse_date(text);
-        return days.ok() ? Datum::of_int(int64_t{*days} * kMicrosPerDay) : bad_text(evaluator, text, to);
+        return days.ok() ? Datum::of_int(int64_t{*days} * kMicrosPerDay) : bad_text(evaluator, cast, text, to);
       }
       Result<int64_t> micros = parse_timestamp(text);
-      return micros.ok() ? Datum::of_int(*micros) : bad_text(evaluator, text, to);
+      return micros.ok() ? Datum::of_int(*micros) : bad_text(evaluator, cast, text, to);
     }
-    default: return unsupported(evaluator, from, to);
+    default: return unsupported(evaluator, cast, from, to);
   }
 }
 
-Datum to_varchar(Evaluator& evaluator, const Datum& value, const SqlType& from, const SqlType& to) {
+Datum to_varchar(Evaluator& evaluator, const Expr& cast, const Datum& value, const SqlType& from, const SqlType& to) {
   std::string_view text = value.string;
   if (from.id != TypeId::kVarchar) {
     std::string* buffer = evaluator.scratch();
@@ -368,32 +371,32 @@ std::string value_to_text(const Datum& value, const SqlType& type) {
   }
 }
 
-Datum cast_value(Evaluator& evaluator, const Datum& value, const SqlType& from, const SqlType& to) {
-  if (is_temporal_cast(from, to)) return cast_temporal(evaluator, value, from, to);
+Datum cast_value(Evaluator& evaluator, const Expr& cast, const Datum& value, const SqlType& from, const SqlType& to) {
+  if (is_temporal_cast(from, to)) return cast_temporal(evaluator, cast, value, from, to);
   switch (to.id) {
-    case TypeId::kBoolean: return to_boolean(evaluator, value, from, to);
+    case TypeId::kBoolean: return to_boolean(evaluator, cast, value, from, to);
     case TypeId::kTinyInt:
     case TypeId::kSmallInt:
     case TypeId::kInt:
     case TypeId::kBigInt:
-      if (from.id == TypeId::kDate) return unsupported(evaluator, from, to);
+      if (from.id == TypeId::kDate) return unsupported(evaluator, cast, from, to);
       if (from.id == TypeId::kTimestamp) {  // Feldera: milliseconds since 1970, toward zero
-        return to_integer(evaluator, Datum::of_int(value.integer / 1000), SqlType::bigint(), to);
+        return to_integer(evaluator, cast, Datum::of_int(value.integer / 1000), SqlType::bigint(), to);
       }
-      return to_integer(evaluator, value, from, to);
+      return to_integer(evaluator, cast, value, from, to);
     case TypeId::kReal:
     case TypeId::kDouble:
-      if (from.id == TypeId::kBoolean) return unsupported(evaluator, from, to);
-      return to_floating(evaluator, value, from, to);
+      if (from.id == TypeId::kBoolean) return unsupported(evaluator, cast, from, to);
+      return to_floating(evaluator, cast, value, from, to);
     case TypeId::kDecimal:
-      if (from.id == TypeId::kBoolean) return unsupported(evaluator, from, to);
-      return to_decimal(evaluator, value, from, to);
-    case TypeId::kVarchar: return to_varchar(evaluator, value, from, to);
-    case TypeId::kDate: return to_date(evaluator, value, from, to);
-    case TypeId::kTimestamp: return to_timestamp(evaluator, value, from, to);
+      if (from.id == TypeId::kBoolean) return unsupported(evaluator, cast, from, to);
+      return to_decimal(evaluator, cast, value, from, to);
+    case TypeId::kVarchar: return to_varchar(evaluator, cast, value, from, to);
+    case TypeId::kDate: return to_date(evaluator, cast, value, from, to);
+    case TypeId::kTimestamp: return to_timestamp(evaluator, cast, value, from, to);
     default: break;
   }
-  return unsupported(evaluator, from, to);
+  return unsupported(evaluator, cast, from, to);
 }
 
 }  // namespace freshet::sql::internal

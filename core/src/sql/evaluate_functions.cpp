@@ -34,7 +34,7 @@ size_t code_point_offset(std::string_view text, int64_t index) {
 }
 
 Datum integer_overflow(Evaluator& evaluator, const Expr& expr) {
-  return evaluator.fail(ErrorCode::kOverflow, "integer overflow in " + expr.to_string());
+  return evaluator.fail(ErrorCode::kOverflow, "integer overflow", expr);
 }
 
 Datum absolute(Evaluator& evaluator, const Expr& expr, const Datum& value) {
@@ -104,7 +104,7 @@ Datum round_decimal(Evaluator& evaluator, const Expr& expr, int128 value, int64_
   }
   uint8_t precision = expr.type.precision == 0 ? kMaxDecimalPrecision : expr.type.precision;
   if (!ok || !decimal_fits(result, precision)) {
-    return evaluator.fail(ErrorCode::kOverflow, "decimal overflow in " + expr.to_string());
+    return evaluator.fail(ErrorCode::kOverflow, "decimal overflow", expr);
   }
   return Datum::of_decimal(result);
 }
@@ -161,7 +161,7 @@ Datum substring(Evaluator& evaluator, const Expr& expr, const Datum* arguments) 
   int64_t end = std::numeric_limits<int64_t>::max();  // exclusive position
   if (expr.children.size() > 2) {
     int64_t length = arguments[2].integer;
-    if (length < 0) return evaluator.fail(ErrorCode::kInvalidArgument, "negative substring length not allowed");
+    if (length < 0) return evaluator.fail(ErrorCode::kInvalidArgument, "negative substring length not allowed", expr);
     if (__builtin_add_overflow(start, length, &end)) end = std::numeric_limits<int64_t>::max();
   }
   int64_t first = start < 1 ? 1 : start;
@@ -232,7 +232,7 @@ Datum call_function(Evaluator& evaluator, const Expr& expr, const Datum* argumen
       if (arguments[0].integer > 1) return evaluator.fail(ErrorCode::kInvalidArgument, expr.literal_text);
       return Datum::of_bool(true);
   }
-  return evaluator.fail(ErrorCode::kInternal, "unknown function in " + expr.to_string());
+  return evaluator.fail(ErrorCode::kInternal, "unknown function", expr);
 }
 
 // Greedy matching with one backtrack point (the last '%' seen): a later '%'

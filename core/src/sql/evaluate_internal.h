@@ -34,11 +34,11 @@ Datum temporal_arithmetic(Evaluator& evaluator, const Expr& expr, const Datum& l
 // evaluate_temporal_cast.cpp
 //! Whether CAST(from AS to) involves TIME or an interval (other than to VARCHAR).
 bool is_temporal_cast(const SqlType& from, const SqlType& to);
-Datum cast_temporal(Evaluator& evaluator, const Datum& value, const SqlType& from, const SqlType& to);
+Datum cast_temporal(Evaluator& evaluator, const Expr& cast, const Datum& value, const SqlType& from, const SqlType& to);
 
 // evaluate_cast.cpp
 //! CAST(value AS to), value of type `from`.
-Datum cast_value(Evaluator& evaluator, const Datum& value, const SqlType& from, const SqlType& to);
+Datum cast_value(Evaluator& evaluator, const Expr& cast, const Datum& value, const SqlType& from, const SqlType& to);
 //! The shortest text that reads back as the same double: "1.5", "100", "1e+20".
 std::string double_to_string(double value);
 //! The same for a REAL (shortest text that reads back as the same float).

@@ -18,7 +18,7 @@ Datum logarithm(Evaluator& evaluator, const Expr& expr, const Datum* arguments) 
   bool has_base = expr.children.size() > 1;
   if (value < 0 || (has_base && arguments[1].floating < 0)) {
     return evaluator.fail(ErrorCode::kInvalidArgument,
-                          std::string(name) + " of a negative number in " + expr.to_string());
+                          std::string(name) + " of a negative number", expr);
   }
   if (expr.function == ScalarFunction::kLog10) return Datum::of_double(std::log10(value));
   if (!has_base) return Datum::of_double(std::log(value));
@@ -117,7 +117,7 @@ Datum call_math_function(Evaluator& evaluator, const Expr& expr, const Datum* ar
     default:
       break;
   }
-  return evaluator.fail(ErrorCode::kInternal, "not a math function: " + expr.to_string());
+  return evaluator.fail(ErrorCode::kInternal, "not a math function: " + evaluator.describe(expr));
 }
 
 }  // namespace freshet::sql::internal

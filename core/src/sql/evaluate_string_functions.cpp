@@ -119,7 +119,7 @@ Datum repeat(Evaluator& evaluator, const Expr& expr, std::string_view text, int6
   if (count <= 0 || text.empty()) return Datum::of_string(text.substr(0, 0));
   if (static_cast<uint64_t>(count) > kMaxRepeatBytes / text.size()) {
     return evaluator.fail(ErrorCode::kInvalidArgument, "REPEAT result longer than " + std::to_string(kMaxRepeatBytes) +
-                                                           " bytes in " + expr.to_string());
+                                                           " bytes", expr);
   }
   std::string* out = evaluator.scratch();
   out->reserve(text.size() * static_cast<size_t>(count));
@@ -250,7 +250,7 @@ Datum call_string_function(Evaluator& evaluator, const Expr& expr, const Datum* 
     default:
       break;
   }
-  return evaluator.fail(ErrorCode::kInternal, "not a string function: " + expr.to_string());
+  return evaluator.fail(ErrorCode::kInternal, "not a string function: " + evaluator.describe(expr));
 }
 
 }  // namespace freshet::sql::internal

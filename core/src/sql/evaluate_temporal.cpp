@@ -29,12 +29,12 @@ namespace freshet::sql::internal {
 namespace {
 
 Datum interval_overflow(Evaluator& evaluator, const Expr& expr) {
-  return evaluator.fail(ErrorCode::kOverflow, "interval overflow in " + expr.to_string());
+  return evaluator.fail(ErrorCode::kOverflow, "interval overflow", expr);
 }
 
 Datum out_of_range(Evaluator& evaluator, const Expr& expr) {
   const char* what = expr.type.id == TypeId::kDate ? "date" : "timestamp";
-  return evaluator.fail(ErrorCode::kOverflow, std::string(what) + " out of range in " + expr.to_string());
+  return evaluator.fail(ErrorCode::kOverflow, std::string(what) + " out of range", expr);
 }
 
 int64_t as_micros(const Datum& value, const SqlType& type) {
@@ -46,7 +46,7 @@ Datum scale_interval(Evaluator& evaluator, const Expr& expr, int64_t interval, c
   const SqlType& type = expr.children[1]->type;
   bool divide = expr.op == AstOperator::kDivide;
   if (type.is_floating()) {
-    if (divide && number.floating == 0) return evaluator.fail(ErrorCode::kInvalidArgument, "division by zero");
+    if (divide && number.floating == 0) return evaluator.fail(ErrorCode::kInvalidArgument, "division by zero", expr);
     double result =
         divide ? static_cast<double>(interval) / number.floating : static_cast<double>(interval) * number.floating;
     // 2^63 is exactly representable; anything at or beyond it (or NaN) does not fit.
@@ -57,7 +57,7 @@ Datum scale_interval(Evaluator& evaluator, const Expr& expr, int64_t interval, c
   int128 unit = type.id == TypeId::kDecimal ? pow10_int128(type.scale) : 1;
   int128 result;
   if (divide) {
-    if (factor == 0) return evaluator.fail(ErrorCode::kInvalidArgument, "division by zero");
+    if (factor == 0) return evaluator.fail(ErrorCode::kInvalidArgument, "division by zero", expr);
     int128 numerator;
     if (__builtin_mul_overflow(int128{interval}, unit, &numerator)) return interval_overflow(evaluator, expr);
     result = numerator / factor;
@@ -100,7 +100,7 @@ Datum shift(Evaluator& evaluator, const Expr& expr, int64_t datetime, int64_t in
       int64_t wrapped = (datetime + interval % kMicrosPerDay) % kMicrosPerDay;
       return Datum::of_int(wrapped < 0 ? wrapped + kMicrosPerDay : wrapped);
     }
-    default: return evaluator.fail(ErrorCode::kInternal, "bad datetime arithmetic in " + expr.to_string());
+    default: return evaluator.fail(ErrorCode::kInternal, "bad datetime arithmetic", expr);
   }
 }
 
@@ -130,7 +130,7 @@ Datum temporal_arithmetic(Evaluator& evaluator, const Expr& expr, const Datum& l
       return Datum::of_int(result);
     case AstOperator::kMultiply:
     case AstOperator::kDivide: return scale_interval(evaluator, expr, left.integer, right);
-    default: return evaluator.fail(ErrorCode::kInternal, "bad interval arithmetic in " + expr.to_string());
+    default: return evaluator.fail(ErrorCode::kInternal, "bad interval arithmetic", expr);
   }
 }
 

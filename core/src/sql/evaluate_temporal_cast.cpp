@@ -24,11 +24,11 @@ std::string_view trim(std::string_view text) {
   return text;
 }
 
-Datum unsupported(Evaluator& evaluator, const SqlType& from, const SqlType& to) {
-  return evaluator.fail(ErrorCode::kTypeError, "cannot cast " + type_text(from) + " to " + type_text(to));
+Datum unsupported(Evaluator& evaluator, const Expr& cast, const SqlType& from, const SqlType& to) {
+  return evaluator.fail(ErrorCode::kTypeError, "cannot cast " + type_text(from) + " to " + type_text(to), cast);
 }
 
-Datum to_time(Evaluator& evaluator, const Datum& value, const SqlType& from, const SqlType& to) {
+Datum to_time(Evaluator& evaluator, const Expr& cast, const Datum& value, const SqlType& from, const SqlType& to) {
   switch (from.id) {
     case TypeId::kTime: return value;
     case TypeId::kTimestamp: {
@@ -39,38 +39,41 @@ Datum to_time(Evaluator& evaluator, const Datum& value, const SqlType& from, con
       std::string_view text = trim(value.string);
       Result<int64_t> micros = parse_time(text);
       if (!micros.ok()) {
-        return evaluator.fail(ErrorCode::kTypeError, "cannot cast '" + std::string(text) + "' to TIME");
+        return evaluator.fail(ErrorCode::kTypeError, "cannot cast '" + std::string(text) + "' to TIME", cast);
       }
       return Datum::of_int(*micros);
     }
-    default: return unsupported(evaluator, from, to);
+    default: return unsupported(evaluator, cast, from, to);
   }
 }
 
-Datum to_interval(Evaluator& evaluator, const Datum& value, const SqlType& from, const SqlType& to) {
+Datum to_interval(Evaluator& evaluator, const Expr& cast, const Datum& value, const SqlType& from, const SqlType& to) {
   if (from.id == to.id) return value;
   if (from.id == TypeId::kVarchar) {
     Result<int64_t> parsed = parse_interval(trim(value.string), to);
-    if (!parsed.ok()) return evaluator.fail(ErrorCode::kTypeError, "cannot cast " + parsed.status().message());
+    if (!parsed.ok()) return evaluator.fail(ErrorCode::kTypeError, "cannot cast " + parsed.status().message(), cast);
     return Datum::of_int(*parsed);
   }
   int64_t unit = interval_unit_size(to.interval_start());
   int128 units = from.id == TypeId::kDecimal ? value.decimal : int128{value.integer};
   int128 scale = from.id == TypeId::kDecimal ? pow10_int128(from.scale) : 1;
-  if (!from.is_integer() && from.id != TypeId::kDecimal) return unsupported(evaluator, from, to);
+  if (!from.is_integer() && from.id != TypeId::kDecimal) return unsupported(evaluator, cast, from, to);
   int128 result;
   if (__builtin_mul_overflow(units, int128{unit}, &result) || (result /= scale) > INT64_MAX || result < INT64_MIN) {
     return evaluator.fail(ErrorCode::kOverflow,
-                          "cannot cast " + value_to_text(value, from) + " to " + type_text(to) + ": out of range");
+                          "cannot cast " + value_to_text(value, from) + " to " + type_text(to) + ": out of range",
+                          cast);
   }
   return Datum::of_int(static_cast<int64_t>(result));
 }
 
-Datum interval_to_integer(Evaluator& evaluator, const Datum& value, const SqlType& from, const SqlType& to) {
+Datum interval_to_integer(Evaluator& evaluator, const Expr& cast, const Datum& value, const SqlType& from,
+                          const SqlType& to) {
   int64_t units = value.integer / interval_unit_size(from.interval_start());
   if (!integer_fits(to.id, units)) {
     return evaluator.fail(ErrorCode::kOverflow,
-                          "cannot cast " + value_to_text(value, from) + " to " + type_text(to) + ": out of range");
+                          "cannot cast " + value_to_text(value, from) + " to " + type_text(to) + ": out of range",
+                          cast);
   }
   return Datum::of_int(units);
 }
@@ -82,12 +85,13 @@ bool is_temporal_cast(const SqlType& from, const SqlType& to) {
   return to.id == TypeId::kTime || to.is_interval() || from.id == TypeId::kTime || from.is_interval();
 }
 
-Datum cast_temporal(Evaluator& evaluator, const Datum& value, const SqlType& from, const SqlType& to) {
-  if (to.id == TypeId::kTime) return to_time(evaluator, value, from, to);
-  if (to.is_interval()) return to_interval(evaluator, value, from, to);
+Datum cast_temporal(Evaluator& evaluator, const Expr& cast, const Datum& value, const SqlType& from,
+                    const SqlType& to) {
+  if (to.id == TypeId::kTime) return to_time(evaluator, cast, value, from, to);
+  if (to.is_interval()) return to_interval(evaluator, cast, value, from, to);
   if (from.id == TypeId::kTime && to.id == TypeId::kTimestamp) return value;  // 1970-01-01 is day 0
-  if (from.is_interval() && to.is_integer()) return interval_to_integer(evaluator, value, from, to);
-  return unsupported(evaluator, from, to);
+  if (from.is_interval() && to.is_integer()) return interval_to_integer(evaluator, cast, value, from, to);
+  return unsupported(evaluator, cast, from, to);
 }
 
 }  // namespace freshet::sql::internal

@@ -17,7 +17,7 @@ namespace {
 // The words of temporal arithmetic's errors (evaluate_temporal.cpp).
 Datum overflow(Evaluator& evaluator, const Expr& expr) {
   const char* what = expr.type.id == TypeId::kDate ? "date" : "timestamp";
-  return evaluator.fail(ErrorCode::kOverflow, std::string(what) + " out of range in " + expr.to_string());
+  return evaluator.fail(ErrorCode::kOverflow, std::string(what) + " out of range", expr);
 }
 
 // Months in a unit of YEAR .. MONTH; 0 for shorter units.
@@ -141,7 +141,7 @@ Datum timestamp_diff(Evaluator& evaluator, const Expr& expr, const Datum* argume
     }
   }
   if (!integer_fits(TypeId::kInt, result)) {
-    return evaluator.fail(ErrorCode::kOverflow, "integer overflow in " + expr.to_string());
+    return evaluator.fail(ErrorCode::kOverflow, "integer overflow", expr);
   }
   return Datum::of_int(result);
 }
@@ -175,7 +175,7 @@ Datum date_diff(Evaluator& evaluator, const Expr& expr, const Datum* arguments) 
       break;  // HOUR
   }
   if (!integer_fits(TypeId::kInt, result)) {
-    return evaluator.fail(ErrorCode::kOverflow, "integer overflow in " + expr.to_string());
+    return evaluator.fail(ErrorCode::kOverflow, "integer overflow", expr);
   }
   return Datum::of_int(result);
 }
@@ -238,7 +238,7 @@ Datum call_time_function(Evaluator& evaluator, const Expr& expr, const Datum* ar
     case ScalarFunction::kMakeTime:
       return make_time(expr, arguments);
     default:
-      return evaluator.fail(ErrorCode::kInternal, "not a time function: " + expr.to_string());
+      return evaluator.fail(ErrorCode::kInternal, "not a time function: " + evaluator.describe(expr));
   }
 }
 

@@ -319,6 +319,17 @@ Datum Evaluator::fail(ErrorCode code, std::string message) {
   return Datum::null_value();
 }
 
+Datum Evaluator::fail(ErrorCode code, std::string_view what, const Expr& at) {
+  if (!error_.ok()) return Datum::null_value();
+  // A CAST that failed is named as a CAST, even of an integer literal (which
+  // descriptions show bare, as the binder's widening of it).
+  std::string where = at.kind == ExprKind::kCast ? "CAST(" + describe(*at.children[0]) + " AS " +
+                                                       at.type.with_nullable(true).to_string() + ")"
+                                                 : describe(at);
+  error_ = Status(code, std::string(what) + " in " + where);
+  return Datum::null_value();
+}
+
 void Evaluator::write(const Datum& value, const SqlType& type, size_t column, RowBuilder& out) {
   if (value.null) return out.set_null(column);
   switch (type.id) {
@@ -468,7 +479,7 @@ Datum Evaluator::evaluate(const Expr& expr, const RowReader& row) {
     case ExprKind::kCase: return evaluate_case(*this, expr, row);
     case ExprKind::kCast: {
       Datum value = evaluate(*expr.children[0], row);
-      return value.null ? value : internal::cast_value(*this, value, expr.children[0]->type, expr.type);
+      return value.null ? value : internal::cast_value(*this, expr, value, expr.children[0]->type, expr.type);
     }
     case ExprKind::kCoalesce:
       for (const ExprPtr& child : expr.children) {
@@ -483,7 +494,7 @@ Datum Evaluator::evaluate(const Expr& expr, const RowReader& row) {
       return value.null ? value : internal::extract_field(expr, value, expr.children[0]->type);
     }
   }
-  return fail(ErrorCode::kInternal, "unknown expression kind in " + expr.to_string());
+  return fail(ErrorCode::kInternal, "unknown expression kind", expr);
 }
 
 }  // namespace freshet::sql

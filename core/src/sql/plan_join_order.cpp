@@ -315,6 +315,22 @@ class JoinOrder {
   std::vector<Predicate> predicates_;
 };
 
+// `tree`'s columns named as the join was written where that qualifies the
+// relation's name ("o.id" where two tables have `id`; bind_query.cpp), for
+// explain and runtime errors. Names a binder gave its own columns ("$k0" of
+// a decorrelated subquery) stay the relation's.
+SchemaPtr qualified_names(const Schema& tree, const Schema& written) {
+  std::vector<Column> columns = tree.columns();
+  for (size_t c = 0; c < columns.size() && c < written.size(); ++c) {
+    const std::string& name = written.column(c).name;
+    const std::string suffix = "." + columns[c].name;
+    if (name.size() > suffix.size() && name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+      columns[c].name = name;
+    }
+  }
+  return make_schema(std::move(columns));
+}
+
 // Plans the join tree rooted at `plan`; true when the result is a
 // projection restoring the written column order.
 bool plan_tree(PlanPtr& plan) {
@@ -331,6 +347,7 @@ bool plan_tree(PlanPtr& plan) {
   }
   if (identity) {
     plan = std::move(tree.plan);
+    plan->schema = qualified_names(*plan->schema, *schema);
     return false;
   }
   plan = make_plan(LogicalPlan::Kind::kProject, schema, std::move(tree.plan));

@@ -156,10 +156,13 @@ struct TemporalEvaluation {
   }
 };
 
-TemporalBounds make_bounds(TemporalGroup group, const RuntimeErrors& errors) {
+// `input`: the filtered rows' schema, whose names the key's errors use.
+TemporalBounds make_bounds(TemporalGroup group, const RuntimeErrors& errors, const Schema& input) {
   auto state = std::make_shared<TemporalEvaluation>();
   state->group = std::move(group);
   state->errors = errors;
+  state->row_evaluator.set_column_names(column_names(input));
+  state->window_evaluator.set_column_names({"NOW()"});  // a bound reads the clock's row
   return {[state](const RowReader& row) { return state->key(row); },
           [state](int64_t now) { return state->window(now); }, true};
 }
@@ -180,7 +183,7 @@ Stream Planner::plan_clock_filter(Stream input, ExprPtr predicate) {
   // Plain conjuncts first: the temporal filters then keep fewer rows.
   if (!plain.empty()) stream = plan_filter(stream, conjoin(std::move(plain)));
   for (TemporalGroup& group : groups)
-    stream = temporal_filter(stream, *clock_(), make_bounds(std::move(group), runtime_errors_));
+    stream = temporal_filter(stream, *clock_(), make_bounds(std::move(group), runtime_errors_, input.key_schema()));
   if (clocked.empty()) return stream;
   const size_t width = input.key_schema().size();
   ExprPtr condition = conjoin(std::move(clocked));

@@ -29,6 +29,12 @@ struct Evaluation {
   Evaluator evaluator;
   RuntimeErrors errors;
 
+  // `input`: the schema of the rows evaluated, whose names the errors use.
+  Evaluation(const Schema& input, std::vector<ExprPtr> expressions, const RuntimeErrors& errors)
+      : expressions(std::move(expressions)), errors(errors) {
+    evaluator.set_column_names(column_names(input));
+  }
+
   // Reports an evaluation error to the circuit; true when there was one.
   bool check() { return errors.report(evaluator); }
   // After expression `expr` gave a value (`null` or not) over `row`: in 'null' mode, logs its error.
@@ -125,9 +131,9 @@ Stream Planner::plan_filter(Stream input, ExprPtr predicate) {
   if (contains_now(*predicate)) return plan_clock_filter(input, std::move(predicate));
   const ColumnNames names = column_names(input.key_schema());
   std::string description = predicate->to_string(&names);
-  auto state = std::make_shared<Evaluation>();
-  state->expressions.push_back(std::move(predicate));
-  state->errors = runtime_errors_;
+  std::vector<ExprPtr> expressions;
+  expressions.push_back(std::move(predicate));
+  auto state = std::make_shared<Evaluation>(input.key_schema(), std::move(expressions), runtime_errors_);
   return filter(
       input,
       [state](const RowReader& row, const RowReader&) {
@@ -151,9 +157,7 @@ Stream Planner::plan_project(Stream input, const SchemaPtr& schema, std::vector<
     if (contains_now(*expr)) return plan_clock_project(input, schema, std::move(expressions));
   }
   std::string description = describe_expressions(expressions, input.key_schema(), *schema);
-  auto state = std::make_shared<Evaluation>();
-  state->expressions = std::move(expressions);
-  state->errors = runtime_errors_;
+  auto state = std::make_shared<Evaluation>(input.key_schema(), std::move(expressions), runtime_errors_);
   return map(
       input, schema, empty_schema(),
       [state](const RowReader& row, const RowReader&, RowBuilder& out, RowBuilder&) {
@@ -175,9 +179,7 @@ Stream Planner::index_by(Stream input, std::vector<ExprPtr> keys, bool drop_null
   for (size_t i = 0; i < keys.size(); ++i) {
     key_columns.push_back({keys[i]->to_string(&names), keys[i]->type.with_nullable(true)});
   }
-  auto state = std::make_shared<Evaluation>();
-  state->expressions = std::move(keys);
-  state->errors = runtime_errors_;
+  auto state = std::make_shared<Evaluation>(input.key_schema(), std::move(keys), runtime_errors_);
   SchemaPtr value_schema = input.key_schema_ptr();
   if (value_columns) {
     std::vector<Column> columns;
@@ -368,9 +370,7 @@ Planner::RowMap Planner::grouping_map(const Schema& input, const SchemaPtr& row_
   std::vector<Column> key_columns(row_schema->columns().begin(), row_schema->columns().begin() + group_count);
   std::string description = "key " + describe_columns(Schema(key_columns)) + " value " +
                             describe_expressions(row, input, *row_schema);
-  auto state = std::make_shared<Evaluation>();
-  state->expressions = std::move(row);
-  state->errors = runtime_errors_;
+  auto state = std::make_shared<Evaluation>(input, std::move(row), runtime_errors_);
   return {make_schema(std::move(key_columns)), row_schema,
           [state, group_count](const RowReader& in, const RowReader&, RowBuilder& key, RowBuilder& value) {
             state->evaluator.start_row();

@@ -15,7 +15,7 @@ void RuntimeErrors::after(Evaluator& evaluator, const Expr& expr, const RowReade
   ErrorLog& log = circuit->error_log();
   if (!log.entry_inserted()) return;  // a retraction: logged when the row was inserted
   log.count_nulled(view);
-  log.add({view, error.message(), runtime_error_metadata(circuit->step_count(), error, expr, row)});
+  log.add({view, error.message(), runtime_error_metadata(circuit->step_count(), error, evaluator.describe(expr), row)});
 }
 
 bool RuntimeErrors::report(Evaluator& evaluator) const {
@@ -34,11 +34,12 @@ AggregateErrorHandler RuntimeErrors::aggregate_handler() const {
   };
 }
 
-std::string runtime_error_metadata(uint64_t step, const Status& error, const Expr& expr, const RowReader& row) {
+std::string runtime_error_metadata(uint64_t step, const Status& error, const std::string& expression,
+                                   const RowReader& row) {
   std::string out = "{\"kind\":\"runtime_error\",\"step\":" + std::to_string(step) + ",\"error_code\":";
   format::append_json_string(error_code_name(error.code()), &out);
   out += ",\"expression\":";
-  format::append_json_string(expr.to_string(), &out);
+  format::append_json_string(expression, &out);
   std::string row_text;
   format::append_json_row(row, &row_text);
   if (row_text.size() <= kMaxRowText) out += ",\"row\":" + row_text;

@@ -33,9 +33,11 @@ struct RuntimeErrors {
 };
 
 //! The error view's metadata for a runtime error turned into NULL: a JSON
-//! object with the step, the error's code, the expression and (when under
+//! object with the step, the error's code, the expression (`expression`, as
+//! Evaluator::describe renders it: over column names) and (when under
 //! 1 KiB) the operator's input row.
-std::string runtime_error_metadata(uint64_t step, const Status& error, const Expr& expr, const RowReader& row);
+std::string runtime_error_metadata(uint64_t step, const Status& error, const std::string& expression,
+                                   const RowReader& row);
 //! The same for an aggregate's result out of range: the aggregate (its
 //! function and output column) instead of the expression, the group's key
 //! instead of the row.

@@ -236,7 +236,7 @@ TEST(ConnectorResumeTest, APipelineWithAFailedViewIsCheckpointedWithIt) {
   ASSERT_TRUE(write_checkpoint(*p, storage).ok());
   Result<std::unique_ptr<Pipeline>> resumed = open_pipeline(sql, storage);
   ASSERT_TRUE(resumed.ok()) << resumed.status().to_string();
-  EXPECT_EQ((*resumed)->view_failure("q").message(), "view 'q' failed at step 0: map: division by zero");
+  EXPECT_EQ((*resumed)->view_failure("q").message(), "view 'q' failed at step 0: map: division by zero in (a / b)");
   EXPECT_TRUE((*resumed)->view_failure("s").ok());
   EXPECT_EQ(testing::rows_of(*(*resumed)->snapshot("s")).size(), 1u);
 }

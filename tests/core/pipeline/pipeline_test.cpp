@@ -441,7 +441,7 @@ CREATE MATERIALIZED VIEW q AS SELECT a / b AS ratio FROM t;
   testing::must_ingest(*p, "t", "[{\"insert\":{\"a\":1,\"b\":0}}]");
   ASSERT_TRUE(p->step().ok());
   EXPECT_TRUE(p->failure().ok());
-  EXPECT_EQ(p->view_failure("q").message(), "view 'q' failed at step 1: map: division by zero");
+  EXPECT_EQ(p->view_failure("q").message(), "view 'q' failed at step 1: map: division by zero in (a / b)");
   EXPECT_EQ(p->snapshot("q").status().message(), p->view_failure("q").message());
   EXPECT_TRUE(p->ingest("t", "[]").ok());
   EXPECT_TRUE(p->step().ok());

@@ -62,8 +62,10 @@ TEST(ViewFailureTest, ADivisionByZeroFailsItsViewAndItsDependentsOnly) {
   EXPECT_EQ(failed_names(*run.p), (std::vector<std::string>{"ratio", "doubled"}));
   Status error = run.p->view_failure("ratio");
   EXPECT_EQ(error.code(), ErrorCode::kInvalidArgument);
-  EXPECT_EQ(error.message(), "view 'ratio' failed at step 0: map: division by zero");
-  EXPECT_EQ(run.p->view_failure("doubled").message(), "view 'doubled' failed at step 0: map: division by zero");
+  EXPECT_EQ(error.message(), "view 'ratio' failed at step 0: map: division by zero in (36 / COUNT(*))");
+  // doubled reads ratio: its message says where the division is.
+  EXPECT_EQ(run.p->view_failure("doubled").message(),
+            "view 'doubled' failed at step 0: map: division by zero in (36 / COUNT(*)) (in view 'ratio', which it reads)");
   EXPECT_TRUE(run.p->failure().ok());
 
   // Rows of t make the division fine, but a failed view stays failed.
@@ -112,7 +114,7 @@ TEST(ViewFailureTest, QueriesEndpointsAndStatsAnswerTheError) {
   EXPECT_FALSE(p->needs_step());
   std::string stats = p->stats_json();
   EXPECT_NE(stats.find("\"views\":{\"ratio\":{\"failed\":{\"code\":\"INVALID_ARGUMENT\",\"message\":\"view 'ratio' "
-                       "failed at step 0: map: division by zero\",\"step\":0},\"nulled_errors\":0}"),
+                       "failed at step 0: map: division by zero in (36 / COUNT(*))\",\"step\":0},\"nulled_errors\":0}"),
             std::string::npos)
       << stats;
   EXPECT_NE(stats.find("\"u_big\":{\"failed\":null,\"nulled_errors\":0}"), std::string::npos) << stats;

@@ -63,15 +63,16 @@ TEST_F(EvaluatorArithmeticTest, IntegerOverflowFails) {
 }
 
 TEST_F(EvaluatorArithmeticTest, DivisionByZeroFails) {
-  expect_error(arithmetic(kDiv, integer(1), integer(0)), ErrorCode::kInvalidArgument, "division by zero");
-  expect_error(arithmetic(kMod, integer(1), integer(0)), ErrorCode::kInvalidArgument, "division by zero");
-  expect_error(arithmetic(kDiv, floating(1), floating(0)), ErrorCode::kInvalidArgument, "division by zero");
-  expect_error(arithmetic(kDiv, floating(0), floating(-0.0)), ErrorCode::kInvalidArgument, "division by zero");
-  expect_error(arithmetic(kMod, floating(1), floating(0)), ErrorCode::kInvalidArgument, "division by zero");
+  expect_error(arithmetic(kDiv, integer(1), integer(0)), ErrorCode::kInvalidArgument, "division by zero in (1 / 0)");
+  expect_error(arithmetic(kMod, integer(1), integer(0)), ErrorCode::kInvalidArgument, "division by zero in (1 % 0)");
+  expect_error(arithmetic(kDiv, floating(1), floating(0)), ErrorCode::kInvalidArgument, "division by zero in (1 / 0)");
+  expect_error(arithmetic(kDiv, floating(0), floating(-0.0)), ErrorCode::kInvalidArgument,
+               "division by zero in (0 / -0)");
+  expect_error(arithmetic(kMod, floating(1), floating(0)), ErrorCode::kInvalidArgument, "division by zero in (1 % 0)");
   expect_error(arithmetic(kDiv, decimal("1.00", 10, 2), decimal("0.00", 10, 2), SqlType::decimal(20, 6)),
-               ErrorCode::kInvalidArgument, "division by zero");
+               ErrorCode::kInvalidArgument, "division by zero in (1.00 / 0.00)");
   expect_error(arithmetic(kMod, decimal("1.00", 10, 2), decimal("0.00", 10, 2)), ErrorCode::kInvalidArgument,
-               "division by zero");
+               "division by zero in (1.00 % 0.00)");
 }
 
 TEST_F(EvaluatorArithmeticTest, NullPropagates) {

@@ -19,7 +19,8 @@ class CastTest : public EvaluatorHarness {
     ExprPtr expr = cast(std::move(value), to);
     Status status = run_failing(expr);
     EXPECT_EQ(status.code(), code) << expr->to_string();
-    EXPECT_EQ(status.message(), message) << expr->to_string();
+    // The message names the CAST that failed.
+    EXPECT_EQ(status.message(), message + " in " + expr->to_string()) << expr->to_string();
   }
 };
 

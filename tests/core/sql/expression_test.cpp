@@ -293,10 +293,10 @@ TEST_F(EvaluatorErrorTest, FirstErrorStaysUntilTaken) {
   EXPECT_TRUE(evaluate(*overflow).null);
   EXPECT_EQ(evaluate(*fine).integer, 3);  // evaluation goes on
   EXPECT_TRUE(evaluator_.failed());
-  EXPECT_EQ(evaluator_.error().message(), "division by zero");
+  EXPECT_EQ(evaluator_.error().message(), "division by zero in (1 / 0)");
   Status first = evaluator_.take_error();
   EXPECT_EQ(first.code(), ErrorCode::kInvalidArgument);
-  EXPECT_EQ(first.message(), "division by zero");
+  EXPECT_EQ(first.message(), "division by zero in (1 / 0)");
   EXPECT_FALSE(evaluator_.failed());
   EXPECT_TRUE(evaluator_.take_error().ok());
   Status next = run_failing(overflow);
@@ -308,7 +308,7 @@ TEST_F(EvaluatorErrorTest, AnErrorInsideAnExpressionMakesItNull) {
   ExprPtr expr = make_expr(ExprKind::kIsNull, SqlType::boolean(false),
                            exprs(arithmetic(AstOperator::kModulo, integer(1), integer(0))));
   EXPECT_EQ(show(evaluate(*expr), expr->type), "TRUE");
-  EXPECT_EQ(evaluator_.take_error().message(), "division by zero");
+  EXPECT_EQ(evaluator_.take_error().message(), "division by zero in (1 % 0)");
 }
 
 }  // namespace

@@ -138,7 +138,8 @@ TEST_F(FunctionTest, SubstringUsesSqlPositions) {
   EXPECT_EQ(run(substring("", 1, 1)), "");
   EXPECT_EQ(run(call(ScalarFunction::kSubstring, SqlType::varchar(), exprs(text("abc"), null_of(SqlType::bigint())))),
             "NULL");
-  expect_error(substring("abcdef", 2, -1), ErrorCode::kInvalidArgument, "negative substring length not allowed");
+  expect_error(substring("abcdef", 2, -1), ErrorCode::kInvalidArgument,
+               "negative substring length not allowed in substring('abcdef', 2, -1)");
 }
 
 TEST_F(FunctionTest, Concat) {

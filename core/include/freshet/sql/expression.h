@@ -193,14 +193,26 @@ class Evaluator {
   //! Reads column `column` of `row` as a Datum.
   static Datum read(const RowReader& row, size_t column);
 
+  //! Names the columns of the rows this evaluator reads, for its error
+  //! messages: "integer overflow in (a + b)", not "($0 + $1)". The planner
+  //! gives every operator's evaluator its input's names; they are read only
+  //! when an error is formatted.
+  void set_column_names(ColumnNames names) { names_ = std::make_shared<const ColumnNames>(std::move(names)); }
+  //! `expr` as an error message shows it: over the column names when given.
+  std::string describe(const Expr& expr) const { return expr.to_string(names_.get()); }
+
   // For the evaluator's parts (casts, functions):
   //! A string buffer that stays valid until start_row().
   std::string* scratch();
   //! Records an error (the first one wins) and returns NULL.
   Datum fail(ErrorCode code, std::string message);
+  //! The same, naming the node that failed: "<what> in <expr>", e.g.
+  //! "division by zero in (total / count)".
+  Datum fail(ErrorCode code, std::string_view what, const Expr& at);
 
  private:
   Status error_;
+  std::shared_ptr<const ColumnNames> names_;
   std::vector<std::unique_ptr<std::string>> scratch_strings_;
   size_t scratch_used_ = 0;
 };
