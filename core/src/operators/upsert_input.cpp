@@ -241,7 +241,7 @@ void UpsertInputOperator::save_state(ByteWriter& out) const {
     out.boolean(pending_.is_upsert(op));
     if (pending_.is_upsert(op)) out.bytes(pending_.row(op).bytes());
   }
-  if (watermark_) watermark_->save(out);
+  if (watermark_) watermark_->save(out);  // last: restore_state tells it is there by what remains
 }
 
 void UpsertInputOperator::restore_state(ByteReader& in) {
