@@ -241,7 +241,7 @@ void UpsertInputOperator::save_state(ByteWriter& out) const {
     out.boolean(pending_.is_upsert(op));
     if (pending_.is_upsert(op)) out.bytes(pending_.row(op).bytes());
   }
-  if (watermark_) watermark_->save(out);
+  if (watermark_) watermark_->save(out);  // last: restore_state tells it is there by what remains
 }
 
 void UpsertInputOperator::restore_state(ByteReader& in) {
@@ -262,7 +262,21 @@ void UpsertInputOperator::restore_state(ByteReader& in) {
       pending_.push_delete(key);
     }
   }
-  if (watermark_) watermark_->restore(in);
+  // The watermark's bytes end the state, present exactly when the writer's
+  // table had a LATENESS (the layout never said it). A program change may
+  // add one: it starts from the largest time among the table's rows; or
+  // remove it: its bytes are read and dropped.
+  if (in.remaining() > 0) {
+    Watermark dropped(0, 0);
+    (watermark_ ? *watermark_ : dropped).restore(in);
+  } else if (watermark_ && in.ok()) {
+    BatchPtr by_key = by_key_.consolidated();
+    for (size_t k = 0; k < by_key->key_count(); ++k) {
+      for (size_t v = by_key->values_begin(k); v < by_key->values_end(k); ++v) {
+        if (by_key->weight(v) > 0) watermark_->observe(RowReader(*slot_->key_schema, by_key->value(v)));
+      }
+    }
+  }
 }
 
 UpsertInputOperator* add_upsert_input(Circuit& circuit, SchemaPtr schema, std::vector<size_t> key_columns) {

@@ -1,5 +1,7 @@
 #include "plan_sharing.h"
 
+#include <utility>
+
 #include "freshet/circuit/operator_ids.h"
 
 #include "plan_key.h"
@@ -105,7 +107,10 @@ Result<Stream> Planner::plan(LogicalPlan& plan) {
     // The operators of this node (not its inputs': they open their own) are
     // named from its key: stable across programs (operator_ids.h).
     OperatorIdScope ids(circuit_, key);
-    return plan_node(plan);
+    std::string outer_key = std::exchange(id_key_, key);
+    Result<Stream> node = plan_node(plan);
+    id_key_ = std::move(outer_key);
+    return node;
   }();
   if (stream.ok() && shared_) shared_->add(std::move(key), *stream);
   return stream;

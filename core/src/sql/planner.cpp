@@ -2,6 +2,7 @@
 
 #include "expression_tools.h"
 #include "freshet/circuit/operator_description.h"
+#include "freshet/circuit/operator_ids.h"
 #include "freshet/operators/aggregate.h"
 #include "freshet/operators/anti_join.h"
 #include "freshet/operators/constant.h"
@@ -9,6 +10,7 @@
 #include "freshet/operators/filter.h"
 #include "freshet/operators/join.h"
 #include "freshet/operators/join_aggregate.h"
+#include "freshet/operators/lateness_filter.h"
 #include "freshet/operators/left_join.h"
 #include "freshet/operators/map.h"
 #include "freshet/operators/multiset_set_operation.h"
@@ -388,6 +390,15 @@ Planner::RowMap Planner::grouping_map(const Schema& input, const SchemaPtr& row_
 Stream Planner::plan_aggregate(Stream grouped, LogicalPlan& plan, std::optional<GroupEvictionSpec> eviction) {
   // A global aggregate's one group never closes.
   if (plan.global) eviction.reset();
+  if (eviction) {
+    // Its state was cut by the watermark of its table's LATENESS: named from
+    // the lateness too, a program change that changes it (or adds or removes
+    // it) rebuilds the aggregate from its input's contents instead of
+    // keeping groups closed under the old one (checkpoints-and-resets.md).
+    OperatorIdScope ids(circuit_, id_key_ + " evicting groups at lateness " +
+                                      std::to_string(eviction->watermark->lateness()));
+    return aggregate(grouped, plan.aggregates, nullptr, eviction, runtime_errors_.aggregate_handler());
+  }
   return with_empty_input_row(aggregate(grouped, plan.aggregates, nullptr, eviction, runtime_errors_.aggregate_handler()),
                               plan);
 }

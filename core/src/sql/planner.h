@@ -120,6 +120,7 @@ class Planner {
   StreamLookup lookup_;
   ClockSource clock_;
   WatermarkLookup watermarks_;
+  std::string id_key_;  // the operator id scope of the node being planned (plan())
   SharedPlans* shared_ = nullptr;
   RuntimeErrors runtime_errors_{&circuit_, RuntimeErrorMode::kFail, {}};
 };

@@ -7,6 +7,8 @@
 // The planner opens a scope around the operators it builds for one sub-plan,
 // carrying the sub-plan's canonical key (sql/plan_key.h); the compiler does
 // the same for a table's operators (its name and schema) and an index's.
+// An aggregate that forgets the groups its table's LATENESS closes adds the
+// lateness to its key (planner.cpp): its state depends on it.
 // Each operator added inside is named from the innermost scope's key and its
 // order in that scope: the same view text over the same tables gives the same
 // ids whatever else the program holds.
