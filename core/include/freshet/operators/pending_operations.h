@@ -103,7 +103,9 @@ class PendingOperations {
     rows_.release();
   }
   //! Bytes held, used or not.
-  size_t memory_bytes() const { return operations_.capacity() * sizeof(Operation) + keys_.capacity() + rows_.capacity(); }
+  size_t memory_bytes() const {
+    return operations_.capacity() * sizeof(Operation) + keys_.capacity() + rows_.capacity();
+  }
 
  private:
   static constexpr uint32_t kDelete = UINT32_MAX;  // row_offset of a delete

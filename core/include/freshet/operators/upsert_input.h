@@ -107,8 +107,8 @@ class UpsertInputOperator : public Operator {
     uint64_t prefix;  // the key's first 8 bytes, big-endian
     uint32_t index;   // in pending_
   };
-  std::vector<SortSlot> order_;  // scratch: pending_ sorted by key, unless keys_in_order_
-  bool keys_in_order_ = false;   // scratch: pending_'s keys strictly increase (order_ unused)
+  std::vector<SortSlot> order_;          // scratch: pending_ sorted by key, unless keys_in_order_
+  bool keys_in_order_ = false;           // scratch: pending_'s keys strictly increase (order_ unused)
   std::vector<SortSlot> order_scratch_;  // scratch of sort_by_prefix
   std::vector<size_t> finger_;   // scratch: evaluate()'s seeks of by_key_ in that order
   std::vector<uint32_t> seen_;   // scratch: repeated_upsert()'s hash set of pending_ positions + 1
