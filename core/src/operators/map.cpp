@@ -1,5 +1,7 @@
 #include "freshet/operators/map.h"
 
+#include <algorithm>
+
 #include "freshet/zset/batch_builder.h"
 #include "freshet/zset/cursor.h"
 
@@ -28,16 +30,15 @@ class MapOperator : public Operator {
     // A projection's rows are about its input's: sized once for a big step.
     const Batch& input = *input_->batch;
     if (input.size() > kReserveFrom) mapped_.reserve(input.size(), input.key_bytes() + input.value_bytes());
-    for (BatchCursor c(*input_->batch); c.valid(); c.next()) {
-      errors_->set_entry_weight(c.weight());
-      bool keep = mapper_(RowReader(*input_->key_schema, c.key()), RowReader(*input_->value_schema, c.value()),
-                          key_builder_, value_builder_);
-      RowRef key = key_builder_.finish();
-      if (!keep) {
-        value_builder_.finish();  // start the next entry clean
-        continue;
-      }
-      mapped_.add(key, value_builder_.finish(), c.weight());
+    // In chunks of keys, each a call: V8 runs a wasm function in its
+    // baseline code until it has run for a while, and the optimized code it
+    // then compiles serves later calls only, so a bulk load's map in one
+    // call ran in baseline code throughout. (Two call sites: wasm-opt
+    // inlines a function called from one place whatever its size.)
+    const size_t keys = input.key_count();
+    map_keys(input, 0, std::min(keys, kChunkKeys));
+    for (size_t from = kChunkKeys; from < keys; from += kChunkKeys) {
+      map_keys(input, from, std::min(keys, from + kChunkKeys));
     }
     errors_->set_entry_weight(1);
     output_->batch = mapped_.finish();
@@ -46,6 +47,26 @@ class MapOperator : public Operator {
 
  private:
   static constexpr size_t kReserveFrom = 64;  // smaller steps reuse the builder's kept buffers
+  static constexpr size_t kChunkKeys = 4096;
+
+  //! Maps the entries of keys [from, to) of `input` into mapped_.
+  __attribute__((noinline)) void map_keys(const Batch& input, size_t from, size_t to) {
+    for (size_t k = from; k < to; ++k) {
+      const RowReader key(*input_->key_schema, input.key(k));
+      for (size_t v = input.values_begin(k); v < input.values_end(k); ++v) {
+        const Weight weight = input.weight(v);
+        errors_->set_entry_weight(weight);
+        bool keep = mapper_(key, RowReader(*input_->value_schema, input.value(v)), key_builder_, value_builder_);
+        RowRef mapped_key = key_builder_.finish();
+        if (!keep) {
+          value_builder_.finish();  // start the next entry clean
+          continue;
+        }
+        mapped_.add(mapped_key, value_builder_.finish(), weight);
+      }
+    }
+  }
+
   const StreamSlot* input_;
   StreamSlot* output_;
   ErrorLog* errors_;  // told each entry's weight (error_log.h)

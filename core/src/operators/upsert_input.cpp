@@ -36,7 +36,18 @@ RowRef UpsertInputOperator::key_ref(RowRef row) {
 
 void UpsertInputOperator::reserve_pending(size_t more, size_t row_bytes) {
   if (row_bytes == 0) row_bytes = more * slot_->key_schema->fixed_bytes();
-  pending_.reserve(more, row_bytes + more * key_schema_->fixed_bytes());
+  pending_.reserve(more, more * key_schema_->fixed_bytes(), row_bytes);
+}
+
+void UpsertInputOperator::adopt_pending_rows(ByteBuffer&& rows, size_t more) {
+  pending_.adopt_rows(std::move(rows));
+  pending_.reserve(more, more * key_schema_->fixed_bytes(), 0);
+}
+
+void UpsertInputOperator::truncate_pending(size_t count) {
+  pending_.truncate(count);
+  // A refused bulk ingest's buffers (adopted rows, perhaps) are not kept.
+  if (count == 0 && pending_.memory_bytes() > (size_t{1} << 20)) pending_.release();
 }
 
 void UpsertInputOperator::push_upsert(RowRef row) { pending_.push_upsert(key_ref(row), row); }
@@ -133,11 +144,72 @@ Status UpsertInputOperator::evaluate() {
   // The final state of every key this step touches: operations sorted by
   // key, stably, so the last one of each key is its final state. (A sort of
   // indices, not a map: no allocation per key, which matters most in wasm.)
+  // Keys that come strictly increasing (growing ids, a bulk load) are
+  // walked as they are, with no array of slots: fresh memory a big step
+  // would touch once.
+  const bool bulk = pending_.size() > 4096;
+  keys_in_order_ = true;
+  for (size_t op = 1; op < pending_.size() && keys_in_order_; ++op) {
+    keys_in_order_ = compare_rows(pending_.key(op - 1), pending_.key(op)) < 0;
+  }
+  if (!keys_in_order_) sort_operations();
+
+  // The index's delta first: a key and its new row per operation, mostly
+  // (an upsert of an existing key adds its old row, and grows the arrays
+  // once). Keys come strictly increasing and a key's rows differ, so it
+  // takes entries as they are, with nothing to sum.
+  size_t row_bytes = 0, key_bytes = 0;
+  for (size_t op = 0; op < pending_.size(); ++op) {
+    row_bytes += pending_.is_upsert(op) ? pending_.row(op).size : 0;
+    key_bytes += pending_.key(op).size;
+  }
+  index_delta_.reserve(pending_.size(), key_bytes, row_bytes);
+  // The table's changes are the index delta's rows. They come in key order,
+  // which is the rows' byte order too while each row's bytes start as its
+  // key's do (the key columns first, no NULL flag set before them).
+  bool rows_in_order = true;
+  RowRef last_row, last_key;
+  for_each_change([&](RowRef key, RowRef row, Weight weight) {
+    if (key.data != last_key.data) index_delta_.append_key(key);
+    index_delta_.append_value(row, weight);
+    last_key = key;
+    rows_in_order = rows_in_order && (!last_row.data || compare_rows(last_row, row) < 0);
+    last_row = row;
+  });
+  BatchPtr index = index_delta_.finish();
+  // The operations are copied: a bulk load's memory is given back before
+  // the changes are built from the index delta (its peak was the
+  // operations, the index delta and the changes at once: fresh memory,
+  // paid for in page faults, which in wasm is never given back).
+  pending_.clear();
+  if (bulk) {
+    pending_.release();
+    std::vector<SortSlot>().swap(order_);
+    std::vector<SortSlot>().swap(order_scratch_);
+  }
+  BatchPtr changes;
+  if (rows_in_order) {
+    SortedBatchBuilder rows;
+    rows.reserve(index->size(), index->value_bytes(), 0);
+    for (size_t v = 0; v < index->size(); ++v) {
+      rows.append_key(index->value(v));
+      rows.append_value(RowRef(), index->weight(v));
+    }
+    changes = rows.finish();
+  } else {
+    for (size_t v = 0; v < index->size(); ++v) delta_.add_row(index->value(v), index->weight(v));
+    changes = delta_.finish();
+  }
+  by_key_.insert(std::move(index));
+  slot_->batch = std::move(changes);
+  return Status::OK();
+}
+
+void UpsertInputOperator::sort_operations() {
   // Each slot carries 8 bytes of its key, big-endian, from the first byte
   // where keys differ (null flags and an id's high bytes are mostly shared):
   // they decide most comparisons without reaching the strings; ties in the
-  // whole key fall back to the operations' order. Keys that come in order
-  // (growing ids) need no sort.
+  // whole key fall back to the operations' order.
   const RowRef first = pending_.key(0);
   size_t skip = first.size;
   for (size_t op = 0; op < pending_.size(); ++op) {
@@ -156,68 +228,17 @@ Status UpsertInputOperator::evaluate() {
   if (!std::is_sorted(order_.begin(), order_.end(), before)) {
     sort_by_prefix(order_, order_scratch_, [](const SortSlot& s) { return s.prefix; }, before);
   }
-
-  // The table's changes, as a Z-set of rows. They come in key order, which
-  // is the rows' byte order too while each row's bytes start as its key's do
-  // (the key columns first, no NULL flag set before them): then each row is
-  // appended to the batch as it comes, with no sort and no second copy.
-  // Otherwise, from the first row out of order on, a second walk gives them
-  // all to a builder that sorts them.
-  size_t row_bytes = 0, key_bytes = 0;
-  for (size_t op = 0; op < pending_.size(); ++op) {
-    row_bytes += pending_.is_upsert(op) ? pending_.row(op).size : 0;
-    key_bytes += pending_.key(op).size;
-  }
-  SortedBatchBuilder rows;
-  rows.reserve(pending_.size(), row_bytes, 0);
-  // The index's delta: a key and its new row per operation, mostly (an
-  // upsert of an existing key adds its old row, and grows the arrays once).
-  index_delta_.reserve(pending_.size(), key_bytes, row_bytes);
-  bool rows_in_order = true;
-  RowRef last_row;
-  // Keys come strictly increasing and a key's rows differ, so both
-  // builders take entries as they are, with nothing to sum.
-  RowRef last_key;
-  for_each_change([&](RowRef key, RowRef row, Weight weight) {
-    if (key.data != last_key.data) index_delta_.append_key(key);
-    index_delta_.append_value(row, weight);
-    last_key = key;
-    if (!rows_in_order) return;
-    if (last_row.data && compare_rows(last_row, row) >= 0) {
-      rows_in_order = false;
-      return;
-    }
-    rows.append_key(row);
-    rows.append_value(RowRef(), weight);
-    last_row = row;
-  });
-  BatchPtr changes;
-  if (rows_in_order) {
-    changes = rows.finish();
-  } else {
-    for_each_change([&](RowRef, RowRef row, Weight weight) { delta_.add_row(row, weight); });
-    changes = delta_.finish();
-  }
-  // The trace changes and pending_ is cleared only now: the builders and the
-  // walks point into both.
-  by_key_.insert(index_delta_.finish());
-  pending_.clear();
-  if (order_.capacity() > 4096) {  // a bulk load's operations and sort room are not kept
-    pending_.release();
-    std::vector<SortSlot>().swap(order_);
-    std::vector<SortSlot>().swap(order_scratch_);
-  }
-  slot_->batch = std::move(changes);
-  return Status::OK();
 }
 
 template <typename Change>
 void UpsertInputOperator::for_each_change(Change&& change) {
   finger_.clear();
-  for (size_t i = 0; i < order_.size(); ++i) {
-    const size_t op = order_[i].index;
+  const size_t count = pending_.size();
+  auto operation = [&](size_t i) -> size_t { return keys_in_order_ ? i : order_[i].index; };
+  for (size_t i = 0; i < count; ++i) {
+    const size_t op = operation(i);
     const RowRef key = pending_.key(op);
-    if (i + 1 < order_.size() && pending_.key(order_[i + 1].index) == key) continue;  // a later operation wins
+    if (i + 1 < count && pending_.key(operation(i + 1)) == key) continue;  // a later operation wins
     std::optional<RowRef> old = find(key, finger_);
     std::optional<RowRef> row;
     if (pending_.is_upsert(op)) row = pending_.row(op);

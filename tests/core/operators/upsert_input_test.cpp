@@ -208,7 +208,7 @@ TEST(PendingOperationsTest, KeepsEachOperationsBytesInOrder) {
       }
     }
   };
-  pending.reserve(4, 16);  // far too few bytes: the buffer grows under the operations
+  pending.reserve(4, 8, 8);  // far too few bytes: the buffers grow under the operations
   for (int64_t id = 0; id < 300; ++id) push(id, id % 7 != 3);
   expect_model();
   pending.truncate(120);
@@ -228,6 +228,46 @@ TEST(PendingOperationsTest, KeepsEachOperationsBytesInOrder) {
   model.clear();
   push(5, true);
   expect_model();
+}
+
+// Rows adopted with their buffer are read where they are; rows from
+// elsewhere are copied after them; a truncate keeps every kept row.
+TEST(PendingOperationsTest, AdoptedRowsAreReadInPlace) {
+  PendingOperations pending;
+  std::vector<std::string> rows;
+  ByteBuffer parsed;
+  std::vector<size_t> offsets;
+  for (int64_t id = 0; id < 50; ++id) {
+    rows.push_back(row(id, id, std::string(static_cast<size_t>(id % 9), 'p').c_str()));
+    offsets.push_back(parsed.size());
+    parsed.append(reinterpret_cast<const uint8_t*>(rows.back().data()), rows.back().size());
+  }
+  const uint8_t* base = parsed.data();
+  pending.adopt_rows(std::move(parsed));
+  // Pushed out of the buffer's order, with a row from elsewhere between.
+  for (size_t i = 50; i-- > 0;) {
+    pending.push_upsert(RowRef(key(static_cast<int64_t>(i))), RowRef(base + offsets[i], rows[i].size()));
+    if (i == 25) pending.push_upsert(RowRef(key(100)), RowRef(row(100, 1, "elsewhere")));
+  }
+  ASSERT_EQ(pending.size(), 51u);
+  for (size_t op = 0; op < pending.size(); ++op) {
+    const size_t i = op <= 24 ? 49 - op : op == 25 ? 100 : 50 - op;
+    if (i == 100) {
+      EXPECT_EQ(pending.row(op).to_bytes(), row(100, 1, "elsewhere"));
+      continue;
+    }
+    EXPECT_EQ(pending.row(op).data, base + offsets[i]) << op;  // not copied
+    EXPECT_EQ(pending.key(op).to_bytes(), key(static_cast<int64_t>(i))) << op;
+  }
+  pending.truncate(30);
+  pending.push_upsert(RowRef(key(200)), RowRef(row(200, 2, "after")));
+  for (size_t op = 0; op < 30; ++op) {
+    if (op != 25) {
+      EXPECT_EQ(pending.row(op).to_bytes(), rows[op <= 24 ? 49 - op : 50 - op]) << op;
+    }
+  }
+  EXPECT_EQ(pending.row(25).to_bytes(), row(100, 1, "elsewhere"));
+  EXPECT_EQ(pending.row(30).to_bytes(), row(200, 2, "after"));
 }
 
 // An ingest refused for a repeated key drops only what it buffered: the

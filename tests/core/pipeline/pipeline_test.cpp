@@ -371,6 +371,56 @@ TEST(PipelineInputTest, ARefusedDuplicateKeepsEarlierCallsOfTheStep) {
   EXPECT_EQ(testing::rows_of(*p->snapshot("big")).size(), 2u);  // 1 and 3; not 4 or 5, and 1 not deleted
 }
 
+// A bulk ingest into a table whose input buffers nothing hands its parsed
+// rows to the input, which walks keys that come in order without sorting
+// them: one big step of new, replacing and deleting operations (keys
+// shuffled, then in order) ends where the same operations in ingests of 100
+// rows, each stepped, do. A refused bulk ingest leaves nothing behind.
+TEST(PipelineInputTest, BulkIngestsInOneStepEqualSmallSteps) {
+  std::mt19937_64 random(21);
+  auto record = [&](int64_t id, int kind) {  // 0: insert or replace, 1: delete by key
+    if (kind == 1) return "{\"delete\":{\"id\":" + std::to_string(id) + "}}";
+    return order(id, static_cast<int64_t>(random() % 50), static_cast<double>(random() % 40));
+  };
+  std::vector<std::string> seed, shuffled, ordered;
+  for (int64_t id = 0; id < 3000; ++id) seed.push_back(record(id, 0));
+  std::vector<int64_t> ids(9000);
+  for (int64_t id = 0; id < 9000; ++id) ids[static_cast<size_t>(id)] = id;
+  std::shuffle(ids.begin(), ids.end(), random);
+  for (size_t i = 0; i < 6000; ++i) shuffled.push_back(record(ids[i], ids[i] < 3000 && i % 3 == 0 ? 1 : 0));
+  for (int64_t id = 1000; id < 12000; id += 2) ordered.push_back(record(id, id % 10 == 4 ? 1 : 0));
+  auto joined = [](const std::vector<std::string>& records, size_t from, size_t to) {
+    std::string json = "[";
+    for (size_t i = from; i < to; ++i) json += (i > from ? "," : "") + records[i];
+    return json + "]";
+  };
+  auto big = make_pipeline(), small = make_pipeline();
+  for (const std::vector<std::string>* records : {&seed, &shuffled, &ordered}) {
+    testing::must_ingest(*big, "orders", joined(*records, 0, records->size()));
+    ASSERT_TRUE(big->step().ok());
+    for (size_t from = 0; from < records->size(); from += 100) {
+      testing::must_ingest(*small, "orders", joined(*records, from, std::min(records->size(), from + 100)));
+      ASSERT_TRUE(small->step().ok());
+    }
+    for (const char* view : {"big", "by_customer"}) {
+      ASSERT_EQ(testing::rows_of(*big->snapshot(view)), testing::rows_of(*small->snapshot(view))) << view;
+    }
+  }
+  EXPECT_GT(testing::rows_of(*big->snapshot("big")).size(), 4000u);
+
+  // A bulk ingest refused for a key given twice changes nothing.
+  std::vector<std::string> repeated;
+  for (int64_t id = 20000; id < 22000; ++id) repeated.push_back(record(id, 0));
+  repeated.push_back(record(20500, 0));
+  const testing::ZSetMap before = testing::rows_of(*big->snapshot("big"));
+  EXPECT_FALSE(big->ingest("orders", joined(repeated, 0, repeated.size())).ok());
+  ASSERT_TRUE(big->step().ok());
+  EXPECT_EQ(testing::rows_of(*big->snapshot("big")), before);
+  testing::must_ingest(*big, "orders", joined(repeated, 0, 2000));
+  ASSERT_TRUE(big->step().ok());
+  EXPECT_GT(testing::rows_of(*big->snapshot("big")).size(), before.size());
+}
+
 TEST(PipelineInputTest, CsvAndRawJsonAndKeylessTables) {
   auto p = make_pipeline();
   IngestOptions csv;

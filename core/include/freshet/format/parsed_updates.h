@@ -51,6 +51,14 @@ class ParsedUpdates {
   void clear() {
     entries_.clear();
     bytes_.clear();
+    taken_ = nullptr;
+  }
+  //! Hands the rows' bytes over (an upsert input adopts a bulk ingest's rows
+  //! instead of copying each): the updates go on pointing into them, so the
+  //! buffer must outlive their use here, unchanged. Nothing may be pushed after.
+  ByteBuffer take_bytes() {
+    taken_ = bytes_.data();
+    return std::move(bytes_);
   }
 
   size_t size() const { return entries_.size(); }
@@ -59,7 +67,8 @@ class ParsedUpdates {
   size_t row_bytes() const { return bytes_.size(); }
   ParsedUpdate operator[](size_t i) const {
     const Entry& entry = entries_[i];
-    return ParsedUpdate{entry.insert, RowRef(bytes_.data() + entry.offset, entry.size), entry.key_only};
+    const uint8_t* bytes = taken_ ? taken_ : bytes_.data();
+    return ParsedUpdate{entry.insert, RowRef(bytes + entry.offset, entry.size), entry.key_only};
   }
 
   class Iterator {
@@ -93,6 +102,7 @@ class ParsedUpdates {
   };
   std::vector<Entry> entries_;
   ByteBuffer bytes_;
+  const uint8_t* taken_ = nullptr;  // the rows' bytes after take_bytes()
 };
 
 }  // namespace freshet::format

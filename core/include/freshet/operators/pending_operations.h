@@ -1,6 +1,6 @@
 // PendingOperations: the operations an upsert input buffers for its next
-// step — upserts of whole rows and deletes by key — with every key's and
-// row's bytes in one buffer.
+// step — upserts of whole rows and deletes by key — with every key's bytes
+// in one buffer and every row's in another.
 //
 // Why one buffer: a bulk load buffers its whole ingest (200k rows and more)
 // before one step. As a std::string per key and per row, that was an
@@ -8,13 +8,18 @@
 // it fresh memory touched once (page faults were the single largest cost of
 // a 200k-row step on a VM, more than the step's sort), freed one row at a
 // time after the step. Here an operation is 16 bytes beside its bytes, and
-// growth is by doubling two arrays.
+// growth is by doubling the arrays.
+//
+// The rows' buffer can be one a bulk ingest parsed its rows into
+// (adopt_rows): its rows are then not copied a second time, which for a
+// bulk load in wasm was as much fresh memory as the rows themselves.
 #pragma once
 
 #include <algorithm>
 #include <cstdint>
 #include <vector>
 
+#include "freshet/common/assert.h"
 #include "freshet/common/byte_buffer.h"
 #include "freshet/types/row.h"
 
@@ -22,37 +27,58 @@ namespace freshet {
 
 class PendingOperations {
  public:
-  //! Buffers an upsert of `row` whose key row is `key`.
+  //! Buffers an upsert of `row` whose key row is `key`. A row inside the
+  //! rows' buffer (adopted) is not copied.
   void push_upsert(RowRef key, RowRef row) {
-    Operation op{static_cast<uint32_t>(bytes_.size()), key.size, 0, row.size};
-    bytes_.append(key.data, key.size);
-    op.row_offset = static_cast<uint32_t>(bytes_.size());
-    bytes_.append(row.data, row.size);
+    Operation op{static_cast<uint32_t>(keys_.size()), key.size, 0, row.size};
+    keys_.append(key.data, key.size);
+    if (rows_.size() != 0 && row.data >= rows_.data() && row.data + row.size <= rows_.data() + rows_.size()) {
+      op.row_offset = static_cast<uint32_t>(row.data - rows_.data());
+    } else {
+      op.row_offset = static_cast<uint32_t>(rows_.size());
+      rows_.append(row.data, row.size);
+    }
     operations_.push_back(op);
   }
   //! Buffers a delete of the row whose key row is `key`.
   void push_delete(RowRef key) {
-    operations_.push_back({static_cast<uint32_t>(bytes_.size()), key.size, kDelete, 0});
-    bytes_.append(key.data, key.size);
+    operations_.push_back({static_cast<uint32_t>(keys_.size()), key.size, kDelete, 0});
+    keys_.append(key.data, key.size);
+  }
+  //! Takes `rows` as the rows' buffer, while no operation is buffered: the
+  //! upserts pushed of rows inside it then point into it. (It must not be
+  //! appended to meanwhile: the caller's RowRefs point into it.)
+  void adopt_rows(ByteBuffer&& rows) {
+    FRESHET_ASSERT(operations_.empty());
+    rows_ = std::move(rows);
   }
 
   size_t size() const { return operations_.size(); }
   bool empty() const { return operations_.empty(); }
-  RowRef key(size_t i) const { return RowRef(bytes_.data() + operations_[i].key_offset, operations_[i].key_size); }
+  RowRef key(size_t i) const { return RowRef(keys_.data() + operations_[i].key_offset, operations_[i].key_size); }
   bool is_upsert(size_t i) const { return operations_[i].row_offset != kDelete; }
   //! Operation i's row; only for an upsert.
-  RowRef row(size_t i) const { return RowRef(bytes_.data() + operations_[i].row_offset, operations_[i].row_size); }
+  RowRef row(size_t i) const { return RowRef(rows_.data() + operations_[i].row_offset, operations_[i].row_size); }
 
-  //! Room for `operations` more operations of `bytes` bytes in all.
-  void reserve(size_t operations, size_t bytes) {
+  //! Room for `operations` more operations of `key_bytes` bytes of keys and
+  //! `row_bytes` bytes of rows in all.
+  void reserve(size_t operations, size_t key_bytes, size_t row_bytes) {
     const size_t wanted = operations_.size() + operations;
     if (wanted > operations_.capacity()) operations_.reserve(std::max(wanted, 2 * operations_.capacity()));
-    bytes_.reserve(bytes_.size() + bytes);
+    keys_.reserve(keys_.size() + key_bytes);
+    rows_.reserve(rows_.size() + row_bytes);
   }
   //! Keeps the first `count` operations (and their bytes).
   void truncate(size_t count) {
     if (count >= operations_.size()) return;
-    bytes_.truncate(operations_[count].key_offset);
+    keys_.truncate(operations_[count].key_offset);
+    // The kept rows end where the last of them does (an adopted buffer's
+    // rows need not be in the operations' order).
+    size_t rows_end = 0;
+    for (size_t i = 0; i < count; ++i) {
+      if (is_upsert(i)) rows_end = std::max<size_t>(rows_end, operations_[i].row_offset + operations_[i].row_size);
+    }
+    rows_.truncate(rows_end);
     operations_.resize(count);
   }
   //! Keeps the operations i for which keep(i) is true, in order. Their bytes
@@ -67,15 +93,19 @@ class PendingOperations {
   }
   void clear() {
     operations_.clear();
-    bytes_.clear();
+    keys_.clear();
+    rows_.clear();
   }
   //! clear(), and frees the memory too (after a bulk load's step).
   void release() {
     std::vector<Operation>().swap(operations_);
-    bytes_.release();
+    keys_.release();
+    rows_.release();
   }
   //! Bytes held, used or not.
-  size_t memory_bytes() const { return operations_.capacity() * sizeof(Operation) + bytes_.capacity(); }
+  size_t memory_bytes() const {
+    return operations_.capacity() * sizeof(Operation) + keys_.capacity() + rows_.capacity();
+  }
 
  private:
   static constexpr uint32_t kDelete = UINT32_MAX;  // row_offset of a delete
@@ -84,7 +114,7 @@ class PendingOperations {
     uint32_t row_offset, row_size;
   };
   std::vector<Operation> operations_;
-  ByteBuffer bytes_;
+  ByteBuffer keys_, rows_;
 };
 
 }  // namespace freshet

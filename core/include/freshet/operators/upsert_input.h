@@ -57,12 +57,16 @@ class UpsertInputOperator : public Operator {
   //! Room for `more` operations whose rows hold `row_bytes` bytes in all
   //! (0: unknown, taken as rows without strings), before an ingest buffers them.
   void reserve_pending(size_t more, size_t row_bytes = 0);
+  //! While nothing is buffered: takes `rows` as the buffer of the rows of
+  //! the `more` operations to come, whose upserts of rows inside it are then
+  //! not copied (a bulk ingest's parsed rows; PendingOperations::adopt_rows).
+  void adopt_pending_rows(ByteBuffer&& rows, size_t more);
   //! The first upsert buffered since operation `since` whose key an earlier
   //! one since then has too: (its position, the earlier one's), counted
   //! from `since`. One ingest must not give a key twice.
   std::optional<std::pair<size_t, size_t>> repeated_upsert(size_t since);
   //! Drops the operations buffered since the first `count` (a refused ingest).
-  void truncate_pending(size_t count) { pending_.truncate(count); }
+  void truncate_pending(size_t count);
 
   //! The key row of a table row.
   std::string key_of(RowRef row) { return key_ref(row).to_bytes(); }
@@ -85,6 +89,8 @@ class UpsertInputOperator : public Operator {
   std::optional<RowRef> find(RowRef key) const;
   //! find() for keys in ascending order (Trace::seek with a finger).
   std::optional<RowRef> find(RowRef key, std::vector<size_t>& finger) const;
+  //! Sorts pending_'s positions by key, stably, into order_.
+  void sort_operations();
   //! Calls change(key, row, weight) for each row this step's operations
   //! retract (-1) or insert (+1), in key order and a key's rows in row
   //! order, as of the trace before the step.
@@ -101,12 +107,13 @@ class UpsertInputOperator : public Operator {
     uint64_t prefix;  // the key's first 8 bytes, big-endian
     uint32_t index;   // in pending_
   };
-  std::vector<SortSlot> order_;  // scratch: pending_ sorted by key
+  std::vector<SortSlot> order_;          // scratch: pending_ sorted by key, unless keys_in_order_
+  bool keys_in_order_ = false;           // scratch: pending_'s keys strictly increase (order_ unused)
   std::vector<SortSlot> order_scratch_;  // scratch of sort_by_prefix
   std::vector<size_t> finger_;   // scratch: evaluate()'s seeks of by_key_ in that order
   std::vector<uint32_t> seen_;   // scratch: repeated_upsert()'s hash set of pending_ positions + 1
   BatchBuilder delta_;  // scratch of evaluate() when rows come out of key order, kept for its capacity
-  // The index's changes come in key order (the operations are sorted by
+  // The index's changes come in key order (the operations are walked by
   // key), so they need no sort of their own.
   SortedBatchBuilder index_delta_;
   Trace by_key_;  // state: key -> current row
