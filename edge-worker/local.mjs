@@ -17,6 +17,22 @@ import { detachWorkerd, workerdChildren } from './workerd_process.mjs';
 export const REPO_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
 /**
+ * Miniflare's options for a Worker whose modules are this repository's
+ * files: .js and .mjs as ES modules, .wasm as compiled modules (as wrangler
+ * bundles them), at wrangler.toml's compatibility date. Spread them into
+ * `new Miniflare({ ...REPO_MODULES, scriptPath, ... })`.
+ */
+export const REPO_MODULES = Object.freeze({
+  modules: true,
+  modulesRoot: REPO_ROOT,
+  modulesRules: [
+    { type: 'ESModule', include: ['**/*.js', '**/*.mjs'] },
+    { type: 'CompiledWasm', include: ['**/*.wasm'] },
+  ],
+  compatibilityDate: '2025-01-01',
+});
+
+/**
  * Starts workerd with the edge worker. Resolves once it listens.
  * @param {{ persistDir: string, port?: number, host?: string, apiKey?: string, faults?: string, vars?: Record<string, string>, detached?: boolean }} options
  *   port 0 (the default) picks a free one; `apiKey` (one key or several, comma-separated)
@@ -35,14 +51,8 @@ export async function startEdgeWorker({ persistDir, port = 0, host = '127.0.0.1'
   if (detached) detachWorkerd();
   const before = workerdChildren();
   const mf = new Miniflare({
-    modules: true,
+    ...REPO_MODULES,
     scriptPath: join(REPO_ROOT, 'edge-worker/worker.js'),
-    modulesRoot: REPO_ROOT,
-    modulesRules: [
-      { type: 'ESModule', include: ['**/*.js', '**/*.mjs'] },
-      { type: 'CompiledWasm', include: ['**/*.wasm'] },
-    ],
-    compatibilityDate: '2025-01-01',
     durableObjects: {
       PIPELINES: { className: 'PipelineObject', useSQLite: true },
       REGISTRY: { className: 'PipelineRegistry', useSQLite: true },

@@ -7,18 +7,12 @@ import { join } from 'node:path';
 
 import { Miniflare } from 'miniflare';
 
-import { REPO_ROOT } from '../../edge-worker/local.mjs';
+import { REPO_MODULES, REPO_ROOT } from '../../edge-worker/local.mjs';
 
 test('warmUp() in workerd: once per instance, and a pipeline after it starts empty', async () => {
   const mf = new Miniflare({
-    modules: true,
+    ...REPO_MODULES,
     scriptPath: join(REPO_ROOT, 'tests/edge/fixtures/warm_up_worker.js'),
-    modulesRoot: REPO_ROOT,
-    modulesRules: [
-      { type: 'ESModule', include: ['**/*.js', '**/*.mjs'] },
-      { type: 'CompiledWasm', include: ['**/*.wasm'] },
-    ],
-    compatibilityDate: '2025-01-01',
     host: '127.0.0.1',
     port: 0,
   });

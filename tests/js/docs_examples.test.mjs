@@ -30,6 +30,7 @@ import ts from 'typescript';
 
 import { Pipeline } from 'freshet';
 
+import { REPO_MODULES } from '../../edge-worker/local.mjs';
 import { matches } from './support.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -121,14 +122,8 @@ async function runWorker(source, name, commands) {
   // wrangler resolves 'freshet' through the package's `workerd` export; Miniflare alone does not resolve packages.
   writeFileSync(file, source.replace(/from 'freshet'/g, "from '../../wasm-bindings/js/workerd.js'"));
   const mf = new Miniflare({
-    modules: true,
+    ...REPO_MODULES,
     scriptPath: file,
-    modulesRoot: ROOT,
-    modulesRules: [
-      { type: 'ESModule', include: ['**/*.js', '**/*.mjs'] },
-      { type: 'CompiledWasm', include: ['**/*.wasm'] },
-    ],
-    compatibilityDate: '2025-01-01',
     host: '127.0.0.1',
     port: 0,
   });
