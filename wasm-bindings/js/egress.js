@@ -39,15 +39,33 @@ export class EgressStream {
     return this;
   }
 
-  async next() {
+  // Not an async function: a change's chunk is usually queued already, and
+  // an async function's frame object is most of what a call would leave to
+  // the young-generation collector (see row_chunk.js). Errors still come as
+  // a rejected promise, never thrown.
+  next() {
+    try {
+      const result = this.#take();
+      if (result) return Promise.resolve(result);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    return this.#nextAfterSteps();
+  }
+
+  // The next result when there is one now (a chunk, or done); undefined when
+  // next() must wait for a step.
+  #take() {
+    if (this.#closed) return { done: true, value: undefined };
+    const chunk = this.#hooks.nextChunk(this.#id, this.#shape.columns);
+    if (chunk === null) throw errorOf(this.#hooks.engine().lastError());
+    if (!chunk) return undefined;
+    this.#hooks.taken();
+    return { done: false, value: typeof chunk === 'string' ? parseChunk(chunk, this.#shape) : chunk };
+  }
+
+  async #nextAfterSteps() {
     for (;;) {
-      if (this.#closed) return { done: true, value: undefined };
-      const chunk = this.#hooks.nextChunk(this.#id, this.#shape.columns);
-      if (chunk === null) throw errorOf(this.#hooks.engine().lastError());
-      if (chunk) {
-        this.#hooks.taken();
-        return { done: false, value: typeof chunk === 'string' ? parseChunk(chunk, this.#shape) : chunk };
-      }
       let wake;
       const woken = new Promise((resolve, reject) => {
         wake = resolve;
@@ -59,6 +77,8 @@ export class EgressStream {
       } finally {
         this.#waiting.delete(wake);
       }
+      const result = this.#take();
+      if (result) return result;
     }
   }
 

@@ -3,12 +3,26 @@
 // its bytes, no JSON text to decode and parse. The engine sends a chunk so
 // only when it reads back as the JSON text of the same chunk would (the
 // same object, value for value); any other chunk comes as JSON (chunks.js).
+//
+// A change's chunk is a row or two, read thousands of times a second, and
+// what it leaves behind is what V8's young-generation collector then walks:
+// its pauses (2–3 ms here) were the slowest changes of a long run. So the
+// reader allocates only what it hands out (the chunk, its two arrays, the
+// rows and their new strings): no arrays or objects of its own, and short
+// strings seen before are taken from a small cache instead of being built
+// again (a dashboard's views repeat their group keys: regions, statuses).
 
 const decoder = new TextDecoder();
 const HEADER_WORDS = 6;
 const NUMBER = 0;
 const BOOLEAN = 1;
 const SHORT_STRING = 32;  // bytes; longer or non-ASCII strings go through TextDecoder
+const CACHED_STRINGS = 1024;  // a power of two: a string's slot is its hash's low bits
+
+// Short ASCII strings read recently, each in the slot of its bytes' hash.
+const recentStrings = new Array(CACHED_STRINGS).fill('');
+// Where readRows() stopped: the word after the last row it read.
+let rowsEnd = 0;
 
 /**
  * The chunk at `address` (8-byte aligned) of `module`'s memory.
@@ -18,27 +32,26 @@ export function readRowChunk(module, address, columns) {
   const words = module.HEAPF64;
   const bytes = module.HEAPU8;
   const at = address / 8;
-  const count = words[at + 5];
-  const kinds = [];
-  for (let c = 0; c < count; ++c) kinds.push(words[at + HEADER_WORDS + c]);
-  const reader = { words, bytes, at: at + HEADER_WORDS + count };
+  const columnCount = words[at + 5];
+  const kindsAt = at + HEADER_WORDS;
   const flags = words[at + 2];
-  const inserts = readRows(reader, words[at + 3], kinds, columns);
-  const deletes = readRows(reader, words[at + 4], kinds, columns);
+  const inserts = readRows(words, bytes, kindsAt + columnCount, words[at + 3], kindsAt, columnCount, columns);
+  const deletes = readRows(words, bytes, rowsEnd, words[at + 4], kindsAt, columnCount, columns);
   return { sequenceNumber: words[at], step: words[at + 1], snapshot: (flags & 1) !== 0, snapshotComplete: (flags & 2) !== 0, inserts, deletes };
 }
 
-function readRows(reader, count, kinds, columns) {
-  const { words, bytes } = reader;
-  const rows = [];
-  let at = reader.at;
+// `count` rows from word `at` on, each column's kind at words[kindsAt + c];
+// sets rowsEnd.
+function readRows(words, bytes, at, count, kindsAt, columnCount, columns) {
+  // Sized at once: a push onto [] reserves room for 17 rows.
+  const rows = count === 0 ? [] : new Array(count);
   for (let r = 0; r < count; ++r) {
     const nulls = words[at];
     const row = {};
-    let text = (at + 1 + kinds.length) * 8;  // the row's strings
-    for (let c = 0; c < kinds.length; ++c) {
+    let text = (at + 1 + columnCount) * 8;  // the row's strings
+    for (let c = 0; c < columnCount; ++c) {
       const value = words[at + 1 + c];
-      const kind = kinds[c];
+      const kind = words[kindsAt + c];
       if (nulls & (1 << c)) {
         row[columns[c].name] = null;
       } else if (kind === NUMBER) {
@@ -51,19 +64,33 @@ function readRows(reader, count, kinds, columns) {
       }
     }
     at = Math.ceil(text / 8);
-    rows.push(row);
+    rows[r] = row;
   }
-  reader.at = at;
+  rowsEnd = at;
   return rows;
 }
 
 function readString(bytes, start, length) {
   if (length > SHORT_STRING) return decoder.decode(bytes.subarray(start, start + length));
-  let text = '';
-  for (let i = start; i < start + length; ++i) {
+  const end = start + length;
+  let hash = length;
+  for (let i = start; i < end; ++i) {
     const byte = bytes[i];
-    if (byte >= 0x80) return decoder.decode(bytes.subarray(start, start + length));
-    text += String.fromCharCode(byte);
+    if (byte >= 0x80) return decoder.decode(bytes.subarray(start, end));
+    hash = Math.imul(hash ^ byte, 0x01000193);
   }
+  const slot = (hash >>> 0) & (CACHED_STRINGS - 1);
+  const cached = recentStrings[slot];
+  if (cached.length === length && sameAscii(cached, bytes, start)) return cached;
+  let text = '';
+  for (let i = start; i < end; ++i) text += String.fromCharCode(bytes[i]);
+  recentStrings[slot] = text;
   return text;
+}
+
+function sameAscii(text, bytes, start) {
+  for (let i = 0; i < text.length; ++i) {
+    if (text.charCodeAt(i) !== bytes[start + i]) return false;
+  }
+  return true;
 }
