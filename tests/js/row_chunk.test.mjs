@@ -22,12 +22,22 @@ const BIGINTS = [0, 1, -1, 2 ** 53 - 1, -(2 ** 53 - 1), 9007199254740993n, -9007
 const DOUBLES = [0, -0, 1.5, -2.25, 0.1 + 0.2, 68773.99999999999, 1e300, -1e-300, NaN, Infinity, -Infinity, 2 ** 60, null];
 const STRINGS = ['', 'a', 'region-5', 'naïve café', '漢字', '😀 emoji', 'quote " and \\ and \n', 'x'.repeat(40), `é${'y'.repeat(50)}`, null];
 
+// Short ASCII strings come from a cache of recent ones (row_chunk.js): many
+// distinct ones of 0–33 characters (32 is the longest cached), from a small
+// alphabet, so that they share cache slots and replace each other.
+function randomAscii(next) {
+  const length = Math.floor(next() * 34);
+  let text = '';
+  for (let i = 0; i < length; ++i) text += 'ab~ 0'[Math.floor(next() * 5)];
+  return text;
+}
+
 function randomRow(next, id) {
   const pick = (values) => values[Math.floor(next() * values.length)];
   return {
     id, flag: pick([true, false, null]), tiny: pick([0, -128, 127, null]), small: pick([0, -32768, 32767, null]),
     i: pick([0, -2147483648, 2147483647, null]), big: pick(BIGINTS), x: pick(DOUBLES), name: pick(STRINGS),
-    note: pick(STRINGS), day: pick(['2024-02-29', null]),
+    note: next() < 0.5 ? pick(STRINGS) : randomAscii(next), day: pick(['2024-02-29', null]),
   };
 }
 
@@ -124,5 +134,31 @@ test('a row of weight > 1 comes as that many rows, -0 as 0, a NULL as null', asy
   assert.equal(snapshot.snapshot, true);
   assert.equal(snapshot.snapshotComplete, true);
   assert.ok(Object.is(snapshot.inserts.find((row) => row.id === 1).x, 0));
+  p.close();
+});
+
+test('short strings read through the cache of recent ones are the rows\' own (many share a slot)', async () => {
+  // 4,000 distinct ASCII strings of 0–33 bytes over 1,024 slots: strings of
+  // one length share slots, and each read must still give its row's string.
+  const next = random(seed('row chunk strings'));
+  const p = await Pipeline.create({ sql: SQL });
+  p.pause();
+  const stream = p.egress('names', { sendSnapshot: true })[Symbol.asyncIterator]();
+  const names = new Set(['x'.repeat(32), 'y'.repeat(33)]);
+  while (names.size < 4000) names.add(randomAscii(next));
+  const rows = [...names].map((name, id) => ({ id, name, flag: id % 2 === 0 }));
+  for (let round = 0; round < 2; ++round) {
+    p.insert('t', rows);  // the second round replaces every row by itself: no change
+    p.step();
+  }
+  p.insert('t', rows.map((row) => ({ ...row, name: `${row.name}!` })));
+  p.step();
+  const chunks = [];
+  for (let i = 0; i < 2; ++i) chunks.push((await stream.next()).value);
+  const seen = (list) => list.map((row) => `${row.flag}:${row.name}`).sort();
+  assert.deepStrictEqual(seen(chunks[0].inserts), seen(rows));
+  assert.deepStrictEqual(seen(chunks[1].deletes), seen(rows));
+  assert.deepStrictEqual(seen(chunks[1].inserts), seen(p.snapshot('names')));
+  assert.ok(chunks[1].inserts.every((row) => row.name.endsWith('!')));
   p.close();
 });
