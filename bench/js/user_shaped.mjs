@@ -5,9 +5,10 @@
 // insert of a new order and an upsert of an existing one (an insert of its
 // key: `orders` has a PRIMARY KEY), each stepped, with the view's egress
 // chunk awaited. Every change is timed from the write to its chunk in hand.
-// Reports the load, p50 / mean / p99 / max per change, how many changes took
-// over 4 ms, and how many collections V8 ran meanwhile (a spike with no GC
-// under it is the engine's). Each figure is printed next to issue 21's target.
+// Reports the load (and, on Linux, the main thread's CPU time, its wait for
+// a core and its page faults during it: main_thread.mjs), p50 / mean / p99 /
+// max per change, how many changes took over 4 ms, and how many collections
+// V8 ran meanwhile (a spike with no GC under it is the engine's). Each figure is printed next to issue 21's target.
 //
 // The second part (--big-step) is "big steps as fast as small ones": the
 // same 200k orders loaded in one insert + one step and in 20 steps of
@@ -33,6 +34,7 @@ import { runInNewContext } from 'node:vm';
 import { loadFreshet, SQL } from './freshet_module.mjs';
 import { compareResults, makeWorkload, referenceResult } from './workload.mjs';
 import { DeltaMirror } from './engine.mjs';
+import { mainThreadNow, mainThreadSince } from './main_thread.mjs';
 import './stats.mjs';  // sets --expose-gc
 
 const { values: options } = parseArgs({
@@ -109,11 +111,13 @@ async function openPipeline() {
 async function userShapedRun() {
   gc();
   const run = await openPipeline();
+  const mainBefore = mainThreadNow();
   let begin = process.hrtime.bigint();
   run.p.insert('orders', workload.orders);
   run.p.step();
   await run.take();
   const loadMs = Number(process.hrtime.bigint() - begin) / 1e6;
+  const loadMainThread = mainThreadSince(mainBefore);
   const measured = await countingGcs(async () => {
     const nanos = [];
     const spikes = [];
@@ -137,7 +141,7 @@ async function userShapedRun() {
   const memoryBytes = run.p.stats().memoryBytes;
   run.close();
   if (problems.length) throw new Error(`the view disagrees with the oracle: ${problems.join('; ')}`);
-  return { loadMs, ...measured, memoryBytes };
+  return { loadMs, loadMainThread, ...measured, memoryBytes };
 }
 
 /** Loads all orders into a fresh pipeline in steps of `stepRows`; ms from the first insert to the last chunk. */
@@ -176,6 +180,10 @@ const f = (x) => x.toFixed(2);
 console.log(`user-shaped run: ${report.orders.toLocaleString('en')} orders in one insert + one step, ${report.changes.toLocaleString('en')} single-row inserts/upserts (load average ${report.loadAverage.toFixed(2)})`);
 console.log(`  startup       import ${importMs.toFixed(0)} ms; ${warmUpMs === null ? 'no warm-up (--warm-up calls warmUp())' : `warmUp() ${warmUpMs.toFixed(0)} ms${Number(options['warm-up-lead']) > 0 ? `, the load ${options['warm-up-lead']} ms after its start` : ''}`}`);
 console.log(`  load          ${u.loadMs.toFixed(1)} ms            target <= 150 ms`);
+if (u.loadMainThread) {
+  const m = u.loadMainThread;
+  console.log(`                main thread: ${m.cpuMs.toFixed(1)} ms CPU, ${m.waitMs.toFixed(1)} ms waiting for a core, ${m.faults} page faults`);
+}
 console.log(`  p50           ${f(u.p50Us)} µs         target <= 10 µs`);
 console.log(`  mean          ${f(u.meanUs)} µs`);
 console.log(`  p99           ${f(u.p99Us)} µs (${f(u.p99Us / u.p50Us)}x p50)   target <= 10x p50`);
