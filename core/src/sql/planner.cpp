@@ -73,7 +73,7 @@ Stream rows_of(Stream indexed) {
 Result<Stream> Planner::plan_node(LogicalPlan& plan) {
   // The planners of the kinds of nodes are called out of line (out_of_line.h says why).
   if (plan.kind == LogicalPlan::Kind::kAggregate) return call_out_of_line<&Planner::plan_grouped_aggregate>(this, plan);
-  if (plan.kind == LogicalPlan::Kind::kFilter) apply_rank_limit(plan);
+  if (plan.kind == LogicalPlan::Kind::kFilter) call_out_of_line<&Planner::apply_rank_limit>(plan);
   std::vector<Stream> inputs;
   for (PlanPtr& input : plan.inputs) {
     Result<Stream> stream = this->plan(*input);
@@ -120,8 +120,9 @@ Result<Stream> Planner::plan_node(LogicalPlan& plan) {
     }
     case LogicalPlan::Kind::kValues:
       return call_out_of_line<&Planner::plan_values>(this, plan);
-    case LogicalPlan::Kind::kTimeWindow: return time_window_rows(circuit_, inputs[0], plan.time_window, plan.schema);
-    case LogicalPlan::Kind::kExpand: return expand_grouping_sets(inputs[0], plan);
+    case LogicalPlan::Kind::kTimeWindow:
+      return call_out_of_line<&time_window_rows>(circuit_, inputs[0], plan.time_window, plan.schema);
+    case LogicalPlan::Kind::kExpand: return call_out_of_line<&expand_grouping_sets>(inputs[0], plan);
     case LogicalPlan::Kind::kWindow: {
       Status valid = validate_window(*plan.inputs[0]->schema, plan.window);
       if (!valid.ok()) return Status(ErrorCode::kInternal, "window plan: " + valid.message());
