@@ -21,6 +21,7 @@
 #include "aggregate_functions.h"
 #include "binder.h"
 #include "expression_binder.h"
+#include "freshet/common/out_of_line.h"
 #include "function_catalog.h"
 #include "group_by_sets.h"
 
@@ -186,7 +187,8 @@ PlanPtr aggregate_plan(PlanPtr input, const ColumnNames& input_names, GroupingSp
 }  // namespace
 
 Result<QueryBinder::Bound> QueryBinder::bind_aggregate(const Select& select, Bound input) {
-  Result<GroupingSpec> resolved = resolve_grouping(select, input.scope);
+  // The parts are called out of line (out_of_line.h says why); the interceptor runs for every node.
+  Result<GroupingSpec> resolved = call_out_of_line<&resolve_grouping>(select, input.scope);
   if (!resolved.ok()) return resolved.status();
   GroupingSpec grouping = std::move(*resolved);
   const size_t key_count = grouping.keys.size();
@@ -199,10 +201,10 @@ Result<QueryBinder::Bound> QueryBinder::bind_aggregate(const Select& select, Bou
   // Over the aggregate's output, column references resolve through the keys.
   auto intercept = [&](const AstExpr& ast) -> Result<ExprPtr> {
     if (ast.kind == AstExprKind::kFunction && !ast.over && is_aggregate_function(ast.name)) {
-      return bind_call(ast, input.scope, calls);
+      return call_out_of_line<&bind_call>(ast, input.scope, calls);
     }
     if (ast.kind == AstExprKind::kFunction && !ast.over && is_grouping_function(ast.name)) {
-      return bind_grouping(ast, input.scope, grouping);
+      return call_out_of_line<&bind_grouping>(ast, input.scope, grouping);
     }
     if (in_having && ast.kind == AstExprKind::kColumnRef && ast.names.size() == 1 &&
         !input.scope.resolve(ast.names, ast.position).ok() &&
@@ -273,7 +275,8 @@ Result<QueryBinder::Bound> QueryBinder::bind_aggregate(const Select& select, Bou
     having = std::move(*bound);
   }
 
-  PlanPtr plan = aggregate_plan(std::move(input.plan), input.scope.column_names(), grouping, key_types, calls);
+  PlanPtr plan =
+      call_out_of_line<&aggregate_plan>(std::move(input.plan), input.scope.column_names(), grouping, key_types, calls);
   if (having) {
     PlanPtr filter = wrap_plan(LogicalPlan::Kind::kFilter, std::move(plan));
     filter->predicate = std::move(having);

@@ -22,104 +22,134 @@ Status catalog_mismatch(const std::string& name) {
 
 }  // namespace
 
-Result<ExprPtr> ExpressionBinder::bind_node(const AstExpr& ast) {
-  switch (ast.kind) {
-    case AstExprKind::kLiteral: return bind_literal(ast);
-    case AstExprKind::kColumnRef: {
-      Result<size_t> column = scope_.resolve(ast.names, ast.position);
-      if (!column.ok()) return column.status();
-      if (scope_.columns[*column].null_only) return untyped_null();
-      return column_expr(*column, scope_.columns[*column].type);
-    }
-    case AstExprKind::kUnary: {
-      Result<ExprPtr> operand = bind(*ast.children[0]);
-      if (!operand.ok()) return operand.status();
-      ExprPtr child = std::move(*operand);
-      if (ast.op == AstOperator::kNot) {
-        if (is_null_literal(*child)) child = null_literal(SqlType::boolean());
-        if (child->type.id != TypeId::kBoolean) {
-          return sql_error(ast.position, "NOT needs a BOOLEAN operand, not " + describe(child->type));
-        }
-        SqlType type = child->type;
-        return unary(ExprKind::kNot, type, std::move(child));
-      }
-      if (is_null_literal(*child)) child = null_literal(SqlType::integer());
-      if (!child->type.is_numeric() && !child->type.is_interval()) {
-        return sql_error(ast.position, "unary minus needs a numeric or interval operand, not " + describe(child->type));
-      }
-      SqlType type = child->type;
-      return unary(ExprKind::kNegate, type, std::move(child));
-    }
-    case AstExprKind::kBinary: return bind_binary(ast);
-    case AstExprKind::kDatetimeDifference: return bind_datetime_difference(ast);
-    case AstExprKind::kIsNull: {
-      Result<ExprPtr> operand = bind(*ast.children[0]);
-      if (!operand.ok()) return operand.status();
-      ExprPtr is_null = unary(ExprKind::kIsNull, SqlType::boolean(false), std::move(*operand));
-      is_null->negated = ast.negated;
-      return is_null;
-    }
-    case AstExprKind::kBetween: {
-      // x BETWEEN a AND b is x >= a AND x <= b (x is evaluated twice; it has no side effects).
-      Result<ExprPtr> low_value = bind(*ast.children[0]), low = bind(*ast.children[1]);
-      Result<ExprPtr> high_value = bind(*ast.children[0]), high = bind(*ast.children[2]);
-      for (const Result<ExprPtr>* part : {&low_value, &low, &high_value, &high}) {
-        if (!part->ok()) return part->status();
-      }
-      Result<ExprPtr> above =
-          bind_comparison(AstOperator::kGreaterEqual, std::move(*low_value), std::move(*low), ast.position);
-      if (!above.ok()) return above.status();
-      Result<ExprPtr> below =
-          bind_comparison(AstOperator::kLessEqual, std::move(*high_value), std::move(*high), ast.position);
-      if (!below.ok()) return below.status();
-      bool nullable = (*above)->type.nullable || (*below)->type.nullable;
-      std::vector<ExprPtr> both;
-      both.push_back(std::move(*above));
-      both.push_back(std::move(*below));
-      ExprPtr between = make_expr(ExprKind::kAnd, SqlType::boolean(nullable), std::move(both));
-      if (!ast.negated) return between;
-      // Read the type before `between` moves: argument evaluation order is unspecified.
-      SqlType type = between->type;
-      return unary(ExprKind::kNot, type, std::move(between));
-    }
-    case AstExprKind::kInList: return bind_in_list(ast);
-    case AstExprKind::kLike: {
-      Result<std::vector<ExprPtr>> children = bind_children(ast);
-      if (!children.ok()) return children.status();
-      bool nullable = false;
-      for (ExprPtr& child : *children) {
-        if (is_null_literal(*child)) child = null_literal(SqlType::varchar());
-        if (child->type.id != TypeId::kVarchar) {
-          return sql_error(ast.position, "LIKE needs VARCHAR operands, not " + describe(child->type));
-        }
-        nullable = nullable || child->type.nullable;
-      }
-      ExprPtr like = make_expr(ExprKind::kLike, SqlType::boolean(nullable), std::move(*children));
-      like->negated = ast.negated;
-      return like;
-    }
-    case AstExprKind::kCase: return bind_case(ast);
-    case AstExprKind::kCast: {
-      Result<ExprPtr> operand = bind(*ast.children[0]);
-      if (!operand.ok()) return operand.status();
-      if (!is_null_literal(**operand) && !can_cast((*operand)->type, ast.cast_type)) {
-        return sql_error(ast.position, "cannot cast " + describe((*operand)->type) + " to " + describe(ast.cast_type));
-      }
-      ExprPtr child = std::move(*operand);
-      if (is_null_literal(*child)) return null_literal(ast.cast_type.with_nullable(true));  // typed from here on
-      // A CAST that cannot convert a value fails the step; it never makes NULLs.
-      SqlType type = ast.cast_type.with_nullable(child->type.nullable);
-      return unary(ExprKind::kCast, type, std::move(child));
-    }
-    case AstExprKind::kFunction: return bind_function(ast);
-    case AstExprKind::kExtract: return bind_extract(ast);
+// The binder of each kind of node is called through a pointer, not from the
+// switch: called directly from one place, Binaryen (the wasm optimizer)
+// inlines every one of them, and what they inline, into bind_node, which grew
+// to a 74 KB function. V8's Liftoff charges each return its offset in the
+// function against the function's tier-up budget, so bind_node was compiled
+// by TurboFan (~0.6 s of a core) during every first Pipeline.create and the
+// load after it, for code that runs only while a program compiles. Through
+// a pointer each binder stays its own function, and only those that run
+// much get tiered up.
+ExpressionBinder::NodeBinder ExpressionBinder::binder_for(AstExprKind kind) {
+  switch (kind) {
+    case AstExprKind::kLiteral: return &ExpressionBinder::bind_literal;
+    case AstExprKind::kColumnRef: return &ExpressionBinder::bind_column_ref;
+    case AstExprKind::kUnary: return &ExpressionBinder::bind_unary;
+    case AstExprKind::kBinary: return &ExpressionBinder::bind_binary;
+    case AstExprKind::kDatetimeDifference: return &ExpressionBinder::bind_datetime_difference;
+    case AstExprKind::kIsNull: return &ExpressionBinder::bind_is_null;
+    case AstExprKind::kBetween: return &ExpressionBinder::bind_between;
+    case AstExprKind::kInList: return &ExpressionBinder::bind_in_list;
+    case AstExprKind::kLike: return &ExpressionBinder::bind_like;
+    case AstExprKind::kCase: return &ExpressionBinder::bind_case;
+    case AstExprKind::kCast: return &ExpressionBinder::bind_cast;
+    case AstExprKind::kFunction: return &ExpressionBinder::bind_function;
+    case AstExprKind::kExtract: return &ExpressionBinder::bind_extract;
     case AstExprKind::kSubquery:
     case AstExprKind::kExists:
     case AstExprKind::kInSubquery:
-    case AstExprKind::kQuantified:
-      // Subqueries are joined in before binding (bind_subquery.cpp), where they are supported.
-      return sql_error(ast.position, "a subquery is not supported here (only in WHERE and in the select list)");
+    case AstExprKind::kQuantified: return &ExpressionBinder::bind_subquery_here;
   }
+  return &ExpressionBinder::bind_unsupported;
+}
+
+Result<ExprPtr> ExpressionBinder::bind_node(const AstExpr& ast) { return (this->*binder_for(ast.kind))(ast); }
+
+Result<ExprPtr> ExpressionBinder::bind_column_ref(const AstExpr& ast) {
+  Result<size_t> column = scope_.resolve(ast.names, ast.position);
+  if (!column.ok()) return column.status();
+  if (scope_.columns[*column].null_only) return untyped_null();
+  return column_expr(*column, scope_.columns[*column].type);
+}
+
+Result<ExprPtr> ExpressionBinder::bind_unary(const AstExpr& ast) {
+  Result<ExprPtr> operand = bind(*ast.children[0]);
+  if (!operand.ok()) return operand.status();
+  ExprPtr child = std::move(*operand);
+  if (ast.op == AstOperator::kNot) {
+    if (is_null_literal(*child)) child = null_literal(SqlType::boolean());
+    if (child->type.id != TypeId::kBoolean) {
+      return sql_error(ast.position, "NOT needs a BOOLEAN operand, not " + describe(child->type));
+    }
+    SqlType type = child->type;
+    return unary(ExprKind::kNot, type, std::move(child));
+  }
+  if (is_null_literal(*child)) child = null_literal(SqlType::integer());
+  if (!child->type.is_numeric() && !child->type.is_interval()) {
+    return sql_error(ast.position, "unary minus needs a numeric or interval operand, not " + describe(child->type));
+  }
+  SqlType type = child->type;
+  return unary(ExprKind::kNegate, type, std::move(child));
+}
+
+Result<ExprPtr> ExpressionBinder::bind_is_null(const AstExpr& ast) {
+  Result<ExprPtr> operand = bind(*ast.children[0]);
+  if (!operand.ok()) return operand.status();
+  ExprPtr is_null = unary(ExprKind::kIsNull, SqlType::boolean(false), std::move(*operand));
+  is_null->negated = ast.negated;
+  return is_null;
+}
+
+// x BETWEEN a AND b is x >= a AND x <= b (x is evaluated twice; it has no side effects).
+Result<ExprPtr> ExpressionBinder::bind_between(const AstExpr& ast) {
+  Result<ExprPtr> low_value = bind(*ast.children[0]), low = bind(*ast.children[1]);
+  Result<ExprPtr> high_value = bind(*ast.children[0]), high = bind(*ast.children[2]);
+  for (const Result<ExprPtr>* part : {&low_value, &low, &high_value, &high}) {
+    if (!part->ok()) return part->status();
+  }
+  Result<ExprPtr> above =
+      bind_comparison(AstOperator::kGreaterEqual, std::move(*low_value), std::move(*low), ast.position);
+  if (!above.ok()) return above.status();
+  Result<ExprPtr> below =
+      bind_comparison(AstOperator::kLessEqual, std::move(*high_value), std::move(*high), ast.position);
+  if (!below.ok()) return below.status();
+  bool nullable = (*above)->type.nullable || (*below)->type.nullable;
+  std::vector<ExprPtr> both;
+  both.push_back(std::move(*above));
+  both.push_back(std::move(*below));
+  ExprPtr between = make_expr(ExprKind::kAnd, SqlType::boolean(nullable), std::move(both));
+  if (!ast.negated) return between;
+  // Read the type before `between` moves: argument evaluation order is unspecified.
+  SqlType type = between->type;
+  return unary(ExprKind::kNot, type, std::move(between));
+}
+
+Result<ExprPtr> ExpressionBinder::bind_like(const AstExpr& ast) {
+  Result<std::vector<ExprPtr>> children = bind_children(ast);
+  if (!children.ok()) return children.status();
+  bool nullable = false;
+  for (ExprPtr& child : *children) {
+    if (is_null_literal(*child)) child = null_literal(SqlType::varchar());
+    if (child->type.id != TypeId::kVarchar) {
+      return sql_error(ast.position, "LIKE needs VARCHAR operands, not " + describe(child->type));
+    }
+    nullable = nullable || child->type.nullable;
+  }
+  ExprPtr like = make_expr(ExprKind::kLike, SqlType::boolean(nullable), std::move(*children));
+  like->negated = ast.negated;
+  return like;
+}
+
+Result<ExprPtr> ExpressionBinder::bind_cast(const AstExpr& ast) {
+  Result<ExprPtr> operand = bind(*ast.children[0]);
+  if (!operand.ok()) return operand.status();
+  if (!is_null_literal(**operand) && !can_cast((*operand)->type, ast.cast_type)) {
+    return sql_error(ast.position, "cannot cast " + describe((*operand)->type) + " to " + describe(ast.cast_type));
+  }
+  ExprPtr child = std::move(*operand);
+  if (is_null_literal(*child)) return null_literal(ast.cast_type.with_nullable(true));  // typed from here on
+  // A CAST that cannot convert a value fails the step; it never makes NULLs.
+  SqlType type = ast.cast_type.with_nullable(child->type.nullable);
+  return unary(ExprKind::kCast, type, std::move(child));
+}
+
+// Subqueries are joined in before binding (bind_subquery.cpp), where they are supported.
+Result<ExprPtr> ExpressionBinder::bind_subquery_here(const AstExpr& ast) {
+  return sql_error(ast.position, "a subquery is not supported here (only in WHERE and in the select list)");
+}
+
+Result<ExprPtr> ExpressionBinder::bind_unsupported(const AstExpr& ast) {
   return sql_error(ast.position, "unsupported expression");
 }
 

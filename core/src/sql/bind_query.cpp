@@ -3,6 +3,7 @@
 #include "binder.h"
 #include "expression_binder.h"
 #include "expression_tools.h"
+#include "freshet/common/out_of_line.h"
 #include "group_by_sets.h"
 #include "subquery_tools.h"
 #include "type_rules.h"
@@ -112,7 +113,7 @@ Result<QueryBinder::Bound> QueryBinder::bind_query(const Query& query) {
   }
   select_order_by_ = &query.order_by;
   Result<Bound> body = query.select            ? bind_select(*query.select)
-                       : !query.values.empty() ? bind_values(query)
+                       : !query.values.empty() ? call_out_of_line<&QueryBinder::bind_values>(this, query)
                                                : bind_set_operation(query);
   if (body.ok()) body = bind_order_limit(query, std::move(*body));
   common_tables_.resize(outer_tables);
@@ -181,7 +182,8 @@ Result<QueryBinder::Bound> QueryBinder::bind_select_body(const Select& select, B
                                                          const std::vector<OrderItem>* order_by) {
   const bool hiding = hidden && !hidden->empty();
   if (select.where && contains_subquery(*select.where)) {
-    Result<Bound> filtered = bind_where_subqueries(split_ast_conjuncts(*select.where), std::move(input));
+    Result<Bound> filtered = call_out_of_line<&QueryBinder::bind_where_subqueries>(
+        this, split_ast_conjuncts(*select.where), std::move(input));
     if (!filtered.ok()) return filtered.status();
     input = std::move(*filtered);
   } else if (select.where) {
@@ -233,14 +235,16 @@ Result<QueryBinder::Bound> QueryBinder::bind_select_body(const Select& select, B
     }
     if (select.having) return sql_error(select.having->position, "HAVING needs GROUP BY or an aggregate");
     static const std::vector<OrderItem> kNoOrder;
-    return bind_distinct_on(select, order_by ? *order_by : kNoOrder, std::move(input));
+    return call_out_of_line<&QueryBinder::bind_distinct_on>(this, select, order_by ? *order_by : kNoOrder,
+                                                            std::move(input));
   }
-  if (windowed) {
-    body = bind_window(select, std::move(input));
-  } else if (aggregating && has_subquery(select)) {
-    body = bind_aggregate_subqueries(select, std::move(input));
-  } else if (aggregating) {
-    body = bind_aggregate(select, std::move(input));
+  if (windowed || aggregating) {
+    // Called through a pointer, so that each stays a wasm function of its
+    // own instead of growing this one (bind_node.cpp says why).
+    const BodyBinder binder = windowed                              ? &QueryBinder::bind_window
+                              : has_subquery(select)                ? &QueryBinder::bind_aggregate_subqueries
+                                                                    : &QueryBinder::bind_aggregate;
+    body = (this->*binder)(select, std::move(input));
   } else {
     if (select.having) return sql_error(select.having->position, "HAVING needs GROUP BY or an aggregate");
     Scope scope;
@@ -289,43 +293,55 @@ Result<QueryBinder::Bound> QueryBinder::bind_select_body(const Select& select, B
   return body;
 }
 
+// Each kind's binder is called through a pointer, so that it stays a wasm
+// function of its own instead of growing this one (bind_node.cpp says why).
 Result<QueryBinder::Bound> QueryBinder::bind_from(const TableRef& from) {
+  FromBinder binder = nullptr;
   switch (from.kind) {
-    case TableRef::Kind::kTable: {
-      if (std::optional<Result<Bound>> common = bind_common_table_reference(from)) {
-        if (common->ok()) mark_null_columns(*(*common)->plan, (*common)->scope);
-        return std::move(*common);
-      }
-      SchemaPtr schema = lookup_(from.name);
-      if (!schema) return sql_error(from.position, "unknown table or view '" + from.name + "'");
-      Scope scope;
-      const std::string& table = from.alias.empty() ? from.name : from.alias;
-      for (const Column& column : schema->columns()) scope.columns.push_back({table, column.name, column.type});
-      PlanPtr scan = make_plan(LogicalPlan::Kind::kScan, schema, nullptr);
-      scan->source = from.name;
-      Bound bound{std::move(scan), std::move(scope)};
-      FRESHET_RETURN_IF_ERROR(rename_columns(bound, from.column_aliases, from.position, "'" + table + "'"));
-      return bound;
-    }
-    case TableRef::Kind::kSubquery: {
-      Result<Bound> bound = bind_query(*from.subquery);
-      if (!bound.ok()) return from.lateral ? lateral_reference_error(from, bound.status()) : bound.status();
-      for (ScopeColumn& column : bound->scope.columns) column.table = from.alias;
-      FRESHET_RETURN_IF_ERROR(rename_columns(*bound, from.column_aliases, from.position, "'" + from.alias + "'"));
-      mark_null_columns(*bound->plan, bound->scope);
-      return bound;
-    }
-    case TableRef::Kind::kJoin: return bind_join(from);
-    case TableRef::Kind::kTimeWindow: return bind_time_window(from);
+    case TableRef::Kind::kTable: binder = &QueryBinder::bind_table; break;
+    case TableRef::Kind::kSubquery: binder = &QueryBinder::bind_derived_table; break;
+    case TableRef::Kind::kJoin: binder = &QueryBinder::bind_join; break;
+    case TableRef::Kind::kTimeWindow: binder = &QueryBinder::bind_time_window; break;
   }
-  return sql_error(from.position, "unsupported FROM item");
+  if (!binder) return sql_error(from.position, "unsupported FROM item");
+  return (this->*binder)(from);
+}
+
+Result<QueryBinder::Bound> QueryBinder::bind_table(const TableRef& from) {
+  if (std::optional<Result<Bound>> common = bind_common_table_reference(from)) {
+    if (common->ok()) mark_null_columns(*(*common)->plan, (*common)->scope);
+    return std::move(*common);
+  }
+  SchemaPtr schema = lookup_(from.name);
+  if (!schema) return sql_error(from.position, "unknown table or view '" + from.name + "'");
+  Scope scope;
+  const std::string& table = from.alias.empty() ? from.name : from.alias;
+  for (const Column& column : schema->columns()) scope.columns.push_back({table, column.name, column.type});
+  PlanPtr scan = make_plan(LogicalPlan::Kind::kScan, schema, nullptr);
+  scan->source = from.name;
+  Bound bound{std::move(scan), std::move(scope)};
+  FRESHET_RETURN_IF_ERROR(rename_columns(bound, from.column_aliases, from.position, "'" + table + "'"));
+  return bound;
+}
+
+Result<QueryBinder::Bound> QueryBinder::bind_derived_table(const TableRef& from) {
+  Result<Bound> bound = bind_query(*from.subquery);
+  if (!bound.ok()) return from.lateral ? lateral_reference_error(from, bound.status()) : bound.status();
+  for (ScopeColumn& column : bound->scope.columns) column.table = from.alias;
+  FRESHET_RETURN_IF_ERROR(rename_columns(*bound, from.column_aliases, from.position, "'" + from.alias + "'"));
+  mark_null_columns(*bound->plan, bound->scope);
+  return bound;
 }
 
 Result<QueryBinder::Bound> QueryBinder::bind_join(const TableRef& join) {
   if (join.right->kind == TableRef::Kind::kSubquery && join.right->lateral) {
-    if (std::optional<Result<Bound>> lateral = bind_lateral_join(join)) return std::move(*lateral);
+    if (std::optional<Result<Bound>> lateral = call_out_of_line<&QueryBinder::bind_lateral_join>(this, join)) {
+      return std::move(*lateral);
+    }
   }
-  if (join.condition && contains_subquery(*join.condition)) return bind_join_subqueries(join);
+  if (join.condition && contains_subquery(*join.condition)) {
+    return call_out_of_line<&QueryBinder::bind_join_subqueries>(this, join);
+  }
   Result<Bound> left = bind_from(*join.left);
   if (!left.ok()) return left.status();
   Result<Bound> right = bind_from(*join.right);

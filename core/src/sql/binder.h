@@ -40,11 +40,21 @@ class QueryBinder {
   //! `hidden`: ORDER BY expressions to compute after the SELECT list's
   //! columns (an ORDER BY ... LIMIT over columns not selected).
   Result<Bound> bind_select(const Select& select, const std::vector<const AstExpr*>* hidden = nullptr);
+  //! A FROM item; its kind's binder is called through a pointer (bind_query.cpp says why).
   Result<Bound> bind_from(const TableRef& from);
+  using FromBinder = Result<Bound> (QueryBinder::*)(const TableRef& from);
+  //! A table, a view or a WITH item by name.
+  Result<Bound> bind_table(const TableRef& from);
+  //! A subquery in FROM.
+  Result<Bound> bind_derived_table(const TableRef& from);
   Result<Bound> bind_join(const TableRef& join);
   //! TABLE(TUMBLE(...)) / TABLE(HOP(...)) (bind_time_window.cpp).
   Result<Bound> bind_time_window(const TableRef& table);
+  //! The SELECT list and HAVING of a query with GROUP BY or aggregates.
   Result<Bound> bind_aggregate(const Select& select, Bound input);
+  //! What binds a SELECT's body after WHERE (windows, aggregates): bind_select_body
+  //! calls it through a pointer.
+  using BodyBinder = Result<Bound> (QueryBinder::*)(const Select& select, Bound input);
   Result<Bound> bind_order_limit(const Query& query, Bound body);
   //! A SELECT list with window function calls (bind_window.cpp).
   Result<Bound> bind_window(const Select& select, Bound input);

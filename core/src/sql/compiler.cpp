@@ -13,6 +13,7 @@
 #include "binder.h"
 #include "freshet/circuit/operator_description.h"
 #include "freshet/circuit/operator_ids.h"
+#include "freshet/common/out_of_line.h"
 #include "freshet/operators/map.h"
 #include "freshet/sql/parser.h"
 #include "plan_join_order.h"
@@ -364,9 +365,12 @@ Result<std::unique_ptr<CompiledProgram>> compile_program(std::string_view sql, c
     return Status(ErrorCode::kLimitExceeded, "the program has " + std::to_string(sql.size()) +
                                                  " bytes; the limit is " + std::to_string(options.max_program_bytes));
   }
-  Result<Program> program = parse_program(sql);
+  // Out of line (out_of_line.h says why): inlined, the whole compiler would
+  // be one wasm function with Pipeline::create, its only caller.
+  Result<Program> program = call_out_of_line<&parse_program>(sql);
   if (!program.ok()) return program.status();
-  return ProgramCompiler(options).compile(*program);
+  ProgramCompiler compiler(options);
+  return call_out_of_line<&ProgramCompiler::compile>(compiler, *program);
 }
 
 }  // namespace freshet::sql

@@ -26,8 +26,19 @@ class ExpressionBinder {
   Result<ExprPtr> bind_condition(const AstExpr& ast, const char* clause);
 
  private:
+  using NodeBinder = Result<ExprPtr> (ExpressionBinder::*)(const AstExpr&);
+  //! The member that binds a node of `kind` (bind_node.cpp says why a pointer).
+  static NodeBinder binder_for(AstExprKind kind);
   Result<ExprPtr> bind_node(const AstExpr& ast);
   Result<ExprPtr> bind_literal(const AstExpr& ast);
+  Result<ExprPtr> bind_column_ref(const AstExpr& ast);
+  Result<ExprPtr> bind_unary(const AstExpr& ast);
+  Result<ExprPtr> bind_is_null(const AstExpr& ast);
+  Result<ExprPtr> bind_between(const AstExpr& ast);
+  Result<ExprPtr> bind_like(const AstExpr& ast);
+  Result<ExprPtr> bind_cast(const AstExpr& ast);
+  Result<ExprPtr> bind_subquery_here(const AstExpr& ast);
+  Result<ExprPtr> bind_unsupported(const AstExpr& ast);
   Result<ExprPtr> bind_binary(const AstExpr& ast);
   Result<ExprPtr> bind_comparison(AstOperator op, ExprPtr left, ExprPtr right, SourcePosition position);
   Result<ExprPtr> bind_in_list(const AstExpr& ast);

@@ -4,6 +4,7 @@
 // Binary operators of one level associate to the left.
 #include <utility>
 
+#include "freshet/common/out_of_line.h"
 #include "parser_internal.h"
 
 namespace freshet::sql::detail {
@@ -231,7 +232,7 @@ Result<AstExprPtr> Parser::primary() {
       FRESHET_PARSE_ASSIGN(AstExprPtr inner, expression());
       if (at(TokenKind::kComma)) return sql_error_at(token.position, "row values ((a, b, ...)) are not supported");
       FRESHET_RETURN_IF_ERROR(expect(TokenKind::kRightParen, "')'"));
-      if (at_interval_unit()) return datetime_difference(std::move(inner));
+      if (at_interval_unit()) return call_out_of_line<&Parser::datetime_difference>(this, std::move(inner));
       return inner;
     }
     case TokenKind::kIdentifier:
@@ -266,9 +267,9 @@ Result<AstExprPtr> Parser::name_expression() {
                         peek(2).kind == TokenKind::kString;
     if (token.text == "interval" && (next.kind == TokenKind::kString || next.kind == TokenKind::kInteger ||
                                      next.kind == TokenKind::kDecimal || signed_value)) {
-      return interval_literal();
+      return call_out_of_line<&Parser::interval_literal>(this);
     }
-    if (token.text == "case") return case_expression();
+    if (token.text == "case") return call_out_of_line<&Parser::case_expression>(this);
     if (token.text == "exists" && next.kind == TokenKind::kLeftParen) {
       advance();
       if (!starts_subquery(1)) return sql_error_at(current().position, "EXISTS needs a subquery: EXISTS (SELECT ...)");
@@ -281,12 +282,13 @@ Result<AstExprPtr> Parser::name_expression() {
       return now;
     }
     if (next.kind == TokenKind::kLeftParen) {
-      if (token.text == "cast") return cast_expression();
-      if (token.text == "extract") return extract_expression();
-      if (token.text == "substring") return substring_expression();
-      if (is_time_unit_call(token.text)) return time_unit_call();
-      if (token.text == "trim") return trim_expression();
-      if (token.text == "position") return position_expression();
+      // The special forms are called out of line (out_of_line.h says why).
+      if (token.text == "cast") return call_out_of_line<&Parser::cast_expression>(this);
+      if (token.text == "extract") return call_out_of_line<&Parser::extract_expression>(this);
+      if (token.text == "substring") return call_out_of_line<&Parser::substring_expression>(this);
+      if (is_time_unit_call(token.text)) return call_out_of_line<&Parser::time_unit_call>(this);
+      if (token.text == "trim") return call_out_of_line<&Parser::trim_expression>(this);
+      if (token.text == "position") return call_out_of_line<&Parser::position_expression>(this);
       if (token.text == "left" || token.text == "right") {  // reserved for joins, and functions too
         std::string function_name = advance().text;
         return function_call(position, std::move(function_name));
@@ -303,14 +305,14 @@ Result<AstExprPtr> Parser::name_expression() {
       advance();
     }
     if (at_keyword("filter") && peek(1).kind == TokenKind::kLeftParen) {
-      FRESHET_PARSE_ASSIGN(call->filter, aggregate_filter());
+      FRESHET_PARSE_ASSIGN(call->filter, call_out_of_line<&Parser::aggregate_filter>(this));
     } else if (at_keyword("within") && (is_keyword(peek(1), "distinct") || is_keyword(peek(1), "group"))) {
       return sql_error_at(
           current().position,
           std::string("WITHIN ") + (is_keyword(peek(1), "group") ? "GROUP" : "DISTINCT") + " is not supported");
     }
     if (at_keyword("over")) {
-      FRESHET_PARSE_ASSIGN(call->over, over_clause());
+      FRESHET_PARSE_ASSIGN(call->over, call_out_of_line<&Parser::over_clause>(this));
     }
     return call;
   }

@@ -5,6 +5,7 @@
 
 #include "binder.h"
 #include "expression_tools.h"
+#include "freshet/common/out_of_line.h"
 
 namespace freshet::sql {
 namespace {
@@ -380,9 +381,14 @@ void push_outer_join_conditions(LogicalPlan& join) {
 
 // Plans the join trees in `plan`; true when it became a projection
 // restoring a join tree's column order.
+// It visits every node; the work on a join is called out of line (out_of_line.h says why).
 bool rewrite(PlanPtr& plan) {
-  if (plan->kind == LogicalPlan::Kind::kJoin && !is_inner(*plan)) push_outer_join_conditions(*plan);
-  if (is_inner(*plan) || (plan->kind == LogicalPlan::Kind::kFilter && in_join_tree(*plan))) return plan_tree(plan);
+  if (plan->kind == LogicalPlan::Kind::kJoin && !is_inner(*plan)) {
+    call_out_of_line<&push_outer_join_conditions>(*plan);
+  }
+  if (is_inner(*plan) || (plan->kind == LogicalPlan::Kind::kFilter && in_join_tree(*plan))) {
+    return call_out_of_line<&plan_tree>(plan);
+  }
   for (PlanPtr& input : plan->inputs) {
     if (!rewrite(input) || plan->kind != LogicalPlan::Kind::kProject) continue;
     // A projection over the restoring one reads the join directly.

@@ -3,6 +3,7 @@
 #include "expression_tools.h"
 #include "freshet/circuit/operator_description.h"
 #include "freshet/circuit/operator_ids.h"
+#include "freshet/common/out_of_line.h"
 #include "freshet/operators/aggregate.h"
 #include "freshet/operators/anti_join.h"
 #include "freshet/operators/constant.h"
@@ -70,8 +71,9 @@ Stream rows_of(Stream indexed) {
 }  // namespace
 
 Result<Stream> Planner::plan_node(LogicalPlan& plan) {
-  if (plan.kind == LogicalPlan::Kind::kAggregate) return plan_grouped_aggregate(plan);
-  if (plan.kind == LogicalPlan::Kind::kFilter) apply_rank_limit(plan);
+  // The planners of the kinds of nodes are called out of line (out_of_line.h says why).
+  if (plan.kind == LogicalPlan::Kind::kAggregate) return call_out_of_line<&Planner::plan_grouped_aggregate>(this, plan);
+  if (plan.kind == LogicalPlan::Kind::kFilter) call_out_of_line<&Planner::apply_rank_limit>(plan);
   std::vector<Stream> inputs;
   for (PlanPtr& input : plan.inputs) {
     Result<Stream> stream = this->plan(*input);
@@ -86,7 +88,7 @@ Result<Stream> Planner::plan_node(LogicalPlan& plan) {
     }
     case LogicalPlan::Kind::kFilter: return plan_filter(inputs[0], std::move(plan.predicate));
     case LogicalPlan::Kind::kProject: return plan_project(inputs[0], plan.schema, std::move(plan.expressions));
-    case LogicalPlan::Kind::kJoin: return plan_join(inputs[0], inputs[1], plan);
+    case LogicalPlan::Kind::kJoin: return call_out_of_line<&Planner::plan_join>(this, inputs[0], inputs[1], plan);
     case LogicalPlan::Kind::kAggregate: break;  // above
     case LogicalPlan::Kind::kDistinct: return distinct(arranged_rows(inputs[0]));
     case LogicalPlan::Kind::kUnionAll: return plus(inputs[0], inputs[1]);
@@ -117,9 +119,10 @@ Result<Stream> Planner::plan_node(LogicalPlan& plan) {
       return multiset_set_operation(left, right, operation);
     }
     case LogicalPlan::Kind::kValues:
-      return plan_values(plan);
-    case LogicalPlan::Kind::kTimeWindow: return time_window_rows(circuit_, inputs[0], plan.time_window, plan.schema);
-    case LogicalPlan::Kind::kExpand: return expand_grouping_sets(inputs[0], plan);
+      return call_out_of_line<&Planner::plan_values>(this, plan);
+    case LogicalPlan::Kind::kTimeWindow:
+      return call_out_of_line<&time_window_rows>(circuit_, inputs[0], plan.time_window, plan.schema);
+    case LogicalPlan::Kind::kExpand: return call_out_of_line<&expand_grouping_sets>(inputs[0], plan);
     case LogicalPlan::Kind::kWindow: {
       Status valid = validate_window(*plan.inputs[0]->schema, plan.window);
       if (!valid.ok()) return Status(ErrorCode::kInternal, "window plan: " + valid.message());
