@@ -189,12 +189,11 @@ Status UpsertInputOperator::evaluate() {
   }
   BatchPtr changes;
   if (rows_in_order) {
+    // In one copy: a loop of a row at a time over a bulk load's 200k rows
+    // ran in V8's baseline code throughout (one call).
     SortedBatchBuilder rows;
     rows.reserve(index->size(), index->value_bytes(), 0);
-    for (size_t v = 0; v < index->size(); ++v) {
-      rows.append_key(index->value(v));
-      rows.append_value(RowRef(), index->weight(v));
-    }
+    rows.append_values_as_keys(*index);
     changes = rows.finish();
   } else {
     for (size_t v = 0; v < index->size(); ++v) delta_.add_row(index->value(v), index->weight(v));

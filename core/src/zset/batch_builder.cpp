@@ -65,6 +65,16 @@ void SortedBatchBuilder::append_values(const Batch& from, size_t begin, size_t e
   b.weights_.append(from.weights_, begin, end);
 }
 
+void SortedBatchBuilder::append_values_as_keys(const Batch& from) {
+  if (from.empty()) return;
+  Batch& b = batch();
+  FRESHET_ASSERT(b.value_starts_.empty() && (b.keys_.empty() || compare_rows(b.keys_.back(), from.value(0)) < 0));
+  b.keys_.append(from.values_, 0, from.size());
+  b.values_.append_empty(from.size());
+  b.weights_.append(from.weights_, 0, from.size());
+  values_of_key_ = 1;
+}
+
 void SortedBatchBuilder::append_keys(const Batch& from, size_t begin, size_t end) {
   if (begin == end) return;
   Batch& b = batch();

@@ -36,6 +36,10 @@ class SortedBatchBuilder {
   //! Keys [begin, end) of `from` with all their values, after every key so
   //! far: a few bulk copies when every key has one value (Z-sets).
   void append_keys(const Batch& from, size_t begin, size_t end);
+  //! Every value of `from`, strictly increasing across the batch, as a key
+  //! with an empty value and its weight, after every key so far: the Z-set
+  //! of a keyed batch's rows in one copy.
+  void append_values_as_keys(const Batch& from);
   BatchPtr finish();
   //! Bytes of the batch built so far.
   size_t memory_bytes() const { return batch_ ? batch_->memory_bytes() : 0; }
