@@ -109,8 +109,8 @@ __attribute__((noinline)) Status RowBlockReader::read_rows(const Rows& rows, uin
       Status status = set_cell(c, static_cast<RowBlockKind>(row_kinds[c]), read_f64(rows.cells + 8 * i), rows.block);
       if (!status.ok()) {
         row_->finish();  // the next read starts clean
-        return Status(status.code(), "record " + std::to_string(first_record + r) + ", column '" + schema_.column(c).name +
-                                         "': " + status.message());
+        return Status(status.code(), "record " + std::to_string(first_record + r) + ", column '" +
+                                         schema_.column(c).name + "': " + status.message());
       }
     }
     Status status = rows.ops && rows.ops[r] > 1 ? malformed("an unknown operation " + std::to_string(rows.ops[r]))

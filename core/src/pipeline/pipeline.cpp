@@ -109,8 +109,8 @@ Result<uint64_t> Pipeline::ingest(std::string_view table_name, std::string_view 
   return token;
 }
 
-Result<uint64_t> Pipeline::apply_ingest(const sql::CompiledTable& table, format::ParsedUpdates& updates,
-                                        uint64_t bytes, bool counted) {
+Result<uint64_t> Pipeline::apply_ingest(const sql::CompiledTable& table, format::ParsedUpdates& updates, uint64_t bytes,
+                                        bool counted) {
   InputStats& stats = input_stats_[table.name];
   if (UpsertInputOperator* input = table.upsert_input) {
     const size_t before = input->pending();

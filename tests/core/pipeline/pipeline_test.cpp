@@ -439,8 +439,8 @@ std::string orders_block(int64_t first_id, size_t count, double customer_of_row(
     const double cells[3] = {static_cast<double>(id), customer_of_row(id), static_cast<double>(id % 97)};
     for (size_t c = 0; c < 3; ++c) {
       std::memcpy(&out[format::kRowBlockHeaderBytes + 8 * (3 * r + c)], &cells[c], 8);
-      out[kinds + 3 * r + c] = static_cast<char>(std::isnan(cells[c]) ? format::RowBlockKind::kNull
-                                                                       : format::RowBlockKind::kNumber);
+      out[kinds + 3 * r + c] =
+          static_cast<char>(std::isnan(cells[c]) ? format::RowBlockKind::kNull : format::RowBlockKind::kNumber);
     }
   }
   return out;
@@ -477,7 +477,8 @@ TEST(PipelineInputTest, ARowBlockIngestInPartsIsOneIngest) {
   // A bad row in a later part is named by its record in the whole ingest.
   auto null_at_5200 = [](int64_t id) { return id == 5200 ? std::nan("") : 1.0; };
   ASSERT_TRUE(parts->ingest("orders", orders_block(5000, 100, null_at_5200), block_part(IngestPart::kFirst, 300)).ok());
-  Result<uint64_t> bad = parts->ingest("orders", orders_block(5100, 200, null_at_5200), block_part(IngestPart::kMiddle));
+  Result<uint64_t> bad =
+      parts->ingest("orders", orders_block(5100, 200, null_at_5200), block_part(IngestPart::kMiddle));
   ASSERT_FALSE(bad.ok());
   EXPECT_NE(bad.status().message().find("record 200, column 'customer'"), std::string::npos) << bad.status().message();
   // ... and the parts are dropped: a last part has nothing to continue.

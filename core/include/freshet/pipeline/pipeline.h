@@ -48,9 +48,9 @@ enum class IngestPart : uint8_t {
 
 struct IngestOptions {
   IngestFormat format = IngestFormat::kJson;
-  format::InputOptions json;      //!< update format and array framing for JSON
+  format::InputOptions json;             //!< update format and array framing for JSON
   IngestPart part = IngestPart::kWhole;  //!< kRowBlock only
-  uint64_t total_rows = 0;        //!< kFirst: the rows of all parts (sizes the buffers once)
+  uint64_t total_rows = 0;               //!< kFirst: the rows of all parts (sizes the buffers once)
 };
 
 struct StepResult {
