@@ -229,10 +229,36 @@ test('a block larger than the input buffer keeps, and strings of every width', a
   const rows = Array.from({ length: 30000 }, (_, id) => ({ id, n: id, v: STRINGS[id % STRINGS.length] }));
   assert.equal(insertBoth(both, rows), null);  // ~2 MB of block: past the kept buffer
   const stringBytes = rows.reduce((sum, row) => sum + 4 + new TextEncoder().encode(row.v).length, 0);
-  assert.equal(both.viaRows.stats().inputs.t.totalBytes, 16 + 9 * rows.length * NAMES.length + stringBytes);  // a block
+  // Blocks: in parts of 2,048 rows of 8 columns (engine_fast_path.js), a header each.
+  const parts = Math.ceil(rows.length / 2048);
+  assert.equal(both.viaRows.stats().inputs.t.totalBytes, 16 * parts + 9 * rows.length * NAMES.length + stringBytes);
   assert.equal(insertBoth(both, [{ id: 30000, n: 1, v: 'after' }]), null);
   sameState(both);
   assert.equal(both.viaRows.snapshot('everything').length, 30001);
+  both.viaRows.close();
+  both.viaText.close();
+});
+
+test('a bulk insert in parts is one insert: a bad row or a key twice in a later part refuses all of it as its JSON does', async () => {
+  const both = await pair();
+  const rows = (from, count) => Array.from({ length: count }, (_, i) => ({ id: from + i, n: i, v: STRINGS[i % STRINGS.length] }));
+  const withNull = rows(0, 7000);
+  withNull[5000].n = null;  // NOT NULL, in the third part
+  assert.ok(insertBoth(both, withNull));
+  const twice = rows(0, 7000);
+  twice[6500].id = 10;  // a key of the first part again, in the fourth
+  assert.ok(insertBoth(both, twice));
+  const notPlain = rows(0, 7000);
+  notPlain[4500] = new (class Row { constructor() { this.id = 4500; this.n = 1; } })();
+  assert.equal(insertBoth(both, notPlain), null);  // as JSON, all of it
+  sameState(both);
+  assert.equal(both.viaRows.snapshot('everything').length, 7000);
+  // Insert and delete records in parts.
+  const records = [...rows(7000, 3000).map((row) => ({ insert: row })), ...rows(0, 3000).map((row) => ({ delete: { id: row.id } }))];
+  assert.equal(ingestBoth(both, records), null);
+  sameState(both);
+  assert.equal(both.viaRows.snapshot('everything').length, 7000);
+  assert.equal(both.viaRows.stats().inputs.t.parseErrors, 2);
   both.viaRows.close();
   both.viaText.close();
 });

@@ -40,6 +40,11 @@ EMSCRIPTEN_KEEPALIVE double freshet_ingest_input(Engine* engine, double table, d
   freshet::wasm::abort_if_armed(freshet::wasm::AbortPoint::kIngest);
   return engine->ingest_input(table, bytes, format, array != 0);
 }
+EMSCRIPTEN_KEEPALIVE double freshet_ingest_block_part(Engine* engine, double table, double bytes, double part,
+                                                      double total_rows) {
+  freshet::wasm::abort_if_armed(freshet::wasm::AbortPoint::kIngest);
+  return engine->ingest_block_part(table, bytes, part, total_rows);
+}
 EMSCRIPTEN_KEEPALIVE double freshet_next_chunk_in_place(Engine* engine, double id) {
   return engine->next_chunk_in_place(id);
 }

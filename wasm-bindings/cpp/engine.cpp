@@ -110,14 +110,6 @@ double Engine::input_buffer(double bytes) {
 }
 
 double Engine::ingest_input(double table, double bytes, double format, bool array) {
-  if (!pipeline_) return failed(closed_status());
-  const std::vector<sql::CompiledTable>& tables = pipeline_->program().tables;
-  if (!(table >= 0 && table < static_cast<double>(tables.size()))) {
-    return failed(Status(ErrorCode::kInvalidArgument, "the program has no table of this number"));
-  }
-  if (!(bytes >= 0 && static_cast<size_t>(bytes) + format::kJsonPadding <= input_size_)) {
-    return failed(Status(ErrorCode::kInvalidArgument, "the input is larger than the input buffer"));
-  }
   const int format_number = static_cast<int>(format);
   IngestOptions options;
   options.format = format_number == kCsv ? IngestFormat::kCsv
@@ -127,6 +119,31 @@ double Engine::ingest_input(double table, double bytes, double format, bool arra
       format_number == kJsonRaw ? format::UpdateFormat::kRaw : format::UpdateFormat::kInsertDelete;
   options.json.array = array;
   options.json.padded = true;
+  return ingest_buffer(table, bytes, options);
+}
+
+double Engine::ingest_block_part(double table, double bytes, double part, double total_rows) {
+  IngestOptions options;
+  options.format = IngestFormat::kRowBlock;
+  const int part_number = static_cast<int>(part);
+  if (!(part == part_number && part_number >= static_cast<int>(IngestPart::kWhole) &&
+        part_number <= static_cast<int>(IngestPart::kLast))) {
+    return failed(Status(ErrorCode::kInvalidArgument, "no ingest part of this number"));
+  }
+  options.part = static_cast<IngestPart>(part_number);
+  options.total_rows = total_rows > 0 && total_rows < 4294967296.0 ? static_cast<uint64_t>(total_rows) : 0;
+  return ingest_buffer(table, bytes, options);
+}
+
+double Engine::ingest_buffer(double table, double bytes, const IngestOptions& options) {
+  if (!pipeline_) return failed(closed_status());
+  const std::vector<sql::CompiledTable>& tables = pipeline_->program().tables;
+  if (!(table >= 0 && table < static_cast<double>(tables.size()))) {
+    return failed(Status(ErrorCode::kInvalidArgument, "the program has no table of this number"));
+  }
+  if (!(bytes >= 0 && static_cast<size_t>(bytes) + format::kJsonPadding <= input_size_)) {
+    return failed(Status(ErrorCode::kInvalidArgument, "the input is larger than the input buffer"));
+  }
   return ingest_text(tables[static_cast<size_t>(table)].name,
                      std::string_view(input_.get(), static_cast<size_t>(bytes)), options);
 }

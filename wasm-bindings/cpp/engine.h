@@ -134,6 +134,11 @@ class Engine {
   //! ingest() of the first `bytes` of the input buffer into the program's
   //! table number `table` (describe_program()'s order); `format` an InputFormat.
   double ingest_input(double table, double bytes, double format, bool array);
+  //! ingest_input() of a row block that is one part of an ingest
+  //! (pipeline.h IngestPart; `part` its number): 0 for a part before the
+  //! last, the token for the last. `total_rows`: with the first part, the
+  //! rows of all parts.
+  double ingest_block_part(double table, double bytes, double part, double total_rows);
   //! next_chunk() whose text stays in the engine until the next call; returns
   //! its length in bytes, its address at slot kTextAddress; 0 when there is
   //! no chunk, -1 when the call failed (last_error() says why).
@@ -187,6 +192,8 @@ class Engine {
 
  private:
   double ingest_text(std::string_view table, std::string_view data, const IngestOptions& options);
+  //! ingest_text() of the input buffer's first `bytes` into table number `table`.
+  double ingest_buffer(double table, double bytes, const IngestOptions& options);
   //! The chunk queued on egress `id` as JSON text (js_chunk.h) into *out; false when there is none or on failure.
   bool take_chunk(double id, std::string* out);
   static Status closed_status();

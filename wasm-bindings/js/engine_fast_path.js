@@ -32,6 +32,10 @@ const CHUNK_FORMAT = 2;
 const ROW_CHUNK = 1;           // engine.h ChunkFormat kRowChunk
 const MIN_INPUT_BYTES = 4096;
 const KEPT_INPUT_BYTES = 1 << 20;  // a bulk load's buffer is freed after it, not kept
+// A bulk load's rows go in parts of about this many cells (~150 KB of block
+// for numbers), engine.h ingest_block_part's part numbers.
+const PART_CELLS = 1 << 14;
+const FIRST_PART = 1, MIDDLE_PART = 2, LAST_PART = 3;
 
 export class EngineFastPath {
   #module;
@@ -82,18 +86,48 @@ export class EngineFastPath {
    * @param {string[]} names the table's column names
    */
   ingestObjects(table, records, names, withOps) {
+    const token = this.#ingestObjectsInParts(table, records, names, withOps);
+    this.#releaseLargeInput();
+    return token;
+  }
+
+  #ingestObjectsInParts(table, records, names, withOps) {
+    const partRows = Math.max(1, Math.floor(PART_CELLS / names.length));
+    if (records.length <= partRows) {
+      const bytes = this.#writeBlock(records, names, withOps, 0, records.length);
+      if (bytes < 0) return REFUSED;
+      const token = this.#module._freshet_ingest_input(this.#address, table, bytes, ROW_BLOCK, 1);
+      return token < 0 ? REFUSED : token;
+    }
+    // A bulk load in parts, each written into the same buffer and read by
+    // the engine at once, applied together with the last (pipeline.h
+    // IngestPart): one block of 200k orders was 5.4 MB of wasm memory
+    // touched for the first time, for one reading. A part refused drops
+    // the parts before it (the next ingest, the JSON, starts afresh).
+    for (let from = 0; from < records.length; from += partRows) {
+      const to = Math.min(records.length, from + partRows);
+      const bytes = this.#writeBlock(records, names, withOps, from, to);
+      if (bytes < 0) return REFUSED;
+      const part = from === 0 ? FIRST_PART : to === records.length ? LAST_PART : MIDDLE_PART;
+      const token = this.#module._freshet_ingest_block_part(this.#address, table, bytes, part, records.length);
+      if (token < 0) return REFUSED;
+      if (part === LAST_PART) return token;
+    }
+    return REFUSED;  // not reached
+  }
+
+  // Writes records [from, to) as a row block into the input buffer,
+  // growing it as asked: the block's bytes, or REFUSED.
+  #writeBlock(records, names, withOps, from, to) {
     const module = this.#module;
-    let bytes = writeRowBlock(module.HEAPU8, this.#input, this.#capacity, records, names, withOps, module.HEAPF64);
+    let bytes = writeRowBlock(module.HEAPU8, this.#input, this.#capacity, records, names, withOps, module.HEAPF64, from, to);
     // -(the room it asks for): the fixed part and a guess for the strings,
     // then, if the strings overflow the guess, exactly the rest.
     for (let tries = 0; tries < 2 && bytes < 0 && bytes !== REFUSED; ++tries) {
       this.#reserve(-bytes);  // the memory may grow: the views are read again
-      bytes = writeRowBlock(module.HEAPU8, this.#input, this.#capacity, records, names, withOps, module.HEAPF64);
+      bytes = writeRowBlock(module.HEAPU8, this.#input, this.#capacity, records, names, withOps, module.HEAPF64, from, to);
     }
-    if (bytes < 0) return REFUSED;
-    const token = this.#module._freshet_ingest_input(this.#address, table, bytes, ROW_BLOCK, 1);
-    this.#releaseLargeInput();
-    return token < 0 ? REFUSED : token;
+    return bytes < 0 ? REFUSED : bytes;
   }
 
   // A bulk load's buffer is not kept for the small ingests after it.

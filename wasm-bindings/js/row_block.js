@@ -57,7 +57,7 @@ function recordRow(record) {
 }
 
 /**
- * Writes `records` as a block at `address` (8-byte aligned) in `heap`,
+ * Writes `records` (those from index `from` to `to`) as a block at `address` (8-byte aligned) in `heap`,
  * within `capacity` bytes: rows to insert (the raw update format), or with
  * `withOps` records `{insert: row}` / `{delete: row}` (insert_delete).
  * @returns {number} the block's size in bytes, REFUSED when the records are
@@ -69,10 +69,11 @@ function recordRow(record) {
  * @param {Float64Array} doubles a view of the same memory as `heap`, from the
  *   same offset (the wasm memory's HEAPF64: a view per call costs more than
  *   a one-row block's writing)
+ * @param {number} from @param {number} to
  */
 export function writeRowBlock(heap, address, capacity, records, names, withOps = false,
-  doubles = new Float64Array(heap.buffer, heap.byteOffset, heap.byteLength >> 3)) {
-  const rowCount = records.length, columnCount = names.length;
+  doubles = new Float64Array(heap.buffer, heap.byteOffset, heap.byteLength >> 3), from = 0, to = records.length) {
+  const rowCount = to - from, columnCount = names.length;
   const stringsStart = fixedBlockBytes(rowCount, columnCount, withOps);
   if (address % 8 !== 0 || heap.byteOffset % 8 !== 0) return REFUSED;
   // Not even the fixed part fits: ask for it and some room for strings, not
@@ -97,7 +98,7 @@ export function writeRowBlock(heap, address, capacity, records, names, withOps =
   let stringAt = stringsStart;  // from the block's start
   let cell = 0;
   for (let r = 0; r < rowCount; ++r) {
-    let row = records[r];
+    let row = records[from + r];
     if (withOps) {
       const record = recordRow(row);
       if (!record) return REFUSED;
@@ -127,7 +128,7 @@ export function writeRowBlock(heap, address, capacity, records, names, withOps =
           if (hasWellFormed && !value.isWellFormed()) return REFUSED;
           // UTF-8 takes at most 3 bytes per UTF-16 unit.
           const room = 4 + 3 * value.length;
-          if (stringAt + room > capacity) return -(stringAt + stringBytesFrom(records, names, r, c, withOps));
+          if (stringAt + room > capacity) return -(stringAt + stringBytesFrom(records, names, from + r, c, to, withOps));
           const at = address + stringAt + 4;
           let written = asciiInto(heap, at, value);
           if (written < 0) written = encoder.encodeInto(value, heap.subarray(at, address + stringAt + room)).written;
@@ -169,10 +170,10 @@ function sendsOnlyColumns(row, names, present) {
   return sent === present;
 }
 
-// Bytes the strings from row `fromRow`, column `fromColumn` on may take.
-function stringBytesFrom(records, names, fromRow, fromColumn, withOps) {
+// Bytes the strings from row `fromRow`, column `fromColumn` on (to row `to`) may take.
+function stringBytesFrom(records, names, fromRow, fromColumn, to, withOps) {
   let bytes = 0;
-  for (let r = fromRow; r < records.length; ++r) {
+  for (let r = fromRow; r < to; ++r) {
     const row = withOps ? recordRow(records[r])?.row : records[r];
     for (let c = r === fromRow ? fromColumn : 0; c < names.length; ++c) {
       const value = row?.[names[c]];

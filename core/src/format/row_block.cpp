@@ -54,6 +54,12 @@ RowBlockReader::RowBlockReader(TableShape table)
 RowBlockReader::~RowBlockReader() = default;
 
 Result<ParsedUpdates> RowBlockReader::read(std::string_view block) {
+  ParsedUpdates updates;
+  FRESHET_RETURN_IF_ERROR(read(block, updates, 0));
+  return updates;
+}
+
+Status RowBlockReader::read(std::string_view block, ParsedUpdates& updates, uint64_t total_rows) {
   if (block.size() < kRowBlockHeaderBytes || read_u32(block.data()) != kRowBlockMagic) {
     return malformed("no row block header");
   }
@@ -71,25 +77,30 @@ Result<ParsedUpdates> RowBlockReader::read(std::string_view block) {
   }
   Rows parts{block, block.data() + kRowBlockHeaderBytes, reinterpret_cast<const uint8_t*>(block.data() + kinds_offset),
              flags & kRowBlockHasOps ? reinterpret_cast<const uint8_t*>(block.data() + ops_offset) : nullptr, columns};
-  ParsedUpdates updates;
-  // Every row's fixed part, and at most the block's string bytes.
-  const uint64_t strings_offset = ops_offset + (flags & kRowBlockHasOps ? rows : 0);
-  updates.reserve(rows, rows * schema_.fixed_bytes() + (block.size() - strings_offset));
+  // Every row's fixed part, and at most the block's string bytes (for
+  // the parts to come, as many a row as this block's).
+  const uint64_t first_record = updates.size();
+  if (updates.empty() && rows != 0) {
+    const uint64_t strings_offset = ops_offset + (flags & kRowBlockHasOps ? rows : 0);
+    const uint64_t reserved_rows = std::max(rows, total_rows);
+    updates.reserve(reserved_rows,
+                    reserved_rows * schema_.fixed_bytes() + (block.size() - strings_offset) * reserved_rows / rows);
+  }
   // In chunks, each a call: V8 runs a wasm function in its baseline code
   // until it has run for a while, and the optimized code it then compiles
   // serves later calls only, so a bulk load read in one call ran in baseline
   // code throughout (~2x slower). (Two call sites: wasm-opt inlines a
   // function called from one place whatever its size.)
   constexpr uint64_t kChunkRows = 2048;
-  FRESHET_RETURN_IF_ERROR(read_rows(parts, 0, std::min(rows, kChunkRows), updates));
+  FRESHET_RETURN_IF_ERROR(read_rows(parts, 0, std::min(rows, kChunkRows), first_record, updates));
   for (uint64_t from = kChunkRows; from < rows; from += kChunkRows) {
-    FRESHET_RETURN_IF_ERROR(read_rows(parts, from, std::min(rows, from + kChunkRows), updates));
+    FRESHET_RETURN_IF_ERROR(read_rows(parts, from, std::min(rows, from + kChunkRows), first_record, updates));
   }
-  return updates;
+  return Status::OK();
 }
 
 __attribute__((noinline)) Status RowBlockReader::read_rows(const Rows& rows, uint64_t from, uint64_t to,
-                                                           ParsedUpdates& updates) {
+                                                           uint64_t first_record, ParsedUpdates& updates) {
   const uint64_t columns = rows.columns;
   for (uint64_t r = from; r < to; ++r) {
     const uint8_t* row_kinds = rows.kinds + r * columns;
@@ -98,15 +109,15 @@ __attribute__((noinline)) Status RowBlockReader::read_rows(const Rows& rows, uin
       Status status = set_cell(c, static_cast<RowBlockKind>(row_kinds[c]), read_f64(rows.cells + 8 * i), rows.block);
       if (!status.ok()) {
         row_->finish();  // the next read starts clean
-        return Status(status.code(), "record " + std::to_string(r) + ", column '" + schema_.column(c).name +
-                                         "': " + status.message());
+        return Status(status.code(), "record " + std::to_string(first_record + r) + ", column '" +
+                                         schema_.column(c).name + "': " + status.message());
       }
     }
     Status status = rows.ops && rows.ops[r] > 1 ? malformed("an unknown operation " + std::to_string(rows.ops[r]))
                                                 : finish_row(!rows.ops || rows.ops[r] == 1, row_kinds, updates);
     if (!status.ok()) {
       row_->finish();
-      return Status(status.code(), "record " + std::to_string(r) + ", " + status.message());
+      return Status(status.code(), "record " + std::to_string(first_record + r) + ", " + status.message());
     }
   }
   return Status::OK();

@@ -54,29 +54,65 @@ Reader& Pipeline::table_reader(std::vector<std::unique_ptr<Reader>>& readers, co
   return *readers[index];
 }
 
-Result<format::ParsedUpdates> Pipeline::parse_input(const sql::CompiledTable& table, std::string_view data,
-                                                    const IngestOptions& options) {
+Status Pipeline::parse_input(const sql::CompiledTable& table, std::string_view data, const IngestOptions& options,
+                             format::ParsedUpdates& updates) {
+  Result<format::ParsedUpdates> parsed = format::ParsedUpdates();
   switch (options.format) {
-    case IngestFormat::kCsv: return format::parse_csv(data, format::TableShape{table.schema.get(), table.primary_key});
-    case IngestFormat::kRowBlock: return table_reader(block_readers_, table).read(data);
-    case IngestFormat::kJson: break;
+    case IngestFormat::kCsv:
+      parsed = format::parse_csv(data, format::TableShape{table.schema.get(), table.primary_key});
+      break;
+    case IngestFormat::kRowBlock:
+      return table_reader(block_readers_, table).read(data, updates, options.total_rows);
+    case IngestFormat::kJson:
+      parsed = table_reader(json_readers_, table).parse(data, options.json);
+      break;
   }
-  return table_reader(json_readers_, table).parse(data, options.json);
+  if (!parsed.ok()) return parsed.status();
+  updates = std::move(*parsed);
+  return Status::OK();
 }
 
 Result<uint64_t> Pipeline::ingest(std::string_view table_name, std::string_view data, const IngestOptions& options) {
   if (!failure_.ok()) return failure_;
   const sql::CompiledTable* table = program_->find_table(table_name);
-  if (!table) return Status(ErrorCode::kUnknownTable, "unknown table '" + std::string(table_name) + "'");
-  InputStats& stats = input_stats_[table->name];
-  const bool counted = options.format != IngestFormat::kRowBlock;  // see IngestFormat::kRowBlock
-  Result<format::ParsedUpdates> parsed = parse_input(*table, data, options);
-  if (!parsed.ok()) {
-    stats.parse_errors += counted;
-    return Status(parsed.status().code(), "table '" + table->name + "': " + parsed.status().message());
+  const bool continues = options.format == IngestFormat::kRowBlock &&
+                         (options.part == IngestPart::kMiddle || options.part == IngestPart::kLast);
+  if (!continues || table != parts_table_) {
+    parts_.release();
+    parts_table_ = nullptr;
+    parts_bytes_ = 0;
   }
-  format::ParsedUpdates& updates = *parsed;
-  if (UpsertInputOperator* input = table->upsert_input) {
+  if (!table) return Status(ErrorCode::kUnknownTable, "unknown table '" + std::string(table_name) + "'");
+  if (continues && !parts_table_) {
+    return Status(ErrorCode::kInvalidArgument, "table '" + table->name + "': a part of an ingest with no first part");
+  }
+  const bool counted = options.format != IngestFormat::kRowBlock;  // see IngestFormat::kRowBlock
+  format::ParsedUpdates whole;
+  const bool in_parts = options.format == IngestFormat::kRowBlock && options.part != IngestPart::kWhole;
+  format::ParsedUpdates& updates = in_parts ? parts_ : whole;
+  if (Status parsed = parse_input(*table, data, options, updates); !parsed.ok()) {
+    parts_.release();
+    parts_table_ = nullptr;
+    input_stats_[table->name].parse_errors += counted;
+    return Status(parsed.code(), "table '" + table->name + "': " + parsed.message());
+  }
+  if (in_parts && options.part != IngestPart::kLast) {
+    parts_table_ = table;
+    parts_bytes_ += data.size();
+    return 0;
+  }
+  const uint64_t bytes = data.size() + parts_bytes_;
+  Result<uint64_t> token = apply_ingest(*table, updates, bytes, counted);
+  parts_.release();
+  parts_table_ = nullptr;
+  parts_bytes_ = 0;
+  return token;
+}
+
+Result<uint64_t> Pipeline::apply_ingest(const sql::CompiledTable& table, format::ParsedUpdates& updates, uint64_t bytes,
+                                        bool counted) {
+  InputStats& stats = input_stats_[table.name];
+  if (UpsertInputOperator* input = table.upsert_input) {
     const size_t before = input->pending();
     // A bulk ingest into an empty input hands it the buffer its rows were
     // parsed into: they are not copied again (fresh memory, in wasm, for a
@@ -103,16 +139,16 @@ Result<uint64_t> Pipeline::ingest(std::string_view table_name, std::string_view 
       if (std::optional<std::pair<size_t, size_t>> twice = input->repeated_upsert(before)) {
         input->truncate_pending(before);
         stats.parse_errors += counted;
-        return Status(ErrorCode::kParseError, "table '" + table->name + "': record " + std::to_string(twice->first) +
+        return Status(ErrorCode::kParseError, "table '" + table.name + "': record " + std::to_string(twice->first) +
                                                   ": duplicate key: record " + std::to_string(twice->second) +
                                                   " has the same key");
       }
     }
   } else {
-    for (const format::ParsedUpdate update : updates) table->input->push_row(update.row, update.insert ? 1 : -1);
+    for (const format::ParsedUpdate update : updates) table.input->push_row(update.row, update.insert ? 1 : -1);
   }
   stats.total_records += updates.size();
-  stats.total_bytes += data.size();
+  stats.total_bytes += bytes;
   pending_records_ += updates.size();
   return next_token_++;
 }

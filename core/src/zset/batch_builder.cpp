@@ -65,6 +65,34 @@ void SortedBatchBuilder::append_values(const Batch& from, size_t begin, size_t e
   b.weights_.append(from.weights_, begin, end);
 }
 
+void SortedBatchBuilder::append_values_as_keys(const Batch& from) {
+  if (from.empty()) return;
+  Batch& b = batch();
+  FRESHET_ASSERT(b.value_starts_.empty() && (b.keys_.empty() || compare_rows(b.keys_.back(), from.value(0)) < 0));
+  b.keys_.append(from.values_, 0, from.size());
+  b.values_.append_empty(from.size());
+  b.weights_.append(from.weights_, 0, from.size());
+  values_of_key_ = 1;
+}
+
+void SortedBatchBuilder::append_fixed_entries(const uint8_t* keys, uint32_t key_width, const uint8_t* values,
+                                              uint32_t value_width, size_t count) {
+  if (count == 0) return;
+  Batch& b = batch();
+  FRESHET_ASSERT(b.keys_.empty() || compare_rows(b.keys_.back(), RowRef(keys, key_width)) < 0);
+  if (!b.value_starts_.empty()) {
+    for (size_t i = 0; i < count; ++i) {
+      append_key(RowRef(keys + i * key_width, key_width));
+      append_value(RowRef(values + i * value_width, value_width), 1);
+    }
+    return;
+  }
+  b.keys_.append_fixed(keys, key_width, count);
+  b.values_.append_fixed(values, value_width, count);
+  b.weights_.append_ones(count);
+  values_of_key_ = 1;
+}
+
 void SortedBatchBuilder::append_keys(const Batch& from, size_t begin, size_t end) {
   if (begin == end) return;
   Batch& b = batch();

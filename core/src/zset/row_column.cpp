@@ -14,6 +14,26 @@ void RowColumn::push_back(RowRef row) {
   ++count_;
 }
 
+void RowColumn::append_fixed(const uint8_t* rows, uint32_t width, size_t count) {
+  if (count == 0) return;
+  if (ends_.empty() && (count_ == 0 || width_ == width)) {
+    width_ = width;
+    bytes_.append(rows, width * count);
+    count_ += count;
+    return;
+  }
+  for (size_t i = 0; i < count; ++i) push_back(RowRef(rows + i * width, width));
+}
+
+void RowColumn::append_empty(size_t count) {
+  if (count_ == 0 || (ends_.empty() && width_ == 0)) {
+    width_ = 0;
+    count_ += count;
+    return;
+  }
+  for (size_t i = 0; i < count; ++i) push_back(RowRef());
+}
+
 void RowColumn::append(const RowColumn& from, size_t begin, size_t end) {
   if (begin == end) return;
   if (ends_.empty() && from.ends_.empty() && (count_ == 0 || width_ == from.width_)) {

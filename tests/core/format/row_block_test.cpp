@@ -243,6 +243,32 @@ TEST(RowBlockTest, LargeBlocksReadAsJsonAndNameABadRowAcrossChunks) {
   EXPECT_EQ(rows_of(reader.read(block_of(rows, 3))), expected);
 }
 
+// Parts of one ingest read into one ParsedUpdates (pipeline.h IngestPart)
+// equal the whole block, and a bad row is named by its record in the whole.
+TEST(RowBlockTest, PartsReadIntoOneUpdatesAsTheWholeBlock) {
+  Schema schema({{"id", SqlType::bigint(false)}, {"s", SqlType::varchar()}});
+  TableShape shape{&schema, {}};
+  RowBlockReader reader(shape);
+  std::vector<std::vector<Cell>> rows;
+  for (size_t i = 0; i < 3000; ++i) rows.push_back({static_cast<double>(i), Cell("t" + std::string(i % 13, 'x'))});
+  std::vector<std::string> expected = rows_of(reader.read(block_of(rows, 2)));
+  auto part = [&](size_t from, size_t to) {
+    return block_of(std::vector<std::vector<Cell>>(rows.begin() + from, rows.begin() + to), 2);
+  };
+  ParsedUpdates updates;
+  ASSERT_TRUE(reader.read(part(0, 1000), updates, rows.size()).ok());
+  ASSERT_TRUE(reader.read(part(1000, 2500), updates, 0).ok());
+  ASSERT_TRUE(reader.read(part(2500, 3000), updates, 0).ok());
+  EXPECT_EQ(rows_of(Result<ParsedUpdates>(std::move(updates))), expected);
+
+  rows[1700][0] = Null{};
+  ParsedUpdates refused;
+  ASSERT_TRUE(reader.read(part(0, 1000), refused, rows.size()).ok());
+  Status status = reader.read(part(1000, 2500), refused, 0);
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.message().find("record 1700, column 'id'"), std::string::npos) << status.to_string();
+}
+
 TEST(RowBlockTest, MalformedBlocksAreRefused) {
   Schema schema({{"x", SqlType::bigint()}, {"s", SqlType::varchar()}});
   RowBlockReader reader(TableShape{&schema, {}});

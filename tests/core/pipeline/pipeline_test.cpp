@@ -2,6 +2,8 @@
 // output endpoints, resets, lag policies, completion tokens and stats.
 #include "freshet/pipeline/pipeline.h"
 
+#include <cmath>
+#include <cstring>
 #include <random>
 #include <set>
 
@@ -419,6 +421,83 @@ TEST(PipelineInputTest, BulkIngestsInOneStepEqualSmallSteps) {
   testing::must_ingest(*big, "orders", joined(repeated, 0, 2000));
   ASSERT_TRUE(big->step().ok());
   EXPECT_GT(testing::rows_of(*big->snapshot("big")).size(), before.size());
+}
+
+// A row block of orders (id, customer, amount), every cell a number but
+// customer NULL where it is NaN (wasm-bindings/js/row_block.js's layout).
+std::string orders_block(int64_t first_id, size_t count, double customer_of_row(int64_t id)) {
+  std::string out(format::kRowBlockHeaderBytes + 9 * 3 * count, '\0');
+  auto put_u32 = [&](size_t at, uint32_t value) {
+    for (int i = 0; i < 4; ++i) out[at + i] = static_cast<char>(value >> (8 * i));
+  };
+  put_u32(0, format::kRowBlockMagic);
+  put_u32(4, static_cast<uint32_t>(count));
+  put_u32(8, 3);
+  const size_t kinds = format::kRowBlockHeaderBytes + 8 * 3 * count;
+  for (size_t r = 0; r < count; ++r) {
+    const int64_t id = first_id + static_cast<int64_t>(r);
+    const double cells[3] = {static_cast<double>(id), customer_of_row(id), static_cast<double>(id % 97)};
+    for (size_t c = 0; c < 3; ++c) {
+      std::memcpy(&out[format::kRowBlockHeaderBytes + 8 * (3 * r + c)], &cells[c], 8);
+      out[kinds + 3 * r + c] =
+          static_cast<char>(std::isnan(cells[c]) ? format::RowBlockKind::kNull : format::RowBlockKind::kNumber);
+    }
+  }
+  return out;
+}
+
+IngestOptions block_part(IngestPart part, uint64_t total_rows = 0) {
+  IngestOptions options;
+  options.format = IngestFormat::kRowBlock;
+  options.part = part;
+  options.total_rows = total_rows;
+  return options;
+}
+
+// A row block ingest in parts (a bulk load from JS) is one ingest: applied
+// with its last part, equal to the same rows in one block; a part refused,
+// or any ingest that does not continue them, drops the parts before it.
+TEST(PipelineInputTest, ARowBlockIngestInPartsIsOneIngest) {
+  auto customer = [](int64_t id) { return static_cast<double>(id % 7); };
+  auto parts = make_pipeline(), whole = make_pipeline();
+  ASSERT_TRUE(whole->ingest("orders", orders_block(0, 4500, customer), block_part(IngestPart::kWhole)).ok());
+  ASSERT_TRUE(parts->ingest("orders", orders_block(0, 1500, customer), block_part(IngestPart::kFirst, 4500)).ok());
+  ASSERT_TRUE(parts->ingest("orders", orders_block(1500, 1500, customer), block_part(IngestPart::kMiddle)).ok());
+  EXPECT_FALSE(parts->needs_step());  // nothing applied before the last part
+  ASSERT_TRUE(parts->ingest("orders", orders_block(3000, 1500, customer), block_part(IngestPart::kLast)).ok());
+  EXPECT_EQ(parts->step()->input_records, 4500u);
+  ASSERT_TRUE(whole->step().ok());
+  for (const char* view : {"big", "by_customer"}) {
+    EXPECT_EQ(testing::rows_of(*parts->snapshot(view)), testing::rows_of(*whole->snapshot(view))) << view;
+  }
+  EXPECT_EQ(parts->input_stats().at("orders").total_records, 4500u);
+  EXPECT_EQ(parts->input_stats().at("orders").total_bytes, whole->input_stats().at("orders").total_bytes + 32);
+  const testing::ZSetMap loaded = testing::rows_of(*parts->snapshot("big"));
+
+  // A bad row in a later part is named by its record in the whole ingest.
+  auto null_at_5200 = [](int64_t id) { return id == 5200 ? std::nan("") : 1.0; };
+  ASSERT_TRUE(parts->ingest("orders", orders_block(5000, 100, null_at_5200), block_part(IngestPart::kFirst, 300)).ok());
+  Result<uint64_t> bad =
+      parts->ingest("orders", orders_block(5100, 200, null_at_5200), block_part(IngestPart::kMiddle));
+  ASSERT_FALSE(bad.ok());
+  EXPECT_NE(bad.status().message().find("record 200, column 'customer'"), std::string::npos) << bad.status().message();
+  // ... and the parts are dropped: a last part has nothing to continue.
+  Result<uint64_t> orphan = parts->ingest("orders", orders_block(5300, 10, customer), block_part(IngestPart::kLast));
+  ASSERT_FALSE(orphan.ok());
+  EXPECT_EQ(orphan.status().code(), ErrorCode::kInvalidArgument);
+
+  // Any other ingest drops them too (JS sends JSON after a refused part).
+  ASSERT_TRUE(parts->ingest("orders", orders_block(6000, 100, customer), block_part(IngestPart::kFirst, 200)).ok());
+  testing::must_ingest(*parts, "orders", "[" + order(7000, 1, 50) + "]");
+  EXPECT_FALSE(parts->ingest("orders", orders_block(6100, 100, customer), block_part(IngestPart::kLast)).ok());
+
+  // A key given in two parts refuses the whole ingest.
+  ASSERT_TRUE(parts->ingest("orders", orders_block(8000, 100, customer), block_part(IngestPart::kFirst, 200)).ok());
+  Result<uint64_t> twice = parts->ingest("orders", orders_block(8050, 100, customer), block_part(IngestPart::kLast));
+  ASSERT_FALSE(twice.ok());
+  EXPECT_NE(twice.status().message().find("duplicate key"), std::string::npos) << twice.status().message();
+  EXPECT_EQ(parts->step()->input_records, 1u);  // the JSON order only
+  EXPECT_EQ(testing::rows_of(*parts->snapshot("big")).size(), loaded.size() + 1);
 }
 
 TEST(PipelineInputTest, CsvAndRawJsonAndKeylessTables) {

@@ -104,6 +104,50 @@ TEST(BatchBuilderTest, RowsSharingLongPrefixesSortInByteOrder) {
   }
 }
 
+// The bulk appends build what entries appended one by one build: keys and
+// rows of fixed widths back to back (after a key with two values too), and
+// a keyed batch's values as a Z-set's keys.
+TEST(SortedBatchBuilderTest, BulkAppendsBuildWhatOneByOneBuilds) {
+  std::string keys, values;
+  for (int64_t i = 10; i < 5000; ++i) {
+    keys += row_of(i);
+    values += row_of(i * 3);
+  }
+  const uint32_t width = static_cast<uint32_t>(row_of(0).size());
+  const size_t count = keys.size() / width;
+  auto at = [](const std::string& bytes, size_t i, uint32_t w) {
+    return RowRef(reinterpret_cast<const uint8_t*>(bytes.data()) + i * w, w);
+  };
+  for (bool two_values_first : {false, true}) {
+    SortedBatchBuilder bulk, one_by_one;
+    for (SortedBatchBuilder* builder : {&bulk, &one_by_one}) {
+      builder->append_key(RowRef(row_of(1)));
+      builder->append_value(RowRef(row_of(7)), 1);
+      if (two_values_first) builder->append_value(RowRef(row_of(8)), -2);
+    }
+    bulk.append_fixed_entries(reinterpret_cast<const uint8_t*>(keys.data()), width,
+                              reinterpret_cast<const uint8_t*>(values.data()), width, count);
+    for (size_t i = 0; i < count; ++i) {
+      one_by_one.append_key(at(keys, i, width));
+      one_by_one.append_value(at(values, i, width), 1);
+    }
+    BatchPtr a = bulk.finish(), b = one_by_one.finish();
+    ASSERT_EQ(testing::to_map(*a), testing::to_map(*b));
+    ASSERT_EQ(a->key_count(), count + 1);
+    EXPECT_EQ(a->values_end(5) - a->values_begin(5), 1u);
+
+    SortedBatchBuilder rows, rows_one_by_one;
+    rows.append_values_as_keys(*a);
+    for (size_t v = 0; v < a->size(); ++v) {
+      rows_one_by_one.append_key(a->value(v));
+      rows_one_by_one.append_value(RowRef(), a->weight(v));
+    }
+    BatchPtr c = rows.finish(), d = rows_one_by_one.finish();
+    ASSERT_EQ(testing::to_map(*c), testing::to_map(*d));
+    EXPECT_EQ(c->key_count(), a->size());
+  }
+}
+
 TEST(BatchTest, SeeksKeys) {
   BatchBuilder builder;
   for (int64_t k = 0; k < 100; k += 2) builder.add_row(RowRef(row_of(k)), 1);

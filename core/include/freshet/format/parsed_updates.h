@@ -53,6 +53,8 @@ class ParsedUpdates {
     bytes_.clear();
     taken_ = nullptr;
   }
+  //! clear(), and frees the memory too.
+  void release() { *this = ParsedUpdates(); }
   //! Hands the rows' bytes over (an upsert input adopts a bulk ingest's rows
   //! instead of copying each): the updates go on pointing into them, so the
   //! buffer must outlive their use here, unchanged. Nothing may be pushed after.

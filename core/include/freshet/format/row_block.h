@@ -58,6 +58,11 @@ class RowBlockReader {
   //! The block's updates; kParseError or kTypeError naming "record <i>"
   //! and the column for a bad cell, kParseError for a malformed block.
   Result<ParsedUpdates> read(std::string_view block);
+  //! The block's updates after those `updates` hold (records are numbered
+  //! on from them: a part of an ingest, pipeline.h IngestPart). Into empty
+  //! `updates`, room is made for `total_rows` rows (all parts'; 0: the
+  //! block's) like the block's, so that later parts need not grow them.
+  Status read(std::string_view block, ParsedUpdates& updates, uint64_t total_rows);
 
  private:
   //! A block's parts, checked against its size.
@@ -68,8 +73,8 @@ class RowBlockReader {
     const uint8_t* ops;  // null: every row is an insert
     uint64_t columns;
   };
-  //! Rows [from, to) into `updates`.
-  Status read_rows(const Rows& rows, uint64_t from, uint64_t to, ParsedUpdates& updates);
+  //! Rows [from, to) into `updates`; an error names a row as record first_record + r.
+  Status read_rows(const Rows& rows, uint64_t from, uint64_t to, uint64_t first_record, ParsedUpdates& updates);
   Status set_cell(size_t column, RowBlockKind kind, double cell, std::string_view block);
   //! The record's columns left ABSENT, and its key row for a delete by key.
   Status finish_row(bool insert, const uint8_t* kinds, ParsedUpdates& updates);

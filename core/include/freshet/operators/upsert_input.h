@@ -96,6 +96,18 @@ class UpsertInputOperator : public Operator {
   //! order, as of the trace before the step.
   template <typename Change>
   void for_each_change(Change&& change);
+  //! What evaluate() learns of the pending operations in one walk.
+  struct OperationScan {
+    bool keys_increase = true;  //!< each operation's key after the one before
+    //! Every operation an upsert, keys and rows each of one width and back
+    //! to back in operation order (a bulk load's ingest).
+    bool fixed_and_contiguous = true;
+    size_t key_bytes = 0, row_bytes = 0;
+  };
+  //! Operations [from, to) into `scan` (those before from are in it). A
+  //! call per chunk: V8 runs a wasm function's one call in the code it began
+  //! with, so a bulk step's walk in one call ran in baseline code throughout.
+  void scan_operations(size_t from, size_t to, OperationScan& scan) const;
 
   Stream output_;
   StreamSlot* slot_;

@@ -36,6 +36,16 @@ class SortedBatchBuilder {
   //! Keys [begin, end) of `from` with all their values, after every key so
   //! far: a few bulk copies when every key has one value (Z-sets).
   void append_keys(const Batch& from, size_t begin, size_t end);
+  //! Every value of `from`, strictly increasing across the batch, as a key
+  //! with an empty value and its weight, after every key so far: the Z-set
+  //! of a keyed batch's rows in one copy.
+  void append_values_as_keys(const Batch& from);
+  //! `count` keys of `key_width` bytes back to back at `keys`, strictly
+  //! increasing and after every key so far, each with one value: the
+  //! `value_width` bytes at the same place among `values`, weight +1. (A
+  //! bulk load's index in two copies.)
+  void append_fixed_entries(const uint8_t* keys, uint32_t key_width, const uint8_t* values, uint32_t value_width,
+                            size_t count);
   BatchPtr finish();
   //! Bytes of the batch built so far.
   size_t memory_bytes() const { return batch_ ? batch_->memory_bytes() : 0; }

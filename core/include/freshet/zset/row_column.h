@@ -27,6 +27,10 @@ class RowColumn {
   void push_back(RowRef row);
   //! Appends rows [begin, end) of `from`: one copy when both hold rows of one width.
   void append(const RowColumn& from, size_t begin, size_t end);
+  //! Appends `count` rows of `width` bytes each, back to back at `rows`.
+  void append_fixed(const uint8_t* rows, uint32_t width, size_t count);
+  //! Appends `count` empty rows (the values of a Z-set's entries).
+  void append_empty(size_t count);
   //! Room for `rows` rows of `bytes` bytes in all.
   void reserve(size_t rows, size_t bytes) {
     bytes_.reserve(bytes);

@@ -31,6 +31,11 @@ class WeightColumn {
     stored_.push_back(weight);
     ++count_;
   }
+  //! Appends `count` weights of +1.
+  void append_ones(size_t count) {
+    if (!stored_.empty()) stored_.insert(stored_.end(), count, Weight{1});
+    count_ += count;
+  }
   //! Appends weights [begin, end) of `from`.
   void append(const WeightColumn& from, size_t begin, size_t end) {
     if (stored_.empty() && from.stored_.empty()) {
