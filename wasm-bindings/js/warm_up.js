@@ -37,8 +37,11 @@ CREATE MATERIALIZED VIEW warm_even AS SELECT a, b FROM warm_plain WHERE a % 2 = 
 const KEYS = 64;
 // Enough that V8 tiers up what a big step and a single-row step run (fewer
 // leave part of it to the application's first changes; more cost startup
-// time for nothing: bench/js/user_shaped.mjs --warm-up measures both).
-const BATCH_ROWS = 4000;
+// time for nothing: bench/js/user_shaped.mjs --warm-up measures both). The
+// big step is a bulk one: over the upsert input's bulk threshold (4,096
+// operations) and sent in two parts (engine_fast_path.js, ~16k cells a part),
+// so that a bulk load's own paths are compiled too.
+const BATCH_ROWS = 6000;
 const SINGLE_ROW_STEPS = 400;
 
 const warmed = new WeakMap();  // engine module → Promise of the first warm-up's result
