@@ -25,7 +25,6 @@ export function inputFormat(format, updateFormat) {
   return INPUT_FORMATS.get(`${format} ${updateFormat}`);
 }
 
-const ROW_BLOCK = 3;           // engine.h InputFormat kRowBlock
 const TEXT_ADDRESS = 0;        // engine.h ExchangeSlot
 const STEP_INPUT_RECORDS = 1;
 const CHUNK_FORMAT = 2;
@@ -35,7 +34,7 @@ const KEPT_INPUT_BYTES = 1 << 20;  // a bulk load's buffer is freed after it, no
 // A bulk load's rows go in parts of about this many cells (~150 KB of block
 // for numbers), engine.h ingest_block_part's part numbers.
 const PART_CELLS = 1 << 14;
-const FIRST_PART = 1, MIDDLE_PART = 2, LAST_PART = 3;
+const WHOLE = 0, FIRST_PART = 1, MIDDLE_PART = 2, LAST_PART = 3;
 
 export class EngineFastPath {
   #module;
@@ -91,29 +90,23 @@ export class EngineFastPath {
     return token;
   }
 
+  // In parts, each written into the same buffer and read by the engine at
+  // once, applied together with the last (pipeline.h IngestPart): one
+  // block of 200k orders was 5.4 MB of wasm memory touched for the first
+  // time, for one reading. Rows that fit one part go whole. A part refused
+  // drops the parts before it (the next ingest, the JSON, starts afresh).
   #ingestObjectsInParts(table, records, names, withOps) {
     const partRows = Math.max(1, Math.floor(PART_CELLS / names.length));
-    if (records.length <= partRows) {
-      const bytes = this.#writeBlock(records, names, withOps, 0, records.length);
-      if (bytes < 0) return REFUSED;
-      const token = this.#module._freshet_ingest_input(this.#address, table, bytes, ROW_BLOCK, 1);
-      return token < 0 ? REFUSED : token;
-    }
-    // A bulk load in parts, each written into the same buffer and read by
-    // the engine at once, applied together with the last (pipeline.h
-    // IngestPart): one block of 200k orders was 5.4 MB of wasm memory
-    // touched for the first time, for one reading. A part refused drops
-    // the parts before it (the next ingest, the JSON, starts afresh).
-    for (let from = 0; from < records.length; from += partRows) {
+    for (let from = 0; ; from += partRows) {
       const to = Math.min(records.length, from + partRows);
       const bytes = this.#writeBlock(records, names, withOps, from, to);
       if (bytes < 0) return REFUSED;
-      const part = from === 0 ? FIRST_PART : to === records.length ? LAST_PART : MIDDLE_PART;
+      const last = to === records.length;
+      const part = from === 0 ? (last ? WHOLE : FIRST_PART) : last ? LAST_PART : MIDDLE_PART;
       const token = this.#module._freshet_ingest_block_part(this.#address, table, bytes, part, records.length);
       if (token < 0) return REFUSED;
-      if (part === LAST_PART) return token;
+      if (last) return token;
     }
-    return REFUSED;  // not reached
   }
 
   // Writes records [from, to) as a row block into the input buffer,
