@@ -15,6 +15,12 @@
 // 10,000 rows, into fresh pipelines taking turns (--rounds, order
 // alternating), with the ratio of their medians in this one run.
 //
+// --explain-spikes reads the main thread's counters (main_thread.mjs)
+// around every change, outside its timed span, and says for each change
+// over 4 ms how long the main thread waited for a core in it, how often it
+// faulted, and how much V8 collection overlapped it: whether a slow change
+// was our work or the machine's.
+//
 // --warm-up calls the package's warmUp() first (and reports how long it
 // took): V8 then compiles the engine's hot paths with its optimizing tier
 // before the load instead of during the load and the first ~1,000 changes,
@@ -24,7 +30,7 @@
 // fetch: V8's compiler threads finish meanwhile); without it, at once.
 //
 //   FRESHET_MODULE=wasm-bindings/js/node.js node bench/js/user_shaped.mjs
-//       [--orders 200000] [--changes 3000] [--warm-up [--warm-up-lead MS]] [--big-step] [--rounds 5] [--json out.json]
+//       [--orders 200000] [--changes 3000] [--warm-up [--warm-up-lead MS]] [--explain-spikes] [--big-step] [--rounds 5] [--json out.json]
 
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -34,7 +40,7 @@ import { runInNewContext } from 'node:vm';
 import { loadFreshet, SQL } from './freshet_module.mjs';
 import { compareResults, makeWorkload, referenceResult } from './workload.mjs';
 import { DeltaMirror } from './engine.mjs';
-import { mainThreadNow, mainThreadSince } from './main_thread.mjs';
+import { mainThreadNow, mainThreadSince, otherThreadsCpuMs } from './main_thread.mjs';
 import './stats.mjs';  // sets --expose-gc
 
 const { values: options } = parseArgs({
@@ -43,6 +49,7 @@ const { values: options } = parseArgs({
     changes: { type: 'string', default: '3000' },
     'warm-up': { type: 'boolean', default: false },
     'warm-up-lead': { type: 'string', default: '0' },
+    'explain-spikes': { type: 'boolean', default: false },
     'big-step': { type: 'boolean', default: false },
     rounds: { type: 'string', default: '5' },
     json: { type: 'string' },
@@ -69,8 +76,9 @@ const SPIKE_MS = 4;
 
 /**
  * Counts V8's collections while `fn` runs, and how many of the changes
- * `fn` reports as over SPIKE_MS (`spikes`: [start, end] in performance.now()
- * time) overlap one: those pauses are V8's, not the engine's.
+ * `fn` reports as over SPIKE_MS (`spikes`: { start, end } in performance.now()
+ * time) overlap one: those pauses are V8's, not the engine's. Marks each
+ * spike with the ms of collection that overlapped it (`gcMs`).
  */
 async function countingGcs(fn) {
   const collections = [];
@@ -81,8 +89,10 @@ async function countingGcs(fn) {
   const { spikes, ...result } = await fn();
   await new Promise((resolve) => setTimeout(resolve, 50));  // the observer's entries arrive on a timer
   observer.disconnect();
-  const duringGc = spikes.filter(([start, end]) => collections.some(([from, to]) => from < end && to > start)).length;
-  return { ...result, gcs: collections.length, spikesDuringGc: duringGc };
+  for (const spike of spikes) {
+    spike.gcMs = collections.reduce((sum, [from, to]) => sum + Math.max(0, Math.min(to, spike.end) - Math.max(from, spike.start)), 0);
+  }
+  return { ...result, spikes, gcs: collections.length, spikesDuringGc: spikes.filter((spike) => spike.gcMs > 0).length };
 }
 
 function summary(nanos) {
@@ -121,7 +131,8 @@ async function userShapedRun() {
   const measured = await countingGcs(async () => {
     const nanos = [];
     const spikes = [];
-    for (const change of workload.changes) {
+    for (const [index, change] of workload.changes.entries()) {
+      const counters = options['explain-spikes'] ? { main: mainThreadNow(), othersMs: otherThreadsCpuMs() } : null;
       const startedAt = performance.now();
       begin = process.hrtime.bigint();
       run.p.insert('orders', [change.order]);  // an insert, or an upsert of an existing id
@@ -129,7 +140,10 @@ async function userShapedRun() {
       if (change.changesView) await run.take();
       const elapsed = Number(process.hrtime.bigint() - begin);
       nanos.push(elapsed);
-      if (elapsed > SPIKE_MS * 1e6) spikes.push([startedAt, performance.now()]);
+      if (elapsed > SPIKE_MS * 1e6) {
+        spikes.push({ index, ms: elapsed / 1e6, start: startedAt, end: performance.now(), main: counters && mainThreadSince(counters.main),
+                      othersMs: counters && otherThreadsCpuMs() - counters.othersMs });
+      }
     }
     // A merge spike recurs at regular change indices; a wait for a core
     // (a loaded machine) does not. (process.cpuUsage() cannot tell them
@@ -189,6 +203,21 @@ console.log(`  mean          ${f(u.meanUs)} µs`);
 console.log(`  p99           ${f(u.p99Us)} µs (${f(u.p99Us / u.p50Us)}x p50)   target <= 10x p50`);
 console.log(`  max           ${f(u.maxUs / 1000)} ms; ${u.overSpike} changes over ${SPIKE_MS} ms (${u.spikesDuringGc} of them during a V8 collection)   target: none over ${SPIKE_MS} ms`);
 console.log(`  slowest (change: ms) ${u.slowest.join(', ')}`);
+if (options['explain-spikes'] && u.spikes.length && u.spikes[0].main) {
+  // Over SPIKE_MS only because the main thread waited for a core: the machine's.
+  const waited = u.spikes.filter((s) => s.ms - s.main.waitMs <= SPIKE_MS);
+  const collected = u.spikes.filter((s) => !waited.includes(s) && s.gcMs > 0);
+  const ours = u.spikes.filter((s) => !waited.includes(s) && !collected.includes(s));
+  const byUs = waited.filter((s) => s.othersMs >= s.main.waitMs / 2);
+  console.log(`  over ${SPIKE_MS} ms    ${waited.length} only by waiting for a core (in ${byUs.length} of them this process's other threads ran ` +
+              `for at least half the wait), ${collected.length} with a V8 collection in them, ${ours.length} neither (the main thread's own work)`);
+  for (const s of u.spikes) {
+    // Not the CPU counter: Linux updates a running thread's at scheduler
+    // ticks (4 ms), while a wait is counted when it ends (within the change).
+    console.log(`    #${s.index} ${s.ms.toFixed(1)} ms: the main thread waited ${s.main.waitMs.toFixed(1)} ms for a core, ` +
+                `this process's other threads ran ${s.othersMs.toFixed(1)} ms, ${s.main.faults} page faults, ${s.gcMs.toFixed(1)} ms of V8 collection`);
+  }
+}
 console.log(`  GCs           ${u.gcs} during the changes; engine memory ${(u.memoryBytes / 2 ** 20).toFixed(1)} MiB`);
 if (report.bigStep) {
   const b = report.bigStep;
