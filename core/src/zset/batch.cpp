@@ -53,7 +53,19 @@ void Batch::fence_range(RowRef key, size_t& low, size_t& high) const {
   const uint64_t prefix = big_endian_prefix(key.data + skip, key.size - skip);
   // Fence entries below `prefix` are keys below `key`; those above it, keys above it.
   const size_t below = static_cast<size_t>(std::lower_bound(fence_.begin(), fence_.end(), prefix) - fence_.begin());
-  const size_t not_above = static_cast<size_t>(std::upper_bound(fence_.begin() + below, fence_.end(), prefix) - fence_.begin());
+  // Entries equal to `prefix` are few (keys that share 8 bytes past the
+  // common prefix), and most often none: gallop on from `below` rather than
+  // search the whole rest of the fence again (a point lookup in every big
+  // batch of a trace, for every key an upsert or a join looks up).
+  size_t after_equal = below, probe = below, step = 1;  // entries [below, after_equal) are <= prefix
+  while (probe < fence_.size() && fence_[probe] <= prefix) {
+    after_equal = probe + 1;
+    probe += step;
+    step *= 2;
+  }
+  const auto equal_end = fence_.begin() + static_cast<std::ptrdiff_t>(after_equal);
+  const auto search_end = fence_.begin() + static_cast<std::ptrdiff_t>(std::min(probe, fence_.size()));
+  const size_t not_above = static_cast<size_t>(std::upper_bound(equal_end, search_end, prefix) - fence_.begin());
   if (below > 0) low = (below - 1) * kFenceStride + 1;
   if (not_above < fence_.size()) high = not_above * kFenceStride;
 }

@@ -97,6 +97,10 @@ void SortedBatchBuilder::append_keys(const Batch& from, size_t begin, size_t end
   if (begin == end) return;
   Batch& b = batch();
   FRESHET_ASSERT(b.keys_.empty() || compare_rows(b.keys_.back(), from.key(begin)) < 0);
+  if (end - begin == 1) {
+    append_one_key(from, begin);
+    return;
+  }
   if (from.value_starts_.empty() && b.value_starts_.empty()) {
     b.keys_.append(from.keys_, begin, end);
     b.values_.append(from.values_, begin, end);
@@ -114,6 +118,34 @@ void SortedBatchBuilder::append_keys(const Batch& from, size_t begin, size_t end
   b.values_.append(from.values_, first, from.values_begin(end));
   b.weights_.append(from.weights_, first, from.values_begin(end));
   values_of_key_ = from.values_end(end - 1) - from.values_begin(end - 1);
+}
+
+void SortedBatchBuilder::append_one_key(const Batch& from, size_t k) {
+  // A merge of interleaved keys (small batches of random ids, a key's new
+  // rows beside old ones) copies one key at a time: each column's row by
+  // the inline single-row paths, not the range copies' general ones.
+  Batch& b = *batch_;
+  const size_t first = from.values_begin(k), last = from.values_end(k);
+  if (from.value_starts_.empty() && b.value_starts_.empty()) {
+    b.keys_.append_one(from.keys_, k);
+    b.values_.append_one(from.values_, first);
+    b.weights_.push_back(from.weights_[first]);
+    values_of_key_ = 1;
+    return;
+  }
+  if (b.value_starts_.empty()) {
+    b.value_starts_.reserve(b.keys_.size() + 2);
+    for (uint32_t key = 0; key < b.keys_.size(); ++key) b.value_starts_.push_back(key);
+  }
+  b.value_starts_.push_back(static_cast<uint32_t>(b.weights_.size()));
+  b.keys_.append_one(from.keys_, k);
+  if (last - first == 1) {
+    b.values_.append_one(from.values_, first);
+  } else {
+    b.values_.append(from.values_, first, last);
+  }
+  b.weights_.append(from.weights_, first, last);
+  values_of_key_ = last - first;
 }
 
 void SortedBatchBuilder::flush_pending() {
@@ -154,8 +186,9 @@ template <typename RowOf>
 size_t BatchBuilder::common_prefix(RowOf row_of) const {
   RowRef first = row_of(entries_.front());
   size_t common = first.size;
-  for (const Entry& e : entries_) {
-    RowRef row = row_of(e);
+  // From the second entry: the first shares all its bytes with itself.
+  for (auto e = entries_.begin() + 1; e != entries_.end(); ++e) {
+    RowRef row = row_of(*e);
     size_t n = std::min<size_t>(common, row.size), i = 0;
     while (i < n && row.data[i] == first.data[i]) ++i;
     common = i;

@@ -2,7 +2,7 @@
 
 namespace freshet {
 
-void RowColumn::push_back(RowRef row) {
+void RowColumn::push_back_with_offsets(RowRef row) {
   if (count_ == 0) width_ = row.size;
   if (ends_.empty() && row.size != width_) {
     // First row of a different length: switch to explicit offsets.

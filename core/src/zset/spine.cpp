@@ -1,6 +1,7 @@
 #include "freshet/zset/spine.h"
 
 #include "freshet/common/assert.h"
+#include "freshet/zset/fixed_width_merge.h"
 
 namespace freshet {
 
@@ -72,10 +73,20 @@ void Spine::insert_at(BatchPtr batch, size_t index, bool eager_small) {
   Level& l = level(index);
   if (l.vacant()) {
     l.older = std::move(batch);
+  } else if (eager_small && index < kEagerLevels) {
+    // A small merge runs at once: rows of one width merge without a
+    // FueledMerge's general paths (fixed_width_merge.h).
+    BatchPtr merged = merge_fixed_width(*l.older, *batch, work_);
+    if (!merged) {
+      FueledMerge merge(*l.older, *batch);
+      work_ += merge.work(UINT64_MAX);
+      merged = merge.finish();
+    }
+    levels_[index] = Level();
+    insert_at(std::move(merged), index + 1);
   } else {
     l.newer = std::move(batch);
     l.merge = std::make_unique<FueledMerge>(*l.older, *l.newer);
-    if (eager_small && index < kEagerLevels) insert_at(complete_at(index), index + 1);
   }
 }
 

@@ -66,6 +66,13 @@ class ByteBuffer {
     if (count != 0) std::memcpy(bytes_.get() + size_, bytes, count);
     size_ += count;
   }
+  //! Appends `count` bytes left for the caller to write, and returns where they start.
+  uint8_t* extend(size_t count) {
+    if (capacity_ - size_ < count) reallocate(std::max(size_ + count, 2 * capacity_));
+    uint8_t* at = bytes_.get() + size_;
+    size_ += count;
+    return at;
+  }
   void reserve(size_t bytes) {
     if (bytes > capacity_) reallocate(bytes);
   }

@@ -55,6 +55,8 @@ class SortedBatchBuilder {
  private:
   void flush_pending();
   Batch& batch();
+  //! append_keys() of one key.
+  void append_one_key(const Batch& from, size_t k);
 
   // Made on first use and handed out as is: one allocation for the batch and
   // its shared_ptr's count, and none for a builder that stays empty.

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "freshet/types/row.h"
+#include "freshet/common/assert.h"
 #include "freshet/common/byte_buffer.h"
 
 namespace freshet {
@@ -24,9 +25,48 @@ class RowColumn {
   }
   RowRef back() const { return (*this)[count_ - 1]; }
 
-  void push_back(RowRef row);
+  void push_back(RowRef row) {
+    // Inline while rows keep one width: every builder appends each row it holds.
+    if (ends_.empty() && (row.size == width_ || count_ == 0)) {
+      width_ = row.size;
+      bytes_.append(row.data, row.size);
+      ++count_;
+      return;
+    }
+    push_back_with_offsets(row);
+  }
   //! Appends rows [begin, end) of `from`: one copy when both hold rows of one width.
   void append(const RowColumn& from, size_t begin, size_t end);
+  //! Appends row `i` of `from`: append(from, i, i + 1), inline while both
+  //! hold rows of one width (a merge of interleaved keys copies one at a time).
+  void append_one(const RowColumn& from, size_t i) {
+    if (ends_.empty() && from.ends_.empty() && (count_ == 0 || width_ == from.width_)) {
+      width_ = from.width_;
+      bytes_.append(from.bytes_.data() + i * width_, width_);
+      ++count_;
+      return;
+    }
+    append(from, i, i + 1);
+  }
+  //! Whether every row is width() bytes long (no per-row offsets kept).
+  bool fixed_width() const { return ends_.empty(); }
+  uint32_t width() const { return width_; }
+  //! The rows' bytes, back to back.
+  const uint8_t* data() const { return bytes_.data(); }
+  //! Appends room for `rows` rows of `width` bytes, to a column of rows of
+  //! that width (or an empty one), and returns where it starts: the caller
+  //! writes the rows and gives back those it did not fill (truncate_fixed).
+  uint8_t* extend_fixed(uint32_t width, size_t rows) {
+    FRESHET_ASSERT(ends_.empty() && (count_ == 0 || width_ == width));
+    width_ = width;
+    count_ += rows;
+    return bytes_.extend(rows * width);
+  }
+  //! Keeps the first `rows` rows of a column of rows of one width.
+  void truncate_fixed(size_t rows) {
+    count_ = rows;
+    bytes_.truncate(rows * width_);
+  }
   //! Appends `count` rows of `width` bytes each, back to back at `rows`.
   void append_fixed(const uint8_t* rows, uint32_t width, size_t count);
   //! Appends `count` empty rows (the values of a Z-set's entries).
@@ -42,6 +82,9 @@ class RowColumn {
   size_t byte_size() const { return bytes_.size(); }
 
  private:
+  //! push_back() of a row of another width, or into a column keeping offsets.
+  void push_back_with_offsets(RowRef row);
+
   ByteBuffer bytes_;
   std::vector<uint32_t> ends_;  // empty while all rows are width_ bytes long
   uint32_t width_ = 0;

@@ -42,6 +42,11 @@ class WeightColumn {
       count_ += end - begin;
       return;
     }
+    if (end - begin <= kFewWeights) {
+      // A few (a merge of interleaved keys): no range insert's general path.
+      for (size_t i = begin; i < end; ++i) push_back(from[i]);
+      return;
+    }
     if (stored_.empty()) materialise();
     if (from.stored_.empty()) {
       stored_.insert(stored_.end(), end - begin, Weight{1});
@@ -56,6 +61,8 @@ class WeightColumn {
   size_t memory_bytes() const { return stored_.capacity() * sizeof(Weight); }
 
  private:
+  static constexpr size_t kFewWeights = 4;
+
   // Invariant: stored_ is empty while every weight is 1, else it holds all count_.
   void materialise() {
     stored_.reserve(std::max(reserved_, count_ + 1));

@@ -1,0 +1,113 @@
+// merge_fixed_width: the merge of batches of rows of one width equals the
+// general merge (FueledMerge), builds a well-formed batch, and counts the
+// same work; it declines rows of several widths.
+#include "freshet/zset/fixed_width_merge.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "freshet/zset/batch_builder.h"
+#include "freshet/zset/fueled_merge.h"
+#include "support/oracle.h"
+#include "support/zset_map.h"
+
+namespace freshet {
+namespace {
+
+std::string row_of(int64_t value) {
+  static const Schema kSchema({{"x", SqlType::bigint(false)}});
+  return encode_row(kSchema, {Value::bigint(value)});
+}
+
+// Keys from a small range with several values each (or one, or an empty
+// value: a Z-set), some weights negative so that the two sides cancel.
+BatchPtr random_batch(std::mt19937_64& random, size_t updates, int64_t keys, int64_t values) {
+  BatchBuilder builder;
+  for (size_t i = 0; i < updates; ++i) {
+    std::string key = row_of(static_cast<int64_t>(random() % keys));
+    std::string value = values == 0 ? std::string() : row_of(static_cast<int64_t>(random() % values));
+    builder.add(RowRef(key), RowRef(value), random() % 4 == 0 ? -1 : 1);
+  }
+  return builder.finish();
+}
+
+// Sorted keys, sorted values within a key, no zero weight; every key found.
+void expect_well_formed(const Batch& batch) {
+  for (size_t k = 0; k < batch.key_count(); ++k) {
+    if (k > 0) {
+      EXPECT_LT(compare_rows(batch.key(k - 1), batch.key(k)), 0);
+    }
+    ASSERT_LT(batch.values_begin(k), batch.values_end(k));
+    for (size_t v = batch.values_begin(k); v < batch.values_end(k); ++v) {
+      EXPECT_NE(batch.weight(v), 0);
+      if (v > batch.values_begin(k)) {
+        EXPECT_LT(compare_rows(batch.value(v - 1), batch.value(v)), 0);
+      }
+    }
+    EXPECT_EQ(batch.find(batch.key(k)), std::optional<size_t>(k));
+  }
+  EXPECT_EQ(batch.values_begin(batch.key_count()), batch.size());
+}
+
+TEST(FixedWidthMergeTest, MergesAsTheGeneralMergeDoes) {
+  std::mt19937_64 random(testing::test_seed(47));
+  for (int round = 0; round < 400; ++round) {
+    // Few keys (shared, several values each) to many (interleaved, one
+    // value each), and batches past the size that keeps a fence.
+    const int64_t keys = 1 + static_cast<int64_t>(random() % (random() % 2 ? 20 : 2000));
+    const int64_t values = random() % 3 == 0 ? 0 : 1 + static_cast<int64_t>(random() % 300);
+    BatchPtr a = random_batch(random, 1 + random() % 400, keys, values);
+    BatchPtr b = random_batch(random, 1 + random() % 400, keys, values);
+    if (a->empty() || b->empty()) continue;
+    testing::ZSetMap expected = testing::to_map(*a);
+    testing::add_batch(expected, *b);
+
+    uint64_t work = 0;
+    BatchPtr merged = merge_fixed_width(*a, *b, work);
+    ASSERT_TRUE(merged) << "round " << round;
+    ASSERT_EQ(testing::to_map(*merged), expected) << "round " << round;
+    expect_well_formed(*merged);
+    FueledMerge general(*a, *b);
+    EXPECT_EQ(work, general.work(UINT64_MAX)) << "round " << round;
+  }
+}
+
+TEST(FixedWidthMergeTest, EntriesThatAllCancelLeaveTheEmptyBatch) {
+  BatchBuilder builder;
+  builder.add(RowRef(row_of(1)), RowRef(row_of(2)), 1);
+  builder.add(RowRef(row_of(3)), RowRef(row_of(4)), 2);
+  BatchPtr a = builder.finish();
+  builder.add(RowRef(row_of(1)), RowRef(row_of(2)), -1);
+  builder.add(RowRef(row_of(3)), RowRef(row_of(4)), -2);
+  BatchPtr b = builder.finish();
+  uint64_t work = 0;
+  BatchPtr merged = merge_fixed_width(*a, *b, work);
+  ASSERT_TRUE(merged);
+  EXPECT_TRUE(merged->empty());
+  EXPECT_EQ(work, 2u);
+}
+
+TEST(FixedWidthMergeTest, DeclinesRowsOfSeveralWidths) {
+  BatchBuilder builder;
+  builder.add_row(RowRef(std::string("ab")), 1);
+  builder.add_row(RowRef(std::string("abc")), 1);
+  BatchPtr varied = builder.finish();
+  builder.add_row(RowRef(std::string("xy")), 1);
+  BatchPtr two = builder.finish();
+  builder.add_row(RowRef(std::string("xyz")), 1);
+  BatchPtr three = builder.finish();
+  uint64_t work = 0;
+  EXPECT_FALSE(merge_fixed_width(*varied, *two, work));
+  EXPECT_FALSE(merge_fixed_width(*two, *three, work));  // one width each, not the same
+  EXPECT_EQ(work, 0u);
+  BatchBuilder again;
+  again.add_row(RowRef(std::string("cd")), 1);
+  BatchPtr other = again.finish();
+  BatchPtr merged = merge_fixed_width(*two, *other, work);
+  ASSERT_TRUE(merged);
+  EXPECT_EQ(merged->key_count(), 2u);
+}
+
+}  // namespace
+}  // namespace freshet
