@@ -93,6 +93,27 @@ void SortedBatchBuilder::append_fixed_entries(const uint8_t* keys, uint32_t key_
   values_of_key_ = 1;
 }
 
+void SortedBatchBuilder::adopt_fixed_entries(ByteBuffer&& keys, uint32_t key_width, ByteBuffer&& values,
+                                             uint32_t value_width, size_t count) {
+  Batch& b = batch();
+  FRESHET_ASSERT(b.weights_.empty() && !has_pending_);
+  if (count == 0) return;
+  b.keys_.adopt_fixed(std::move(keys), key_width, count);
+  b.values_.adopt_fixed(std::move(values), value_width, count);
+  b.weights_.append_ones(count);
+  values_of_key_ = 1;
+}
+
+void SortedBatchBuilder::share_values_as_keys(const BatchPtr& from) {
+  Batch& b = batch();
+  FRESHET_ASSERT(b.weights_.empty() && !has_pending_);
+  if (from->empty()) return;
+  b.keys_.share_of(from->values_, from);
+  b.values_.append_empty(from->size());
+  b.weights_.append(from->weights_, 0, from->size());
+  values_of_key_ = 1;
+}
+
 void SortedBatchBuilder::append_keys(const Batch& from, size_t begin, size_t end) {
   if (begin == end) return;
   Batch& b = batch();

@@ -2,6 +2,7 @@
 
 #include <map>
 #include <optional>
+#include <random>
 #include <utility>
 #include <vector>
 
@@ -268,6 +269,68 @@ TEST(PendingOperationsTest, AdoptedRowsAreReadInPlace) {
   }
   EXPECT_EQ(pending.row(25).to_bytes(), row(100, 1, "elsewhere"));
   EXPECT_EQ(pending.row(30).to_bytes(), row(200, 2, "after"));
+}
+
+// A bulk load into an empty table whose keys and rows fill their buffers
+// (an adopted ingest) becomes the index without a copy, and its changes
+// share the index's rows: the changes read the ingested bytes in place, stay
+// whole after the index has merged them away, and later steps (upserts,
+// deletes, a second bulk over existing keys) change the rows as a map does.
+TEST(UpsertInputTest, ABulkLoadIsIndexedInTheBuffersItWasIngestedInto) {
+  static const SchemaPtr kFixed = make_schema({{"id", SqlType::bigint(false)}, {"x", SqlType::bigint()}});
+  auto fixed_row = [](int64_t id, int64_t x) { return encode_row(*kFixed, {Value::bigint(id), Value::bigint(x)}); };
+  Circuit circuit;
+  UpsertInputOperator* input = add_upsert_input(circuit, kFixed, {0});
+  std::map<int64_t, std::string> model;
+  constexpr int64_t kRows = 5000;
+  ByteBuffer ingested;
+  for (int64_t id = 0; id < kRows; ++id) {
+    const std::string r = fixed_row(id, id * 7 % 13);
+    ingested.append(reinterpret_cast<const uint8_t*>(r.data()), r.size());
+    model[id] = r;
+  }
+  const uint8_t* base = ingested.data();
+  const uint32_t width = static_cast<uint32_t>(ingested.size() / kRows);
+  input->adopt_pending_rows(std::move(ingested), kRows);
+  for (int64_t id = 0; id < kRows; ++id) input->push_upsert(RowRef(base + id * width, width));
+  ASSERT_TRUE(circuit.step().ok());
+  const BatchPtr loaded = input->stream().current();
+  ASSERT_EQ(loaded->size(), static_cast<size_t>(kRows));
+  EXPECT_EQ(loaded->key(0).data, base);  // neither the index nor the changes copied the rows
+  testing::ZSetMap want;
+  for (const auto& [id, r] : model) testing::add_entry(want, r, "", 1);
+  EXPECT_EQ(testing::to_map(*loaded), want);
+
+  std::mt19937_64 random(testing::test_seed(503));
+  for (int step = 0; step < 30; ++step) {
+    std::map<int64_t, std::string> before = model;
+    const bool bulk = step % 10 == 9;  // now and then a big step over existing keys
+    const int operations = bulk ? 6000 : static_cast<int>(random() % 50);
+    for (int i = 0; i < operations; ++i) {
+      const int64_t id = bulk ? i : static_cast<int64_t>(random() % (kRows + 100));
+      if (!bulk && random() % 4 == 0) {
+        input->push_delete_key(RowRef(key(id)));
+        model.erase(id);
+      } else {
+        const std::string r = fixed_row(id, static_cast<int64_t>(random() % 5));
+        input->push_upsert(RowRef(r));
+        model[id] = r;
+      }
+    }
+    ASSERT_TRUE(circuit.step().ok());
+    testing::ZSetMap changes;
+    for (const auto& [id, r] : before) testing::add_entry(changes, r, "", -1);
+    for (const auto& [id, r] : model) testing::add_entry(changes, r, "", 1);
+    ASSERT_EQ(testing::to_map(*input->stream().current()), changes) << "step " << step;
+    for (int64_t id : {int64_t{0}, int64_t{17}, kRows - 1}) {
+      std::optional<std::string> current = input->lookup(RowRef(key(id)));
+      ASSERT_EQ(current.has_value(), model.count(id) == 1) << "step " << step << " id " << id;
+      if (current) {
+        ASSERT_EQ(*current, model[id]) << "step " << step << " id " << id;
+      }
+    }
+  }
+  EXPECT_EQ(testing::to_map(*loaded), want);  // the first step's changes outlive the index batch they shared
 }
 
 // An ingest refused for a repeated key drops only what it buffered: the

@@ -53,6 +53,22 @@ class PendingOperations {
     rows_ = std::move(rows);
   }
 
+  //! For upserts whose keys of `key_width` bytes lie one right after the
+  //! other in operation order, and their rows of `row_width` bytes so:
+  //! whether they fill their two buffers exactly, from their starts, so that
+  //! take_bytes() can hand them over as they are.
+  bool fill_buffers(uint32_t key_width, uint32_t row_width) const {
+    const size_t n = operations_.size();
+    return n != 0 && operations_[0].key_offset == 0 && operations_[0].row_offset == 0 &&
+           keys_.size() == n * key_width && rows_.size() == n * row_width;
+  }
+  //! Hands the keys' and the rows' buffers over and empties the operations.
+  void take_bytes(ByteBuffer& keys, ByteBuffer& rows) {
+    keys = std::move(keys_);
+    rows = std::move(rows_);
+    operations_.clear();
+  }
+
   size_t size() const { return operations_.size(); }
   bool empty() const { return operations_.empty(); }
   RowRef key(size_t i) const { return RowRef(keys_.data() + operations_[i].key_offset, operations_[i].key_size); }
