@@ -209,6 +209,12 @@ void BatchBuilder::add(RowRef key, RowRef value, Weight weight) {
 BatchPtr BatchBuilder::finish() {
   if (!runs_.empty()) {
     if (!entries_.empty()) runs_.push_back(sort_entries());
+    // The runs' buffers are freed before the merge, whose output can then
+    // take their memory (in wasm the heap's high-water mark is what gets
+    // touched, and paid for, once); a big step comes again rarely.
+    arena_.release();
+    std::vector<Entry>().swap(entries_);
+    std::vector<Entry>().swap(sort_scratch_);
     BatchPtr merged = merge_many(runs_);
     runs_.clear();
     run_entries_ = 0;
@@ -284,6 +290,9 @@ BatchPtr BatchBuilder::sort_entries() {
     }
     sorted.append_value(value_of(e), weight);
   }
+  // A run's keys were reserved for as many as its entries: many entries
+  // of one key leave most of that room, given back in place.
+  if (run_size_ != 0 && entries_.size() >= run_size_) sorted.shrink_to_fit();
   last_sorted_ = entries_.size();
   entries_.clear();
   arena_.clear();
