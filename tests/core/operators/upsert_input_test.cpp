@@ -231,6 +231,84 @@ TEST(PendingOperationsTest, KeepsEachOperationsBytesInOrder) {
   expect_model();
 }
 
+// Upserts of rows of one width, keys back to back and rows at their places
+// in order (a bulk load), are kept as positions alone; they read back as
+// pushed through a truncate, and once another kind of operation comes
+// (a delete, a row of another width) they are written out and still do.
+TEST(PendingOperationsTest, UpsertsOfOneWidthInOrderAreKeptAsPositions) {
+  static const SchemaPtr kFixed = make_schema({{"id", SqlType::bigint(false)}, {"x", SqlType::bigint()}});
+  auto fixed_row = [](int64_t id) { return encode_row(*kFixed, {Value::bigint(id), Value::bigint(id % 3)}); };
+  const uint32_t key_width = static_cast<uint32_t>(key(0).size()), row_width = static_cast<uint32_t>(fixed_row(0).size());
+  std::vector<std::pair<std::string, std::optional<std::string>>> model;
+  PendingOperations pending;
+  auto expect_model = [&] {
+    ASSERT_EQ(pending.size(), model.size());
+    for (size_t i = 0; i < model.size(); ++i) {
+      EXPECT_EQ(pending.key(i).to_bytes(), model[i].first) << i;
+      ASSERT_EQ(pending.is_upsert(i), model[i].second.has_value()) << i;
+      if (model[i].second) {
+        EXPECT_EQ(pending.row(i).to_bytes(), *model[i].second) << i;
+      }
+    }
+  };
+  // Rows adopted in order: read in place, and handed over whole.
+  ByteBuffer parsed;
+  for (int64_t id = 0; id < 100; ++id) {
+    const std::string r = fixed_row(id * 5 % 100);  // keys need not grow
+    parsed.append(reinterpret_cast<const uint8_t*>(r.data()), r.size());
+    model.emplace_back(key(id * 5 % 100), r);
+  }
+  const uint8_t* base = parsed.data();
+  pending.adopt_rows(std::move(parsed));
+  pending.reserve(100, 100 * key_width, 0);
+  const size_t reserved = pending.memory_bytes();
+  for (size_t i = 0; i < 100; ++i) pending.push_upsert(RowRef(model[i].first), RowRef(base + i * row_width, row_width));
+  expect_model();
+  EXPECT_EQ(pending.row(7).data, base + 7 * row_width);
+  EXPECT_TRUE(pending.fill_buffers(key_width, row_width));
+  EXPECT_EQ(pending.memory_bytes(), reserved);  // no operations stored
+  ByteBuffer keys, rows;
+  pending.take_bytes(keys, rows);
+  EXPECT_TRUE(pending.empty());
+  EXPECT_EQ(rows.data(), base);
+  EXPECT_EQ(keys.size(), 100u * key_width);
+
+  // Copied rows: positions through a truncate, written out by a delete,
+  // then by a row of another width.
+  model.clear();
+  for (int64_t id = 0; id < 50; ++id) {
+    const std::string r = fixed_row(id);
+    pending.push_upsert(RowRef(key(id)), RowRef(r));
+    model.emplace_back(key(id), r);
+  }
+  EXPECT_TRUE(pending.fill_buffers(key_width, row_width));
+  pending.truncate(20);
+  model.resize(20);
+  const std::string after = fixed_row(77);
+  pending.push_upsert(RowRef(key(77)), RowRef(after));
+  model.emplace_back(key(77), after);
+  expect_model();
+  EXPECT_TRUE(pending.fill_buffers(key_width, row_width));
+  pending.push_delete(RowRef(key(3)));
+  model.emplace_back(key(3), std::nullopt);
+  EXPECT_FALSE(pending.fill_buffers(key_width, row_width));
+  expect_model();
+  const std::string wider = row(9, 9, "wider");
+  pending.push_upsert(RowRef(key(9)), RowRef(wider));
+  model.emplace_back(key(9), wider);
+  expect_model();
+  pending.truncate(10);
+  model.resize(10);
+  expect_model();
+  pending.clear();
+  model.clear();
+  const std::string again = fixed_row(1);
+  pending.push_upsert(RowRef(key(1)), RowRef(again));  // cleared: positions again
+  model.emplace_back(key(1), again);
+  expect_model();
+  EXPECT_TRUE(pending.fill_buffers(key_width, row_width));
+}
+
 // Rows adopted with their buffer are read where they are; rows from
 // elsewhere are copied after them; a truncate keeps every kept row.
 TEST(PendingOperationsTest, AdoptedRowsAreReadInPlace) {
