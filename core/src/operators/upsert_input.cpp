@@ -182,18 +182,31 @@ Status UpsertInputOperator::evaluate() {
   // (an upsert of an existing key adds its old row, and grows the arrays
   // once). Keys come strictly increasing and a key's rows differ, so it
   // takes entries as they are, with nothing to sum.
-  index_delta_.reserve(pending_.size(), scan.key_bytes, scan.row_bytes);
   // The table's changes are the index delta's rows. They come in key order,
   // which is the rows' byte order too while each row's bytes start as its
   // key's do (the key columns first, no NULL flag set before them).
   bool rows_in_order = true;
   if (keys_in_order_ && scan.fixed_and_contiguous && by_key_.empty()) {
     // A bulk load into an empty table: every key new, the delta is the keys
-    // and the rows as they lie, in two copies.
+    // and the rows as they lie: the buffers they were ingested into, when
+    // they fill them (no copy: in wasm, a copy of a bulk load's rows is
+    // fresh memory, paid for in page faults and never given back), else
+    // copies.
     const RowRef key = pending_.key(0), row = pending_.row(0);
-    index_delta_.append_fixed_entries(key.data, key.size, row.data, row.size, pending_.size());
-    rows_in_order = fixed_rows_increase(row.data, row.size, pending_.size());
+    const size_t count = pending_.size();
+    rows_in_order = fixed_rows_increase(row.data, row.size, count);
+    if (pending_.fill_buffers(key.size, row.size)) {
+      ByteBuffer keys, rows;
+      pending_.take_bytes(keys, rows);
+      keys.shrink_to_fit();  // in place: a reserve's slack
+      rows.shrink_to_fit();
+      index_delta_.adopt_fixed_entries(std::move(keys), key.size, std::move(rows), row.size, count);
+    } else {
+      index_delta_.reserve(count, scan.key_bytes, scan.row_bytes);
+      index_delta_.append_fixed_entries(key.data, key.size, row.data, row.size, count);
+    }
   } else {
+    index_delta_.reserve(pending_.size(), scan.key_bytes, scan.row_bytes);
     RowRef last_row, last_key;
     for_each_change([&](RowRef key, RowRef row, Weight weight) {
       if (key.data != last_key.data) index_delta_.append_key(key);
@@ -204,10 +217,11 @@ Status UpsertInputOperator::evaluate() {
     });
   }
   BatchPtr index = index_delta_.finish();
-  // The operations are copied: a bulk load's memory is given back before
-  // the changes are built from the index delta (its peak was the
-  // operations, the index delta and the changes at once: fresh memory,
-  // paid for in page faults, which in wasm is never given back).
+  // The operations are in the index delta (copied, or their buffers taken):
+  // a bulk load's memory is given back before the changes are built from
+  // the index delta (its peak was the operations, the index delta and the
+  // changes at once: fresh memory, paid for in page faults, which in wasm
+  // is never given back).
   pending_.clear();
   if (bulk) {
     pending_.release();
@@ -215,7 +229,13 @@ Status UpsertInputOperator::evaluate() {
     std::vector<SortSlot>().swap(order_scratch_);
   }
   BatchPtr changes;
-  if (rows_in_order) {
+  if (rows_in_order && bulk) {
+    // A big step's changes share the index delta's rows: no second copy
+    // of them alive with the steps after (fresh memory, as above).
+    SortedBatchBuilder rows;
+    rows.share_values_as_keys(index);
+    changes = rows.finish();
+  } else if (rows_in_order) {
     // In one copy: a loop of a row at a time over a bulk load's 200k rows
     // ran in V8's baseline code throughout (one call).
     SortedBatchBuilder rows;

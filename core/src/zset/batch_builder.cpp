@@ -93,6 +93,27 @@ void SortedBatchBuilder::append_fixed_entries(const uint8_t* keys, uint32_t key_
   values_of_key_ = 1;
 }
 
+void SortedBatchBuilder::adopt_fixed_entries(ByteBuffer&& keys, uint32_t key_width, ByteBuffer&& values,
+                                             uint32_t value_width, size_t count) {
+  Batch& b = batch();
+  FRESHET_ASSERT(b.weights_.empty() && !has_pending_);
+  if (count == 0) return;
+  b.keys_.adopt_fixed(std::move(keys), key_width, count);
+  b.values_.adopt_fixed(std::move(values), value_width, count);
+  b.weights_.append_ones(count);
+  values_of_key_ = 1;
+}
+
+void SortedBatchBuilder::share_values_as_keys(const BatchPtr& from) {
+  Batch& b = batch();
+  FRESHET_ASSERT(b.weights_.empty() && !has_pending_);
+  if (from->empty()) return;
+  b.keys_.share_of(from->values_, from);
+  b.values_.append_empty(from->size());
+  b.weights_.append(from->weights_, 0, from->size());
+  values_of_key_ = 1;
+}
+
 void SortedBatchBuilder::append_keys(const Batch& from, size_t begin, size_t end) {
   if (begin == end) return;
   Batch& b = batch();
@@ -221,6 +242,12 @@ void BatchBuilder::add(RowRef key, RowRef value, Weight weight) {
 BatchPtr BatchBuilder::finish() {
   if (!runs_.empty()) {
     if (!entries_.empty()) runs_.push_back(sort_entries());
+    // The runs' buffers are freed before the merge, whose output can then
+    // take their memory (in wasm the heap's high-water mark is what gets
+    // touched, and paid for, once); a big step comes again rarely.
+    arena_.release();
+    std::vector<Entry>().swap(entries_);
+    std::vector<Entry>().swap(sort_scratch_);
     BatchPtr merged = merge_many(runs_);
     runs_.clear();
     run_entries_ = 0;
@@ -296,6 +323,9 @@ BatchPtr BatchBuilder::sort_entries() {
     }
     sorted.append_value(value_of(e), weight);
   }
+  // A run's keys were reserved for as many as its entries: many entries
+  // of one key leave most of that room, given back in place.
+  if (run_size_ != 0 && entries_.size() >= run_size_) sorted.shrink_to_fit();
   last_sorted_ = entries_.size();
   entries_.clear();
   arena_.clear();

@@ -1,5 +1,7 @@
 #include "freshet/zset/row_column.h"
 
+#include "freshet/common/assert.h"
+
 namespace freshet {
 
 void RowColumn::push_back_with_offsets(RowRef row) {
@@ -23,6 +25,24 @@ void RowColumn::append_fixed(const uint8_t* rows, uint32_t width, size_t count) 
     return;
   }
   for (size_t i = 0; i < count; ++i) push_back(RowRef(rows + i * width, width));
+}
+
+void RowColumn::adopt_fixed(ByteBuffer&& bytes, uint32_t width, size_t count) {
+  FRESHET_ASSERT(count_ == 0 && bytes.size() == size_t{width} * count);
+  bytes_ = std::move(bytes);
+  owner_.reset();
+  ends_.clear();
+  width_ = width;
+  count_ = count;
+}
+
+void RowColumn::share_of(const RowColumn& from, std::shared_ptr<const void> owner) {
+  FRESHET_ASSERT(count_ == 0);
+  bytes_ = ByteBuffer::borrowed(from.bytes_.data(), from.bytes_.size());
+  owner_ = std::move(owner);
+  ends_ = from.ends_;
+  width_ = from.width_;
+  count_ = from.count_;
 }
 
 void RowColumn::append_empty(size_t count) {

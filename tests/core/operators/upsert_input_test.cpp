@@ -2,6 +2,7 @@
 
 #include <map>
 #include <optional>
+#include <random>
 #include <utility>
 #include <vector>
 
@@ -230,6 +231,84 @@ TEST(PendingOperationsTest, KeepsEachOperationsBytesInOrder) {
   expect_model();
 }
 
+// Upserts of rows of one width, keys back to back and rows at their places
+// in order (a bulk load), are kept as positions alone; they read back as
+// pushed through a truncate, and once another kind of operation comes
+// (a delete, a row of another width) they are written out and still do.
+TEST(PendingOperationsTest, UpsertsOfOneWidthInOrderAreKeptAsPositions) {
+  static const SchemaPtr kFixed = make_schema({{"id", SqlType::bigint(false)}, {"x", SqlType::bigint()}});
+  auto fixed_row = [](int64_t id) { return encode_row(*kFixed, {Value::bigint(id), Value::bigint(id % 3)}); };
+  const uint32_t key_width = static_cast<uint32_t>(key(0).size()), row_width = static_cast<uint32_t>(fixed_row(0).size());
+  std::vector<std::pair<std::string, std::optional<std::string>>> model;
+  PendingOperations pending;
+  auto expect_model = [&] {
+    ASSERT_EQ(pending.size(), model.size());
+    for (size_t i = 0; i < model.size(); ++i) {
+      EXPECT_EQ(pending.key(i).to_bytes(), model[i].first) << i;
+      ASSERT_EQ(pending.is_upsert(i), model[i].second.has_value()) << i;
+      if (model[i].second) {
+        EXPECT_EQ(pending.row(i).to_bytes(), *model[i].second) << i;
+      }
+    }
+  };
+  // Rows adopted in order: read in place, and handed over whole.
+  ByteBuffer parsed;
+  for (int64_t id = 0; id < 100; ++id) {
+    const std::string r = fixed_row(id * 5 % 100);  // keys need not grow
+    parsed.append(reinterpret_cast<const uint8_t*>(r.data()), r.size());
+    model.emplace_back(key(id * 5 % 100), r);
+  }
+  const uint8_t* base = parsed.data();
+  pending.adopt_rows(std::move(parsed));
+  pending.reserve(100, 100 * key_width, 0);
+  const size_t reserved = pending.memory_bytes();
+  for (size_t i = 0; i < 100; ++i) pending.push_upsert(RowRef(model[i].first), RowRef(base + i * row_width, row_width));
+  expect_model();
+  EXPECT_EQ(pending.row(7).data, base + 7 * row_width);
+  EXPECT_TRUE(pending.fill_buffers(key_width, row_width));
+  EXPECT_EQ(pending.memory_bytes(), reserved);  // no operations stored
+  ByteBuffer keys, rows;
+  pending.take_bytes(keys, rows);
+  EXPECT_TRUE(pending.empty());
+  EXPECT_EQ(rows.data(), base);
+  EXPECT_EQ(keys.size(), 100u * key_width);
+
+  // Copied rows: positions through a truncate, written out by a delete,
+  // then by a row of another width.
+  model.clear();
+  for (int64_t id = 0; id < 50; ++id) {
+    const std::string r = fixed_row(id);
+    pending.push_upsert(RowRef(key(id)), RowRef(r));
+    model.emplace_back(key(id), r);
+  }
+  EXPECT_TRUE(pending.fill_buffers(key_width, row_width));
+  pending.truncate(20);
+  model.resize(20);
+  const std::string after = fixed_row(77);
+  pending.push_upsert(RowRef(key(77)), RowRef(after));
+  model.emplace_back(key(77), after);
+  expect_model();
+  EXPECT_TRUE(pending.fill_buffers(key_width, row_width));
+  pending.push_delete(RowRef(key(3)));
+  model.emplace_back(key(3), std::nullopt);
+  EXPECT_FALSE(pending.fill_buffers(key_width, row_width));
+  expect_model();
+  const std::string wider = row(9, 9, "wider");
+  pending.push_upsert(RowRef(key(9)), RowRef(wider));
+  model.emplace_back(key(9), wider);
+  expect_model();
+  pending.truncate(10);
+  model.resize(10);
+  expect_model();
+  pending.clear();
+  model.clear();
+  const std::string again = fixed_row(1);
+  pending.push_upsert(RowRef(key(1)), RowRef(again));  // cleared: positions again
+  model.emplace_back(key(1), again);
+  expect_model();
+  EXPECT_TRUE(pending.fill_buffers(key_width, row_width));
+}
+
 // Rows adopted with their buffer are read where they are; rows from
 // elsewhere are copied after them; a truncate keeps every kept row.
 TEST(PendingOperationsTest, AdoptedRowsAreReadInPlace) {
@@ -268,6 +347,68 @@ TEST(PendingOperationsTest, AdoptedRowsAreReadInPlace) {
   }
   EXPECT_EQ(pending.row(25).to_bytes(), row(100, 1, "elsewhere"));
   EXPECT_EQ(pending.row(30).to_bytes(), row(200, 2, "after"));
+}
+
+// A bulk load into an empty table whose keys and rows fill their buffers
+// (an adopted ingest) becomes the index without a copy, and its changes
+// share the index's rows: the changes read the ingested bytes in place, stay
+// whole after the index has merged them away, and later steps (upserts,
+// deletes, a second bulk over existing keys) change the rows as a map does.
+TEST(UpsertInputTest, ABulkLoadIsIndexedInTheBuffersItWasIngestedInto) {
+  static const SchemaPtr kFixed = make_schema({{"id", SqlType::bigint(false)}, {"x", SqlType::bigint()}});
+  auto fixed_row = [](int64_t id, int64_t x) { return encode_row(*kFixed, {Value::bigint(id), Value::bigint(x)}); };
+  Circuit circuit;
+  UpsertInputOperator* input = add_upsert_input(circuit, kFixed, {0});
+  std::map<int64_t, std::string> model;
+  constexpr int64_t kRows = 5000;
+  ByteBuffer ingested;
+  for (int64_t id = 0; id < kRows; ++id) {
+    const std::string r = fixed_row(id, id * 7 % 13);
+    ingested.append(reinterpret_cast<const uint8_t*>(r.data()), r.size());
+    model[id] = r;
+  }
+  const uint8_t* base = ingested.data();
+  const uint32_t width = static_cast<uint32_t>(ingested.size() / kRows);
+  input->adopt_pending_rows(std::move(ingested), kRows);
+  for (int64_t id = 0; id < kRows; ++id) input->push_upsert(RowRef(base + id * width, width));
+  ASSERT_TRUE(circuit.step().ok());
+  const BatchPtr loaded = input->stream().current();
+  ASSERT_EQ(loaded->size(), static_cast<size_t>(kRows));
+  EXPECT_EQ(loaded->key(0).data, base);  // neither the index nor the changes copied the rows
+  testing::ZSetMap want;
+  for (const auto& [id, r] : model) testing::add_entry(want, r, "", 1);
+  EXPECT_EQ(testing::to_map(*loaded), want);
+
+  std::mt19937_64 random(testing::test_seed(503));
+  for (int step = 0; step < 30; ++step) {
+    std::map<int64_t, std::string> before = model;
+    const bool bulk = step % 10 == 9;  // now and then a big step over existing keys
+    const int operations = bulk ? 6000 : static_cast<int>(random() % 50);
+    for (int i = 0; i < operations; ++i) {
+      const int64_t id = bulk ? i : static_cast<int64_t>(random() % (kRows + 100));
+      if (!bulk && random() % 4 == 0) {
+        input->push_delete_key(RowRef(key(id)));
+        model.erase(id);
+      } else {
+        const std::string r = fixed_row(id, static_cast<int64_t>(random() % 5));
+        input->push_upsert(RowRef(r));
+        model[id] = r;
+      }
+    }
+    ASSERT_TRUE(circuit.step().ok());
+    testing::ZSetMap changes;
+    for (const auto& [id, r] : before) testing::add_entry(changes, r, "", -1);
+    for (const auto& [id, r] : model) testing::add_entry(changes, r, "", 1);
+    ASSERT_EQ(testing::to_map(*input->stream().current()), changes) << "step " << step;
+    for (int64_t id : {int64_t{0}, int64_t{17}, kRows - 1}) {
+      std::optional<std::string> current = input->lookup(RowRef(key(id)));
+      ASSERT_EQ(current.has_value(), model.count(id) == 1) << "step " << step << " id " << id;
+      if (current) {
+        ASSERT_EQ(*current, model[id]) << "step " << step << " id " << id;
+      }
+    }
+  }
+  EXPECT_EQ(testing::to_map(*loaded), want);  // the first step's changes outlive the index batch they shared
 }
 
 // An ingest refused for a repeated key drops only what it buffered: the

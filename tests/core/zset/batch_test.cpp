@@ -266,6 +266,66 @@ TEST(WeightColumnTest, StoresWeightsOnlyOnceOneIsNotOne) {
   EXPECT_EQ(ones[491], -3);
 }
 
+// Weights that fit a byte are stored a byte each; the first that does not
+// widens them all. Every mix of narrow, wide and +1 weights, pushed,
+// appended from columns of each kind or appended as ones, reads back what
+// was put in.
+TEST(WeightColumnTest, StoresSmallWeightsInAByteUntilALargeOneComes) {
+  std::mt19937_64 random(testing::test_seed(37));
+  auto draw = [&](int kind) -> Weight {
+    if (kind == 0 || random() % 3 != 0) return 1;
+    if (kind == 1 || random() % 2 == 0) return static_cast<Weight>(random() % 255) - 127;
+    return random() % 2 == 0 ? Weight{128} + static_cast<Weight>(random() % 100000)
+                             : -Weight{129} - static_cast<Weight>(random() % 100000);
+  };
+  for (int round = 0; round < 300; ++round) {
+    WeightColumn sources[3];
+    std::vector<Weight> source_weights[3];
+    for (int kind = 0; kind < 3; ++kind) {
+      for (int i = 0; i < 20; ++i) {
+        Weight w = draw(kind);
+        if (w == 0) w = 1;
+        sources[kind].push_back(w);
+        source_weights[kind].push_back(w);
+      }
+    }
+    WeightColumn column;
+    std::vector<Weight> expected;
+    const int steps = static_cast<int>(random() % 30);
+    const int kind = static_cast<int>(random() % 3);  // what this round's pushes draw
+    for (int i = 0; i < steps; ++i) {
+      const int what = static_cast<int>(random() % 4);
+      if (what == 0) {
+        const int from = static_cast<int>(random() % 3);
+        size_t begin = random() % 20, end = begin + random() % (20 - begin + 1);
+        column.append(sources[from], begin, end);
+        expected.insert(expected.end(), source_weights[from].begin() + begin, source_weights[from].begin() + end);
+      } else if (what == 1) {
+        const size_t count = random() % 5;
+        column.append_ones(count);
+        expected.insert(expected.end(), count, Weight{1});
+      } else {
+        Weight w = draw(kind);
+        if (w == 0) w = -1;
+        column.push_back(w);
+        expected.push_back(w);
+      }
+    }
+    ASSERT_EQ(column.size(), expected.size());
+    for (size_t i = 0; i < expected.size(); ++i) ASSERT_EQ(column[i], expected[i]) << "round " << round << " at " << i;
+  }
+  // A few weights of 2 among many ones: a byte per entry, not eight.
+  WeightColumn column;
+  for (int i = 0; i < 1000; ++i) column.push_back(i % 100 == 0 ? 2 : 1);
+  EXPECT_LT(column.memory_bytes(), 2000u);
+  EXPECT_EQ(column[100], 2);
+  EXPECT_EQ(column[101], 1);
+  column.push_back(1000);
+  EXPECT_GE(column.memory_bytes(), 1001 * sizeof(Weight));
+  EXPECT_EQ(column[100], 2);
+  EXPECT_EQ(column[1000], 1000);
+}
+
 TEST(BatchBuilderTest, KeepsItsCapacityWhileStepsFillItAndFreesItAfter) {
   BatchBuilder builder;
   auto step = [&](int64_t entries) {

@@ -9,6 +9,11 @@
 // realloc: a big buffer grows without a copy where the allocator can
 // (glibc remaps it) and shrink_to_fit() gives back its slack in place,
 // never copying (a merge's output reserved whole, trimmed at its end).
+//
+// A buffer can also borrow bytes it does not own (borrowed()): another
+// buffer's, which whoever made it keeps alive as long as it (a batch that
+// shares another batch's rows: row_column.h). It reads them in place; its
+// first change copies them into memory of its own.
 #pragma once
 
 #include <algorithm>
@@ -20,7 +25,17 @@
 
 namespace freshet {
 
+//! ByteBuffer's deleter: std::free, unless the bytes are borrowed.
+struct FreeUnlessBorrowed {
+  bool owned = true;
+  void operator()(uint8_t* bytes) const {
+    if (owned) std::free(bytes);
+  }
+};
+
 class ByteBuffer {
+  using Free = FreeUnlessBorrowed;
+
  public:
   ByteBuffer() = default;
   ByteBuffer(const ByteBuffer& other) { *this = other; }
@@ -38,6 +53,17 @@ class ByteBuffer {
     capacity_ = std::exchange(other.capacity_, 0);
     return *this;
   }
+
+  //! A buffer over the `size` bytes at `data`, which it reads but does not
+  //! own or free; the caller keeps them alive and unchanged as long as it.
+  static ByteBuffer borrowed(const uint8_t* data, size_t size) {
+    ByteBuffer buffer;
+    buffer.bytes_ = std::unique_ptr<uint8_t, Free>(const_cast<uint8_t*>(data), Free{false});
+    buffer.size_ = buffer.capacity_ = size;
+    return buffer;
+  }
+  //! Whether the bytes are its own (not borrowed()).
+  bool owns_bytes() const { return bytes_.get_deleter().owned; }
 
   const uint8_t* data() const { return bytes_.get(); }
   size_t size() const { return size_; }
@@ -76,10 +102,16 @@ class ByteBuffer {
   void reserve(size_t bytes) {
     if (bytes > capacity_) reallocate(bytes);
   }
-  //! Empties the buffer and keeps its memory.
-  void clear() { size_ = 0; }
+  //! Empties the buffer and keeps its memory (not borrowed bytes: those are never written).
+  void clear() {
+    if (!owns_bytes()) release();
+    size_ = 0;
+  }
   //! Drops the bytes past the first `size` (no more than size()), keeping the memory.
-  void truncate(size_t size) { size_ = std::min(size, size_); }
+  void truncate(size_t size) {
+    if (!owns_bytes() && size < size_) capacity_ = size;  // the next append copies what is kept
+    size_ = std::min(size, size_);
+  }
   //! Empties the buffer and frees its memory.
   void release() { *this = ByteBuffer(); }
   //! Gives back the capacity past size() (in place: a shrinking realloc does not move).
@@ -88,15 +120,18 @@ class ByteBuffer {
   }
 
  private:
-  struct Free {
-    void operator()(uint8_t* bytes) const { std::free(bytes); }
-  };
-
   void reallocate(size_t capacity) {
-    // Nothing to keep (a cleared buffer growing again): realloc would copy
-    // the whole old capacity.
-    if (size_ == 0) bytes_.reset();
-    auto* bytes = static_cast<uint8_t*>(std::realloc(bytes_.get(), capacity));
+    uint8_t* bytes;
+    if (owns_bytes()) {
+      // Nothing to keep (a cleared buffer growing again): realloc would copy
+      // the whole old capacity.
+      if (size_ == 0) bytes_.reset();
+      bytes = static_cast<uint8_t*>(std::realloc(bytes_.get(), capacity));
+    } else {
+      bytes = static_cast<uint8_t*>(std::malloc(capacity));
+      if (bytes && size_ != 0) std::memcpy(bytes, bytes_.get(), std::min(size_, capacity));
+      bytes_.get_deleter().owned = true;
+    }
     if (!bytes) std::abort();  // as operator new does without exceptions
     (void)bytes_.release();
     bytes_.reset(bytes);

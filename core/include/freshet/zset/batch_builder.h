@@ -46,6 +46,17 @@ class SortedBatchBuilder {
   //! bulk load's index in two copies.)
   void append_fixed_entries(const uint8_t* keys, uint32_t key_width, const uint8_t* values, uint32_t value_width,
                             size_t count);
+  //! While nothing is built: `count` entries whose keys are the
+  //! `key_width`-byte rows back to back in `keys` and whose values are the
+  //! `value_width`-byte rows in `values`, each weight +1, keys strictly
+  //! increasing. The buffers become the batch's, with no copy (a bulk
+  //! load's index takes the rows its ingest buffered).
+  void adopt_fixed_entries(ByteBuffer&& keys, uint32_t key_width, ByteBuffer&& values, uint32_t value_width,
+                           size_t count);
+  //! While nothing is built: append_values_as_keys(*from), sharing the
+  //! bytes of from's values instead of copying them (row_column.h); the
+  //! batch built keeps `from` alive.
+  void share_values_as_keys(const BatchPtr& from);
   BatchPtr finish();
   //! Bytes of the batch built so far.
   size_t memory_bytes() const { return batch_ ? batch_->memory_bytes() : 0; }

@@ -2,9 +2,15 @@
 // While every row has the same length (the common case: no VARCHAR columns)
 // no per-row offsets are kept at all; the first row of another length
 // materialises them.
+//
+// A column can also share another column's bytes (share_of): a batch whose
+// rows are another batch's values (an upsert input's changes, the rows of
+// its index) then holds no second copy of them, only a reference that keeps
+// the other batch alive.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "freshet/types/row.h"
@@ -69,6 +75,12 @@ class RowColumn {
   }
   //! Appends `count` rows of `width` bytes each, back to back at `rows`.
   void append_fixed(const uint8_t* rows, uint32_t width, size_t count);
+  //! While empty: takes `bytes`, `count` rows of `width` bytes back to
+  //! back, as its rows (no copy).
+  void adopt_fixed(ByteBuffer&& bytes, uint32_t width, size_t count);
+  //! While empty: the rows of `from`, reading its bytes in place; `owner`
+  //! keeps them alive (the batch `from` belongs to). Any later append copies them.
+  void share_of(const RowColumn& from, std::shared_ptr<const void> owner);
   //! Appends `count` empty rows (the values of a Z-set's entries).
   void append_empty(size_t count);
   //! Room for `rows` rows of `bytes` bytes in all.
@@ -85,7 +97,8 @@ class RowColumn {
   //! push_back() of a row of another width, or into a column keeping offsets.
   void push_back_with_offsets(RowRef row);
 
-  ByteBuffer bytes_;
+  ByteBuffer bytes_;             // borrowed from owner_'s when shared (share_of)
+  std::shared_ptr<const void> owner_;
   std::vector<uint32_t> ends_;  // empty while all rows are width_ bytes long
   uint32_t width_ = 0;
   size_t count_ = 0;
