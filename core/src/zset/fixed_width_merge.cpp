@@ -1,27 +1,8 @@
 #include "freshet/zset/fixed_width_merge.h"
 
-#include <cstring>
+#include "copy_row_bytes.h"
 
 namespace freshet {
-namespace {
-
-// A row's few bytes word by word: a memcpy of unknown size is a call (in
-// wasm, memory.copy, which V8 runs out of line), dear for 8-30 bytes.
-inline void copy_bytes(uint8_t* to, const uint8_t* from, size_t count) {
-  if (count > 32) {
-    std::memcpy(to, from, count);
-    return;
-  }
-  size_t i = 0;
-  for (; i + 8 <= count; i += 8) {
-    uint64_t word;
-    std::memcpy(&word, from + i, 8);
-    std::memcpy(to + i, &word, 8);
-  }
-  for (; i < count; ++i) to[i] = from[i];
-}
-
-}  // namespace
 
 BatchPtr merge_fixed_width(const Batch& a, const Batch& b, uint64_t& work) {
   if (a.empty() || b.empty() || !a.keys_.fixed_width() || !b.keys_.fixed_width() || !a.values_.fixed_width() ||
@@ -45,8 +26,8 @@ BatchPtr merge_fixed_width(const Batch& a, const Batch& b, uint64_t& work) {
   // Keys [from, to) of `x` with all their values, after every key so far.
   auto copy_keys = [&](const Batch& x, size_t from, size_t to) {
     const size_t first = x.values_begin(from), end = x.values_begin(to);
-    copy_bytes(keys + key_count * key_width, x.keys_.data() + from * key_width, (to - from) * key_width);
-    copy_bytes(values + value_count * value_width, x.values_.data() + first * value_width, (end - first) * value_width);
+    copy_row_bytes(keys + key_count * key_width, x.keys_.data() + from * key_width, (to - from) * key_width);
+    copy_row_bytes(values + value_count * value_width, x.values_.data() + first * value_width, (end - first) * value_width);
     if (explicit_starts) {
       for (size_t k = from; k < to; ++k)
         starts.push_back(static_cast<uint32_t>(value_count + x.values_begin(k) - first));
@@ -64,7 +45,7 @@ BatchPtr merge_fixed_width(const Batch& a, const Batch& b, uint64_t& work) {
     auto emit = [&](const uint8_t* value, Weight weight) {
       if (!key_written) {
         if (explicit_starts) starts.push_back(static_cast<uint32_t>(value_count));
-        copy_bytes(keys + key_count * key_width, a.keys_.data() + ka * key_width, key_width);
+        copy_row_bytes(keys + key_count * key_width, a.keys_.data() + ka * key_width, key_width);
         ++key_count;
         key_written = true;
       } else if (!explicit_starts) {
@@ -73,7 +54,7 @@ BatchPtr merge_fixed_width(const Batch& a, const Batch& b, uint64_t& work) {
         for (uint32_t k = 0; k < key_count; ++k) starts.push_back(k);
         explicit_starts = true;
       }
-      copy_bytes(values + value_count * value_width, value, value_width);
+      copy_row_bytes(values + value_count * value_width, value, value_width);
       out.weights_.push_back(weight);
       ++value_count;
     };

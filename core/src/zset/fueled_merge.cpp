@@ -2,20 +2,23 @@
 
 #include <algorithm>
 
+#include "copy_row_bytes.h"
+
 namespace freshet {
 
 namespace {
 
-// The end of the run of keys of `x` from `from` that sort before `bound`
-// (x.key(from) does), no further than `limit` (> from): galloping — 1, 2,
-// 4, ... keys ahead, then a binary search — so an interleaved merge pays one
-// extra comparison per key and a run of n keys (new ids after old ones)
-// about 2 log n.
-size_t end_of_run(const Batch& x, size_t from, RowRef bound, size_t limit) {
-  size_t below = from;  // x.key(below) < bound
+// The end of the run of rows of `x` from `from` (row_of(x, i): a key, or
+// a value) that sort before `bound` (row_of(x, from) does), no further than
+// `limit` (> from): galloping — 1, 2, 4, ... rows ahead, then a binary
+// search — so an interleaved merge pays one extra comparison per row and a
+// run of n rows (new ids after old ones) about 2 log n.
+template <typename RowOf>
+size_t end_of_run(const Batch& x, size_t from, RowRef bound, size_t limit, RowOf row_of) {
+  size_t below = from;  // row_of(x, below) < bound
   size_t step = 1;
   size_t probe = from + 1;
-  while (probe < limit && compare_rows(x.key(probe), bound) < 0) {
+  while (probe < limit && compare_rows(row_of(x, probe), bound) < 0) {
     below = probe;
     step *= 2;
     probe = below + step;
@@ -23,13 +26,21 @@ size_t end_of_run(const Batch& x, size_t from, RowRef bound, size_t limit) {
   size_t low = below + 1, high = std::min(probe, limit);
   while (low < high) {
     size_t middle = low + (high - low) / 2;
-    if (compare_rows(x.key(middle), bound) < 0) {
+    if (compare_rows(row_of(x, middle), bound) < 0) {
       low = middle + 1;
     } else {
       high = middle;
     }
   }
   return low;
+}
+
+RowRef key_of(const Batch& x, size_t k) { return x.key(k); }
+RowRef value_of(const Batch& x, size_t v) { return x.value(v); }
+
+// from + fuel, no further than end.
+size_t within_fuel(size_t from, size_t end, uint64_t fuel) {
+  return fuel >= end - from ? end : from + static_cast<size_t>(fuel);
 }
 
 // The last end in [from, end] such that keys [from, end) of `x` hold at
@@ -62,13 +73,121 @@ FueledMerge::FueledMerge(const Batch& a, const Batch& b) : a_(&a), b_(&b) {}
 void FueledMerge::make_room(uint64_t) {
   if (reserved_) return;
   reserved_ = true;
-  out_.reserve(a_->size() + b_->size(), a_->key_bytes() + b_->key_bytes(), a_->value_bytes() + b_->value_bytes());
+  const Batch& a = *a_;
+  const Batch& b = *b_;
+  if (!a.empty() && !b.empty() && a.keys_.fixed_width() && b.keys_.fixed_width() && a.values_.fixed_width() &&
+      b.values_.fixed_width() && a.keys_.width() == b.keys_.width() && a.values_.width() == b.values_.width()) {
+    // Rows of fixed widths: the output's rows written in place. As in
+    // merge_fixed_width(), value starts are written from the start when a
+    // side has them, else from the first key with two values.
+    fixed_ = std::make_shared<Batch>();
+    key_width_ = a.keys_.width();
+    value_width_ = a.values_.width();
+    key_bytes_ = fixed_->keys_.extend_fixed(key_width_, a.key_count() + b.key_count());
+    value_bytes_ = fixed_->values_.extend_fixed(value_width_, a.size() + b.size());
+    fixed_->weights_.reserve(a.size() + b.size());
+    explicit_starts_ = !a.value_starts_.empty() || !b.value_starts_.empty();
+    if (explicit_starts_) fixed_->value_starts_.reserve(a.key_count() + b.key_count() + 1);
+    return;
+  }
+  out_.reserve(a.size() + b.size(), a.key_bytes() + b.key_bytes(), a.value_bytes() + b.value_bytes());
 }
 
 size_t FueledMerge::memory_bytes() const {
+  const size_t bytes = fixed_ ? fixed_->memory_bytes() : out_.memory_bytes();
   const uint64_t total = a_->size() + b_->size();
-  if (total == 0 || written_ >= total) return out_.memory_bytes();
-  return static_cast<size_t>(static_cast<double>(out_.memory_bytes()) * static_cast<double>(written_) / static_cast<double>(total));
+  if (total == 0 || written_ >= total) return bytes;
+  return static_cast<size_t>(static_cast<double>(bytes) * static_cast<double>(written_) / static_cast<double>(total));
+}
+
+BatchPtr FueledMerge::finish() {
+  if (!fixed_) {
+    out_.shrink_to_fit();
+    return out_.finish();
+  }
+  if (out_keys_ == 0) {
+    fixed_.reset();
+    return Batch::empty_batch();
+  }
+  Batch& out = *fixed_;
+  if (explicit_starts_) out.value_starts_.push_back(static_cast<uint32_t>(out_values_));
+  // Keys both sides held, or entries that cancelled: the room they left is given back.
+  if (out_keys_ < a_->key_count() + b_->key_count()) {
+    out.keys_.truncate_fixed(out_keys_);
+    out.keys_.shrink_bytes_to_fit();
+  }
+  if (out_values_ < a_->size() + b_->size()) {
+    out.values_.truncate_fixed(out_values_);
+    out.values_.shrink_bytes_to_fit();
+  }
+  if (out_keys_ >= Batch::kFenceMinKeys) out.build_fence();
+  return std::move(fixed_);
+}
+
+void FueledMerge::emit_keys(const Batch& x, size_t begin, size_t end) {
+  if (!fixed_) {
+    out_.append_keys(x, begin, end);
+    return;
+  }
+  const size_t first = x.values_begin(begin), last = x.values_begin(end);
+  copy_row_bytes(key_bytes_ + out_keys_ * key_width_, x.keys_.data() + begin * key_width_, (end - begin) * key_width_);
+  copy_row_bytes(value_bytes_ + out_values_ * value_width_, x.values_.data() + first * value_width_,
+                 (last - first) * value_width_);
+  if (explicit_starts_) {
+    std::vector<uint32_t>& starts = fixed_->value_starts_;
+    for (size_t k = begin; k < end; ++k) starts.push_back(static_cast<uint32_t>(out_values_ + x.values_begin(k) - first));
+  }
+  fixed_->weights_.append(x.weights_, first, last);
+  out_keys_ += end - begin;
+  out_values_ += last - first;
+}
+
+void FueledMerge::emit_open_key() {
+  const RowRef key = side_ == Side::kB ? b_->key(kb_) : a_->key(ka_);
+  key_written_ = true;
+  values_of_key_ = 0;
+  if (!fixed_) {
+    out_.append_key(key);
+    return;
+  }
+  if (explicit_starts_) fixed_->value_starts_.push_back(static_cast<uint32_t>(out_values_));
+  copy_row_bytes(key_bytes_ + out_keys_ * key_width_, key.data, key_width_);
+  ++out_keys_;
+}
+
+void FueledMerge::make_starts_explicit() {
+  // Every key before the open one had one value, and the open one starts
+  // right after them.
+  std::vector<uint32_t>& starts = fixed_->value_starts_;
+  starts.reserve(a_->key_count() + b_->key_count() + 1);
+  for (uint32_t k = 0; k < out_keys_; ++k) starts.push_back(k);
+  explicit_starts_ = true;
+}
+
+void FueledMerge::emit_values(const Batch& x, size_t begin, size_t end) {
+  if (!key_written_) emit_open_key();
+  if (!fixed_) {
+    out_.append_values(x, begin, end);
+    return;
+  }
+  values_of_key_ += end - begin;
+  if (values_of_key_ > 1 && !explicit_starts_) make_starts_explicit();
+  copy_row_bytes(value_bytes_ + out_values_ * value_width_, x.values_.data() + begin * value_width_,
+                 (end - begin) * value_width_);
+  fixed_->weights_.append(x.weights_, begin, end);
+  out_values_ += end - begin;
+}
+
+void FueledMerge::emit_value(const uint8_t* value, uint32_t size, Weight weight) {
+  if (!key_written_) emit_open_key();
+  if (!fixed_) {
+    out_.append_value(RowRef(value, size), weight);
+    return;
+  }
+  if (++values_of_key_ > 1 && !explicit_starts_) make_starts_explicit();
+  copy_row_bytes(value_bytes_ + out_values_ * value_width_, value, value_width_);
+  fixed_->weights_.push_back(weight);
+  ++out_values_;
 }
 
 uint64_t FueledMerge::remaining() const {
@@ -103,12 +222,12 @@ uint64_t FueledMerge::start_key(uint64_t fuel) {
     size_t& k = c < 0 ? ka_ : kb_;
     const size_t ky = c < 0 ? kb_ : ka_;
     // Every key has a value, so no more than `fuel` keys can fit.
-    const size_t limit = fuel >= x.key_count() - k ? x.key_count() : k + static_cast<size_t>(fuel);
-    size_t end = ky < y.key_count() ? end_of_run(x, k, y.key(ky), limit) : limit;
+    const size_t limit = within_fuel(k, x.key_count(), fuel);
+    size_t end = ky < y.key_count() ? end_of_run(x, k, y.key(ky), limit, key_of) : limit;
     end = whole_keys_within(x, k, end, fuel);
     if (end > k) {
       const uint64_t entries = x.values_begin(end) - x.values_begin(k);
-      out_.append_keys(x, k, end);
+      emit_keys(x, k, end);
       k = end;
       return entries;
     }
@@ -126,26 +245,30 @@ uint64_t FueledMerge::merge_values(uint64_t fuel) {
   // A side that does not hold the open key contributes an empty range.
   const size_t va_end = side_ == Side::kB ? va_ : a.values_end(ka_);
   const size_t vb_end = side_ == Side::kA ? vb_ : b.values_end(kb_);
-  const RowRef key = side_ == Side::kB ? b.key(kb_) : a.key(ka_);
-  auto emit = [&](RowRef value, Weight weight) {
-    if (!key_written_) out_.append_key(key);
-    key_written_ = true;
-    out_.append_value(value, weight);
-  };
   uint64_t spent = 0;
-  for (; spent < fuel && (va_ < va_end || vb_ < vb_end); ++spent) {
-    int c = va_ == va_end ? 1 : vb_ == vb_end ? -1 : compare_rows(a.value(va_), b.value(vb_));
-    if (c < 0) {
-      emit(a.value(va_), a.weight(va_));
-      ++va_;
-    } else if (c > 0) {
-      emit(b.value(vb_), b.weight(vb_));
-      ++vb_;
-    } else {
-      if (Weight sum = a.weight(va_) + b.weight(vb_); sum != 0) emit(a.value(va_), sum);
+  while (spent < fuel && (va_ < va_end || vb_ < vb_end)) {
+    const int c = va_ == va_end ? 1 : vb_ == vb_end ? -1 : compare_rows(a.value(va_), b.value(vb_));
+    if (c == 0) {
+      if (Weight sum = a.weight(va_) + b.weight(vb_); sum != 0) {
+        const RowRef value = a.value(va_);
+        emit_value(value.data, value.size, sum);
+      }
       ++va_;
       ++vb_;
+      ++spent;
+      continue;
     }
+    // The run of one side's values before the other's next value, in bulk.
+    const Batch& x = c < 0 ? a : b;
+    const Batch& y = c < 0 ? b : a;
+    size_t& v = c < 0 ? va_ : vb_;
+    const size_t vy = c < 0 ? vb_ : va_;
+    const size_t x_end = c < 0 ? va_end : vb_end, y_end = c < 0 ? vb_end : va_end;
+    const size_t limit = within_fuel(v, x_end, fuel - spent);
+    const size_t end = vy < y_end ? end_of_run(x, v, y.value(vy), limit, value_of) : limit;
+    emit_values(x, v, end);
+    spent += end - v;
+    v = end;
   }
   if (va_ == va_end && vb_ == vb_end) {
     if (side_ != Side::kB) ++ka_;

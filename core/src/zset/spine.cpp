@@ -72,6 +72,7 @@ void Spine::insert_at(BatchPtr batch, size_t index, bool eager_small) {
   }
   Level& l = level(index);
   if (l.vacant()) {
+    batch_bytes_ += batch->memory_bytes();
     l.older = std::move(batch);
   } else if (eager_small && index < kEagerLevels) {
     // A small merge runs at once: rows of one width merge without a
@@ -82,9 +83,10 @@ void Spine::insert_at(BatchPtr batch, size_t index, bool eager_small) {
       work_ += merge.work(UINT64_MAX);
       merged = merge.finish();
     }
-    levels_[index] = Level();
+    vacate(index);
     insert_at(std::move(merged), index + 1);
   } else {
+    batch_bytes_ += batch->memory_bytes();
     l.newer = std::move(batch);
     l.merge = std::make_unique<FueledMerge>(*l.older, *l.newer);
   }
@@ -99,9 +101,17 @@ BatchPtr Spine::complete_at(size_t index) {
     out = l.merge->finish();
   } else {
     out = std::move(l.older);
+    if (out) batch_bytes_ -= out->memory_bytes();
   }
-  levels_[index] = Level();
+  vacate(index);
   return out;
+}
+
+void Spine::vacate(size_t index) {
+  Level& l = levels_[index];
+  if (l.older) batch_bytes_ -= l.older->memory_bytes();
+  if (l.newer) batch_bytes_ -= l.newer->memory_bytes();
+  l = Level();
 }
 
 void Spine::collect(std::vector<BatchPtr>& out) const {

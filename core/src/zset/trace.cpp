@@ -26,9 +26,7 @@ void Trace::insert(BatchPtr batch) {
 }
 
 void Trace::count_bytes() const {
-  size_t total = batches_.capacity() * sizeof(BatchPtr) + spine_.merging_bytes();
-  for (const BatchPtr& b : batches_) total += b->memory_bytes();
-  bytes_ = total;
+  bytes_ = batches_.capacity() * sizeof(BatchPtr) + spine_.merging_bytes() + spine_.batch_bytes();
   bytes_counted_ = true;
 }
 

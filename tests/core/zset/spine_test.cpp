@@ -153,6 +153,30 @@ TEST(SpineTest, MergesInProgressHoldAboutWhatTheEagerSpineHolds) {
   EXPECT_LE(worst, 1.35) << "a merge in progress counts more than it has written";
 }
 
+// The bytes the spine keeps count of as batches enter and leave its levels
+// are those of the batches a reader sees, after every insert (merges that
+// complete, roll-ups, eager merges), a restore and a clear.
+TEST(SpineTest, BatchBytesAreTheCollectedBatchesBytes) {
+  std::mt19937_64 random(testing::test_seed(53));
+  Spine spine;
+  std::vector<BatchPtr> batches;
+  for (int step = 0; step < 300; ++step) {
+    BatchPtr batch = random_batch(random, 30000, step % 2 == 0 ? 0 : 500);
+    if (batch->empty()) continue;
+    spine.insert(batch);
+    spine.collect(batches);
+    ASSERT_EQ(spine.batch_bytes(), memory_of(batches)) << "step " << step;
+  }
+  Spine placed;
+  for (const BatchPtr& batch : batches) placed.place(batch);
+  std::vector<BatchPtr> again;
+  placed.collect(again);
+  EXPECT_EQ(placed.batch_bytes(), memory_of(again));
+  EXPECT_EQ(placed.batch_bytes(), memory_of(batches));
+  placed.clear();
+  EXPECT_EQ(placed.batch_bytes(), 0u);
+}
+
 // A checkpoint's batches come back as they were, and inserts after the
 // restore keep merging them correctly.
 TEST(SpineTest, RestoredSpineKeepsMerging) {

@@ -75,6 +75,7 @@ class Batch {
 
  private:
   friend class SortedBatchBuilder;
+  friend class FueledMerge;
   friend std::shared_ptr<const Batch> merge_fixed_width(const Batch& a, const Batch& b, uint64_t& work);
   //! Builds the fence of a finished batch of at least kFenceMinKeys keys.
   void build_fence();

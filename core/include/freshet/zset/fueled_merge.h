@@ -37,10 +37,7 @@ class FueledMerge {
   //! Units of work left, at most: entries neither side has reached yet.
   uint64_t remaining() const;
   //! The merged batch; only once done(). The room cancelled entries left is given back.
-  BatchPtr finish() {
-    out_.shrink_to_fit();
-    return out_.finish();
-  }
+  BatchPtr finish();
   //! Bytes of the merged batch built so far: the share of the output's room
   //! that work has reached (the rest is reserved, not yet touched).
   size_t memory_bytes() const;
@@ -55,6 +52,15 @@ class FueledMerge {
   uint64_t merge_values(uint64_t fuel);
   //! Room in the output for `more` entries beyond what work has written.
   void make_room(uint64_t more);
+  //! The output: keys [begin, end) of `x` with all their values.
+  void emit_keys(const Batch& x, size_t begin, size_t end);
+  //! The output: values [begin, end) of `x` (or one value and its summed
+  //! weight) for the open key, writing the key first if it is not yet.
+  void emit_values(const Batch& x, size_t begin, size_t end);
+  void emit_value(const uint8_t* value, uint32_t size, Weight weight);
+  void emit_open_key();
+  //! Fixed-width output: the first key with two values makes every key's value start explicit.
+  void make_starts_explicit();
 
   const Batch* a_;
   const Batch* b_;
@@ -62,7 +68,16 @@ class FueledMerge {
   size_t va_ = 0, vb_ = 0;  // current values, while a key is open
   Side side_ = Side::kNone;
   bool key_written_ = false;  // the open key is in out_ (not until a value survives)
-  SortedBatchBuilder out_;
+  SortedBatchBuilder out_;  // the output, unless fixed_ is
+  // The output of a merge of rows of fixed widths (make_room), written in
+  // place: out_keys_ keys and out_values_ values so far.
+  std::shared_ptr<Batch> fixed_;
+  uint8_t* key_bytes_ = nullptr;
+  uint8_t* value_bytes_ = nullptr;
+  uint32_t key_width_ = 0, value_width_ = 0;
+  size_t out_keys_ = 0, out_values_ = 0;
+  size_t values_of_key_ = 0;     // values written for the open key
+  bool explicit_starts_ = false;  // fixed_->value_starts_ is being written
   uint64_t written_ = 0;   // work done so far: at least the entries in out_
   bool reserved_ = false;  // out_ has room for the whole merge
 };

@@ -55,12 +55,20 @@ class Spine {
   //! Adds a non-empty batch without doing any merge work (restoring a
   //! checkpoint): it starts a merge at its level, or waits one level up.
   void place(BatchPtr batch);
-  void clear() { levels_.clear(); }
+  void clear() {
+    levels_.clear();
+    batch_bytes_ = 0;
+  }
 
   //! Sets `out` to every batch a reader must see, largest levels first.
   void collect(std::vector<BatchPtr>& out) const;
   //! Bytes of merges' partial outputs (the batches themselves are collected).
   size_t merging_bytes() const;
+  //! Bytes of every batch collect() sets: Batch::memory_bytes() summed, kept
+  //! as batches enter and leave levels (a batch never changes), so that a
+  //! trace under a memory budget, which counts its bytes after every insert,
+  //! does not walk its batches.
+  size_t batch_bytes() const { return batch_bytes_; }
   //! Levels in use.
   size_t level_count() const { return levels_.size(); }
 
@@ -90,8 +98,12 @@ class Spine {
   BatchPtr complete_at(size_t index);
   Level& level(size_t index);
 
+  //! A level's batches leave it: their bytes leave batch_bytes_.
+  void vacate(size_t index);
+
   std::vector<Level> levels_;
   uint64_t work_ = 0, budget_ = 0;
+  size_t batch_bytes_ = 0;  // batch_bytes()
 };
 
 }  // namespace freshet

@@ -99,8 +99,9 @@ class Trace {
 
   Spine spine_;
   std::vector<BatchPtr> batches_;  // spine_'s, collected after every change
-  // memory_bytes(): walking ~20 batches is a few % of a one-row step, so
-  // an insert without a budget only marks the count stale.
+  // memory_bytes(): the spine keeps its batches' bytes (Spine::batch_bytes),
+  // so a count walks only the levels' merges in progress; an insert without
+  // a budget still only marks it stale.
   mutable size_t bytes_ = 0;
   mutable bool bytes_counted_ = true;
 };

@@ -1,0 +1,26 @@
+// copy_row_bytes: a few bytes of rows copied word by word, for the merges
+// of rows of fixed widths (fixed_width_merge.cpp, fueled_merge.cpp).
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+namespace freshet {
+
+// A row's few bytes word by word: a memcpy of unknown size is a call (in
+// wasm, memory.copy, which V8 runs out of line), dear for 8-30 bytes.
+inline void copy_row_bytes(uint8_t* to, const uint8_t* from, size_t count) {
+  if (count > 32) {
+    std::memcpy(to, from, count);
+    return;
+  }
+  size_t i = 0;
+  for (; i + 8 <= count; i += 8) {
+    uint64_t word;
+    std::memcpy(&word, from + i, 8);
+    std::memcpy(to + i, &word, 8);
+  }
+  for (; i < count; ++i) to[i] = from[i];
+}
+
+}  // namespace freshet
