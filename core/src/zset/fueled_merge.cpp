@@ -135,7 +135,8 @@ void FueledMerge::emit_keys(const Batch& x, size_t begin, size_t end) {
                  (last - first) * value_width_);
   if (explicit_starts_) {
     std::vector<uint32_t>& starts = fixed_->value_starts_;
-    for (size_t k = begin; k < end; ++k) starts.push_back(static_cast<uint32_t>(out_values_ + x.values_begin(k) - first));
+    for (size_t k = begin; k < end; ++k)
+      starts.push_back(static_cast<uint32_t>(out_values_ + x.values_begin(k) - first));
   }
   fixed_->weights_.append(x.weights_, first, last);
   out_keys_ += end - begin;

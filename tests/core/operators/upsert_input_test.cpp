@@ -1,12 +1,12 @@
 #include "freshet/operators/upsert_input.h"
 
+#include <gtest/gtest.h>
+
 #include <map>
 #include <optional>
 #include <random>
 #include <utility>
 #include <vector>
-
-#include <gtest/gtest.h>
 
 #include "freshet/operators/constant.h"
 #include "freshet/operators/integrate.h"
@@ -238,7 +238,8 @@ TEST(PendingOperationsTest, KeepsEachOperationsBytesInOrder) {
 TEST(PendingOperationsTest, UpsertsOfOneWidthInOrderAreKeptAsPositions) {
   static const SchemaPtr kFixed = make_schema({{"id", SqlType::bigint(false)}, {"x", SqlType::bigint()}});
   auto fixed_row = [](int64_t id) { return encode_row(*kFixed, {Value::bigint(id), Value::bigint(id % 3)}); };
-  const uint32_t key_width = static_cast<uint32_t>(key(0).size()), row_width = static_cast<uint32_t>(fixed_row(0).size());
+  const uint32_t key_width = static_cast<uint32_t>(key(0).size()),
+                 row_width = static_cast<uint32_t>(fixed_row(0).size());
   std::vector<std::pair<std::string, std::optional<std::string>>> model;
   PendingOperations pending;
   auto expect_model = [&] {

@@ -112,7 +112,8 @@ class PendingOperations {
   void reserve(size_t operations, size_t key_bytes, size_t row_bytes) {
     const size_t wanted = count_ + operations;
     reserved_ = std::max(reserved_, wanted);
-    if (!implicit_ && wanted > operations_.capacity()) operations_.reserve(std::max(wanted, 2 * operations_.capacity()));
+    if (!implicit_ && wanted > operations_.capacity())
+      operations_.reserve(std::max(wanted, 2 * operations_.capacity()));
     keys_.reserve(keys_.size() + key_bytes);
     rows_.reserve(rows_.size() + row_bytes);
   }
@@ -178,8 +179,8 @@ class PendingOperations {
   void write_out() {
     operations_.reserve(std::max(reserved_, count_ + 1));
     for (size_t i = 0; i < count_; ++i) {
-      operations_.push_back({static_cast<uint32_t>(i * key_width_), key_width_, static_cast<uint32_t>(i * row_width_),
-                             row_width_});
+      operations_.push_back(
+          {static_cast<uint32_t>(i * key_width_), key_width_, static_cast<uint32_t>(i * row_width_), row_width_});
     }
     implicit_ = false;
   }
@@ -187,7 +188,7 @@ class PendingOperations {
   std::vector<Operation> operations_;  // empty while implicit_
   ByteBuffer keys_, rows_;
   size_t count_ = 0;
-  size_t reserved_ = 0;  // operations reserve() made room for, written out or not
+  size_t reserved_ = 0;   // operations reserve() made room for, written out or not
   bool implicit_ = true;  // operation i: the key at i * key_width_, the row at i * row_width_
   uint32_t key_width_ = 0, row_width_ = 0;
 };

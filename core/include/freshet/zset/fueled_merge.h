@@ -68,7 +68,7 @@ class FueledMerge {
   size_t va_ = 0, vb_ = 0;  // current values, while a key is open
   Side side_ = Side::kNone;
   bool key_written_ = false;  // the open key is in out_ (not until a value survives)
-  SortedBatchBuilder out_;  // the output, unless fixed_ is
+  SortedBatchBuilder out_;    // the output, unless fixed_ is
   // The output of a merge of rows of fixed widths (make_room), written in
   // place: out_keys_ keys and out_values_ values so far.
   std::shared_ptr<Batch> fixed_;
@@ -76,7 +76,7 @@ class FueledMerge {
   uint8_t* value_bytes_ = nullptr;
   uint32_t key_width_ = 0, value_width_ = 0;
   size_t out_keys_ = 0, out_values_ = 0;
-  size_t values_of_key_ = 0;     // values written for the open key
+  size_t values_of_key_ = 0;      // values written for the open key
   bool explicit_starts_ = false;  // fixed_->value_starts_ is being written
   uint64_t written_ = 0;   // work done so far: at least the entries in out_
   bool reserved_ = false;  // out_ has room for the whole merge

@@ -13,9 +13,9 @@
 #include <memory>
 #include <vector>
 
-#include "freshet/types/row.h"
 #include "freshet/common/assert.h"
 #include "freshet/common/byte_buffer.h"
+#include "freshet/types/row.h"
 
 namespace freshet {
 
@@ -97,7 +97,7 @@ class RowColumn {
   //! push_back() of a row of another width, or into a column keeping offsets.
   void push_back_with_offsets(RowRef row);
 
-  ByteBuffer bytes_;             // borrowed from owner_'s when shared (share_of)
+  ByteBuffer bytes_;  // borrowed from owner_'s when shared (share_of)
   std::shared_ptr<const void> owner_;
   std::vector<uint32_t> ends_;  // empty while all rows are width_ bytes long
   uint32_t width_ = 0;
