@@ -183,12 +183,27 @@ TEST(UpsertInputTest, EachStepsChangesAreTheDifferenceInRowOrder) {
   }
 }
 
+// What a PendingOperations should hold: per operation its key, and its row
+// for an upsert (nullopt for a delete).
+using OperationModel = std::vector<std::pair<std::string, std::optional<std::string>>>;
+
+void expect_operations(const PendingOperations& pending, const OperationModel& model) {
+  ASSERT_EQ(pending.size(), model.size());
+  for (size_t i = 0; i < model.size(); ++i) {
+    EXPECT_EQ(pending.key(i).to_bytes(), model[i].first) << i;
+    ASSERT_EQ(pending.is_upsert(i), model[i].second.has_value()) << i;
+    if (model[i].second) {
+      EXPECT_EQ(pending.row(i).to_bytes(), *model[i].second) << i;
+    }
+  }
+}
+
 // The buffer of operations: keys and rows read back as pushed, in order,
 // after a truncate (a refused ingest) and a retain (late operations dropped)
 // and across a growth of its bytes.
 TEST(PendingOperationsTest, KeepsEachOperationsBytesInOrder) {
   PendingOperations pending;
-  std::vector<std::pair<std::string, std::optional<std::string>>> model;
+  OperationModel model;
   auto push = [&](int64_t id, bool upsert) {
     if (upsert) {
       const std::string r = row(id, id * 10, std::string(static_cast<size_t>(id % 40), 's').c_str());
@@ -199,16 +214,7 @@ TEST(PendingOperationsTest, KeepsEachOperationsBytesInOrder) {
       model.emplace_back(key(id), std::nullopt);
     }
   };
-  auto expect_model = [&] {
-    ASSERT_EQ(pending.size(), model.size());
-    for (size_t i = 0; i < model.size(); ++i) {
-      EXPECT_EQ(pending.key(i).to_bytes(), model[i].first) << i;
-      ASSERT_EQ(pending.is_upsert(i), model[i].second.has_value()) << i;
-      if (model[i].second) {
-        EXPECT_EQ(pending.row(i).to_bytes(), *model[i].second) << i;
-      }
-    }
-  };
+  auto expect_model = [&] { expect_operations(pending, model); };
   pending.reserve(4, 8, 8);  // far too few bytes: the buffers grow under the operations
   for (int64_t id = 0; id < 300; ++id) push(id, id % 7 != 3);
   expect_model();
@@ -218,7 +224,7 @@ TEST(PendingOperationsTest, KeepsEachOperationsBytesInOrder) {
   push(1001, false);
   expect_model();
   pending.retain([](size_t i) { return i % 3 != 0; });
-  std::vector<std::pair<std::string, std::optional<std::string>>> kept;
+  OperationModel kept;
   for (size_t i = 0; i < model.size(); ++i) {
     if (i % 3 != 0) kept.push_back(model[i]);
   }
@@ -240,18 +246,9 @@ TEST(PendingOperationsTest, UpsertsOfOneWidthInOrderAreKeptAsPositions) {
   auto fixed_row = [](int64_t id) { return encode_row(*kFixed, {Value::bigint(id), Value::bigint(id % 3)}); };
   const uint32_t key_width = static_cast<uint32_t>(key(0).size()),
                  row_width = static_cast<uint32_t>(fixed_row(0).size());
-  std::vector<std::pair<std::string, std::optional<std::string>>> model;
+  OperationModel model;
   PendingOperations pending;
-  auto expect_model = [&] {
-    ASSERT_EQ(pending.size(), model.size());
-    for (size_t i = 0; i < model.size(); ++i) {
-      EXPECT_EQ(pending.key(i).to_bytes(), model[i].first) << i;
-      ASSERT_EQ(pending.is_upsert(i), model[i].second.has_value()) << i;
-      if (model[i].second) {
-        EXPECT_EQ(pending.row(i).to_bytes(), *model[i].second) << i;
-      }
-    }
-  };
+  auto expect_model = [&] { expect_operations(pending, model); };
   // Rows adopted in order: read in place, and handed over whole.
   ByteBuffer parsed;
   for (int64_t id = 0; id < 100; ++id) {

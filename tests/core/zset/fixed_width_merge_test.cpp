@@ -10,27 +10,14 @@
 #include "freshet/zset/batch_builder.h"
 #include "freshet/zset/fueled_merge.h"
 #include "support/oracle.h"
+#include "support/random_batches.h"
 #include "support/zset_map.h"
 
 namespace freshet {
 namespace {
 
-std::string row_of(int64_t value) {
-  static const Schema kSchema({{"x", SqlType::bigint(false)}});
-  return encode_row(kSchema, {Value::bigint(value)});
-}
-
-// Keys from a small range with several values each (or one, or an empty
-// value: a Z-set), some weights negative so that the two sides cancel.
-BatchPtr random_batch(std::mt19937_64& random, size_t updates, int64_t keys, int64_t values) {
-  BatchBuilder builder;
-  for (size_t i = 0; i < updates; ++i) {
-    std::string key = row_of(static_cast<int64_t>(random() % keys));
-    std::string value = values == 0 ? std::string() : row_of(static_cast<int64_t>(random() % values));
-    builder.add(RowRef(key), RowRef(value), random() % 4 == 0 ? -1 : 1);
-  }
-  return builder.finish();
-}
+using testing::bigint_row;
+using testing::random_batch;
 
 // Sorted keys, sorted values within a key, no zero weight; every key found.
 void expect_well_formed(const Batch& batch) {
@@ -75,11 +62,11 @@ TEST(FixedWidthMergeTest, MergesAsTheGeneralMergeDoes) {
 
 TEST(FixedWidthMergeTest, EntriesThatAllCancelLeaveTheEmptyBatch) {
   BatchBuilder builder;
-  builder.add(RowRef(row_of(1)), RowRef(row_of(2)), 1);
-  builder.add(RowRef(row_of(3)), RowRef(row_of(4)), 2);
+  builder.add(RowRef(bigint_row(1)), RowRef(bigint_row(2)), 1);
+  builder.add(RowRef(bigint_row(3)), RowRef(bigint_row(4)), 2);
   BatchPtr a = builder.finish();
-  builder.add(RowRef(row_of(1)), RowRef(row_of(2)), -1);
-  builder.add(RowRef(row_of(3)), RowRef(row_of(4)), -2);
+  builder.add(RowRef(bigint_row(1)), RowRef(bigint_row(2)), -1);
+  builder.add(RowRef(bigint_row(3)), RowRef(bigint_row(4)), -2);
   BatchPtr b = builder.finish();
   uint64_t work = 0;
   BatchPtr merged = merge_fixed_width(*a, *b, work);

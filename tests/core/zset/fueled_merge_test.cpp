@@ -9,27 +9,13 @@
 #include "freshet/zset/batch_builder.h"
 #include "freshet/zset/merge.h"
 #include "support/oracle.h"
+#include "support/random_batches.h"
 #include "support/zset_map.h"
 
 namespace freshet {
 namespace {
 
-std::string row_of(int64_t value) {
-  static const Schema kSchema({{"x", SqlType::bigint(false)}});
-  return encode_row(kSchema, {Value::bigint(value)});
-}
-
-// Keys from a small range with several values each (or one: a Z-set), some
-// weights negative so that entries of the two sides cancel.
-BatchPtr random_batch(std::mt19937_64& random, size_t updates, int64_t keys, int64_t values) {
-  BatchBuilder builder;
-  for (size_t i = 0; i < updates; ++i) {
-    std::string key = row_of(static_cast<int64_t>(random() % keys));
-    std::string value = values == 0 ? std::string() : row_of(static_cast<int64_t>(random() % values));
-    builder.add(RowRef(key), RowRef(value), random() % 4 == 0 ? -1 : 1);
-  }
-  return builder.finish();
-}
+using testing::random_batch;
 
 TEST(FueledMergeTest, SlicesOfAnySizeMergeAsOneMergeDoes) {
   std::mt19937_64 random(testing::test_seed(31));
