@@ -1,14 +1,11 @@
 #include "freshet/zset/fixed_width_merge.h"
 
-#include "copy_row_bytes.h"
+#include "freshet/common/copy_row_bytes.h"
 
 namespace freshet {
 
 BatchPtr merge_fixed_width(const Batch& a, const Batch& b, uint64_t& work) {
-  if (a.empty() || b.empty() || !a.keys_.fixed_width() || !b.keys_.fixed_width() || !a.values_.fixed_width() ||
-      !b.values_.fixed_width() || a.keys_.width() != b.keys_.width() || a.values_.width() != b.values_.width()) {
-    return nullptr;
-  }
+  if (!Batch::merge_in_place(a, b)) return nullptr;
   const uint32_t key_width = a.keys_.width(), value_width = a.values_.width();
   auto merged = std::make_shared<Batch>();
   Batch& out = *merged;

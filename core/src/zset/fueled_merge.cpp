@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "copy_row_bytes.h"
+#include "freshet/common/copy_row_bytes.h"
 
 namespace freshet {
 
@@ -75,8 +75,7 @@ void FueledMerge::make_room(uint64_t) {
   reserved_ = true;
   const Batch& a = *a_;
   const Batch& b = *b_;
-  if (!a.empty() && !b.empty() && a.keys_.fixed_width() && b.keys_.fixed_width() && a.values_.fixed_width() &&
-      b.values_.fixed_width() && a.keys_.width() == b.keys_.width() && a.values_.width() == b.values_.width()) {
+  if (Batch::merge_in_place(a, b)) {
     // Rows of fixed widths: the output's rows written in place. As in
     // merge_fixed_width(), value starts are written from the start when a
     // side has them, else from the first key with two values.

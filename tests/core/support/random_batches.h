@@ -1,5 +1,6 @@
-// Test support: random batches of one-column BIGINT rows, for the merges'
-// tests (a merge of them against another merge, or against a model).
+// Test support: one-column BIGINT rows, and random batches of them, for the
+// tests of batches, traces and merges (a merge of them against another
+// merge, or against a model).
 #pragma once
 
 #include <random>

@@ -1,44 +1,42 @@
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <random>
-
-#include <gtest/gtest.h>
 
 #include "freshet/zset/batch_builder.h"
 #include "freshet/zset/cursor.h"
 #include "freshet/zset/merge.h"
 #include "support/oracle.h"
+#include "support/random_batches.h"
 
 namespace freshet {
 namespace {
 
 using testing::ZSetMap;
 
-std::string row_of(int64_t value) {
-  static const Schema kSchema({{"x", SqlType::bigint(false)}});
-  return encode_row(kSchema, {Value::bigint(value)});
-}
+using testing::bigint_row;
 
 TEST(BatchBuilderTest, SortsAndConsolidates) {
   BatchBuilder builder;
-  builder.add(RowRef(row_of(2)), RowRef(row_of(20)), 1);
-  builder.add(RowRef(row_of(1)), RowRef(row_of(10)), 1);
-  builder.add(RowRef(row_of(2)), RowRef(row_of(20)), 2);
-  builder.add(RowRef(row_of(1)), RowRef(row_of(11)), 1);
-  builder.add(RowRef(row_of(1)), RowRef(row_of(10)), -1);  // cancels
-  builder.add(RowRef(row_of(3)), RowRef(row_of(30)), 0);   // ignored
+  builder.add(RowRef(bigint_row(2)), RowRef(bigint_row(20)), 1);
+  builder.add(RowRef(bigint_row(1)), RowRef(bigint_row(10)), 1);
+  builder.add(RowRef(bigint_row(2)), RowRef(bigint_row(20)), 2);
+  builder.add(RowRef(bigint_row(1)), RowRef(bigint_row(11)), 1);
+  builder.add(RowRef(bigint_row(1)), RowRef(bigint_row(10)), -1);  // cancels
+  builder.add(RowRef(bigint_row(3)), RowRef(bigint_row(30)), 0);   // ignored
   BatchPtr batch = builder.finish();
   ASSERT_EQ(batch->key_count(), 2u);
   EXPECT_EQ(batch->size(), 2u);
-  EXPECT_EQ(batch->weight_of(RowRef(row_of(2)), RowRef(row_of(20))), 3);
-  EXPECT_EQ(batch->weight_of(RowRef(row_of(1)), RowRef(row_of(11))), 1);
-  EXPECT_EQ(batch->weight_of(RowRef(row_of(1)), RowRef(row_of(10))), 0);
+  EXPECT_EQ(batch->weight_of(RowRef(bigint_row(2)), RowRef(bigint_row(20))), 3);
+  EXPECT_EQ(batch->weight_of(RowRef(bigint_row(1)), RowRef(bigint_row(11))), 1);
+  EXPECT_EQ(batch->weight_of(RowRef(bigint_row(1)), RowRef(bigint_row(10))), 0);
   EXPECT_TRUE(builder.empty());
 }
 
 TEST(BatchBuilderTest, EverythingCancelledGivesTheEmptyBatch) {
   BatchBuilder builder;
-  builder.add_row(RowRef(row_of(1)), 1);
-  builder.add_row(RowRef(row_of(1)), -1);
+  builder.add_row(RowRef(bigint_row(1)), 1);
+  builder.add_row(RowRef(bigint_row(1)), -1);
   EXPECT_TRUE(builder.finish()->empty());
 }
 
@@ -52,7 +50,7 @@ TEST(BatchBuilderTest, MatchesAMapOnRandomInput) {
       // Variable-length keys (sometimes with long shared prefixes) and values.
       std::string key(std::uniform_int_distribution<int>(0, 12)(random), 'k');
       if (!key.empty()) key.back() = static_cast<char>('a' + random() % 4);
-      std::string value = row_of(static_cast<int64_t>(random() % 5));
+      std::string value = bigint_row(static_cast<int64_t>(random() % 5));
       if (random() % 3 == 0) value.clear();
       Weight weight = std::uniform_int_distribution<int>(-2, 2)(random);
       builder.add(RowRef(key), RowRef(value), weight);
@@ -110,10 +108,10 @@ TEST(BatchBuilderTest, RowsSharingLongPrefixesSortInByteOrder) {
 TEST(SortedBatchBuilderTest, BulkAppendsBuildWhatOneByOneBuilds) {
   std::string keys, values;
   for (int64_t i = 10; i < 5000; ++i) {
-    keys += row_of(i);
-    values += row_of(i * 3);
+    keys += bigint_row(i);
+    values += bigint_row(i * 3);
   }
-  const uint32_t width = static_cast<uint32_t>(row_of(0).size());
+  const uint32_t width = static_cast<uint32_t>(bigint_row(0).size());
   const size_t count = keys.size() / width;
   auto at = [](const std::string& bytes, size_t i, uint32_t w) {
     return RowRef(reinterpret_cast<const uint8_t*>(bytes.data()) + i * w, w);
@@ -121,9 +119,9 @@ TEST(SortedBatchBuilderTest, BulkAppendsBuildWhatOneByOneBuilds) {
   for (bool two_values_first : {false, true}) {
     SortedBatchBuilder bulk, one_by_one;
     for (SortedBatchBuilder* builder : {&bulk, &one_by_one}) {
-      builder->append_key(RowRef(row_of(1)));
-      builder->append_value(RowRef(row_of(7)), 1);
-      if (two_values_first) builder->append_value(RowRef(row_of(8)), -2);
+      builder->append_key(RowRef(bigint_row(1)));
+      builder->append_value(RowRef(bigint_row(7)), 1);
+      if (two_values_first) builder->append_value(RowRef(bigint_row(8)), -2);
     }
     bulk.append_fixed_entries(reinterpret_cast<const uint8_t*>(keys.data()), width,
                               reinterpret_cast<const uint8_t*>(values.data()), width, count);
@@ -150,15 +148,15 @@ TEST(SortedBatchBuilderTest, BulkAppendsBuildWhatOneByOneBuilds) {
 
 TEST(BatchTest, SeeksKeys) {
   BatchBuilder builder;
-  for (int64_t k = 0; k < 100; k += 2) builder.add_row(RowRef(row_of(k)), 1);
+  for (int64_t k = 0; k < 100; k += 2) builder.add_row(RowRef(bigint_row(k)), 1);
   BatchPtr batch = builder.finish();
-  EXPECT_TRUE(batch->find(RowRef(row_of(42))).has_value());
-  EXPECT_FALSE(batch->find(RowRef(row_of(43))).has_value());
+  EXPECT_TRUE(batch->find(RowRef(bigint_row(42))).has_value());
+  EXPECT_FALSE(batch->find(RowRef(bigint_row(43))).has_value());
   BatchCursor cursor(*batch);
-  cursor.seek_key(RowRef(row_of(51)));
+  cursor.seek_key(RowRef(bigint_row(51)));
   ASSERT_TRUE(cursor.valid());
-  EXPECT_EQ(cursor.key().to_bytes(), row_of(52));
-  cursor.seek_key(RowRef(row_of(1000)));
+  EXPECT_EQ(cursor.key().to_bytes(), bigint_row(52));
+  cursor.seek_key(RowRef(bigint_row(1000)));
   EXPECT_FALSE(cursor.valid());
 }
 
@@ -166,10 +164,10 @@ TEST(BatchTest, SeekForwardFindsWhatLowerBoundFinds) {
   // Keys 0, 3, 6, ... in byte order (a BIGINT's bytes sort as its value:
   // types/ordered_int.h); every probe key from every start, and starts past it.
   BatchBuilder builder;
-  for (int64_t k = 0; k < 300; k += 3) builder.add_row(RowRef(row_of(k)), 1);
+  for (int64_t k = 0; k < 300; k += 3) builder.add_row(RowRef(bigint_row(k)), 1);
   BatchPtr batch = builder.finish();
   for (int64_t probe = -1; probe <= 301; ++probe) {
-    std::string bytes = row_of(probe);
+    std::string bytes = bigint_row(probe);
     for (size_t from = 0; from <= batch->key_count(); ++from) {
       ASSERT_EQ(batch->seek_forward(RowRef(bytes), from), batch->lower_bound(RowRef(bytes), from))
           << "probe " << probe << " from " << from;
@@ -193,7 +191,7 @@ TEST(BatchTest, TheFenceFindsWhatABinarySearchFinds) {
     return low;
   };
   std::vector<std::vector<std::string>> key_sets(3);
-  for (int64_t k = 0; k < 5000; k += 1 + static_cast<int64_t>(random() % 3)) key_sets[0].push_back(row_of(k * 977));
+  for (int64_t k = 0; k < 5000; k += 1 + static_cast<int64_t>(random() % 3)) key_sets[0].push_back(bigint_row(k * 977));
   const std::string common = "common-prefix-";
   for (int i = 0; i < 3000; ++i) {
     std::string key = common;
@@ -329,7 +327,7 @@ TEST(WeightColumnTest, StoresSmallWeightsInAByteUntilALargeOneComes) {
 TEST(BatchBuilderTest, KeepsItsCapacityWhileStepsFillItAndFreesItAfter) {
   BatchBuilder builder;
   auto step = [&](int64_t entries) {
-    for (int64_t i = 0; i < entries; ++i) builder.add_row(RowRef(row_of(i)), 1);
+    for (int64_t i = 0; i < entries; ++i) builder.add_row(RowRef(bigint_row(i)), 1);
     EXPECT_EQ(builder.finish()->size(), static_cast<size_t>(entries));
   };
   step(10'000);  // a bulk load's step
@@ -349,7 +347,8 @@ TEST(MergeTest, MergeIsTheSumOfZSets) {
     BatchBuilder a, b;
     ZSetMap expected;
     for (int i = 0; i < 200; ++i) {
-      std::string key = row_of(static_cast<int64_t>(random() % 30)), value = row_of(static_cast<int64_t>(random() % 3));
+      std::string key = bigint_row(static_cast<int64_t>(random() % 30)),
+                  value = bigint_row(static_cast<int64_t>(random() % 3));
       Weight weight = std::uniform_int_distribution<int>(-2, 2)(random);
       (i % 2 ? a : b).add(RowRef(key), RowRef(value), weight);
       if (weight) testing::add_entry(expected, key, value, weight);
@@ -388,7 +387,7 @@ TEST(BatchBuilderTest, SortingInRunsBuildsWhatOneSortBuilds) {
       for (int i = 0; i < n; ++i) {
         std::string key(std::uniform_int_distribution<int>(0, 12)(random), 'k');
         if (!key.empty()) key.back() = static_cast<char>('a' + random() % 6);
-        std::string value = row_of(static_cast<int64_t>(random() % 9));
+        std::string value = bigint_row(static_cast<int64_t>(random() % 9));
         if (random() % 4 == 0) value.clear();
         const Weight weight = std::uniform_int_distribution<int>(-2, 2)(random);
         runs.add(RowRef(key), RowRef(value), weight);
@@ -417,7 +416,8 @@ TEST(MergeTest, MergeManyIsTheSumOfZSets) {
       BatchBuilder builder;
       const int n = std::uniform_int_distribution<int>(0, 120)(random);
       for (int i = 0; i < n; ++i) {
-        std::string key = row_of(static_cast<int64_t>(random() % 25)), value = row_of(static_cast<int64_t>(random() % 4));
+        std::string key = bigint_row(static_cast<int64_t>(random() % 25)),
+                    value = bigint_row(static_cast<int64_t>(random() % 4));
         builder.add(RowRef(key), RowRef(value), std::uniform_int_distribution<int>(-2, 2)(random));
       }
       batches.push_back(builder.finish());
@@ -494,7 +494,7 @@ TEST(MergeTest, MergeManyOfConsecutiveRunsIsTheSumOfZSets) {
       const int n = std::uniform_int_distribution<int>(0, 400)(random);
       for (int i = 0; i < n; ++i, ++id) {
         const int k = b % 3 == 0 ? static_cast<int>(random() % static_cast<uint64_t>(keys)) : static_cast<int>(id % keys);
-        std::string key = row_of(k), value = row_of(id);
+        std::string key = bigint_row(k), value = bigint_row(id);
         if (strings) value += std::string(static_cast<size_t>(random() % 5), 's');
         const Weight weight = random() % 5 == 0 ? -1 : 1;
         builder.add(RowRef(key), RowRef(value), weight);

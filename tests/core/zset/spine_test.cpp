@@ -12,15 +12,13 @@
 #include "freshet/zset/merge.h"
 #include "freshet/zset/trace.h"
 #include "support/oracle.h"
+#include "support/random_batches.h"
 #include "support/zset_map.h"
 
 namespace freshet {
 namespace {
 
-std::string row_of(int64_t value) {
-  static const Schema kSchema({{"x", SqlType::bigint(false)}});
-  return encode_row(kSchema, {Value::bigint(value)});
-}
+using testing::bigint_row;
 
 // The spine as it was before fueling: the newest batch merges into its
 // predecessor at once while at least half its size. Counts its merge work
@@ -54,15 +52,9 @@ bool same_entries(const Batch& a, const Batch& b) {
 
 // Batch sizes spread over four orders of magnitude (small steps mostly, a
 // big one now and then), keys with one value or many, a quarter deletes.
-BatchPtr random_batch(std::mt19937_64& random, int64_t keys, int64_t values) {
+BatchPtr random_sized_batch(std::mt19937_64& random, int64_t keys, int64_t values) {
   const size_t size = random() % 8 == 0 ? random() % 20000 : random() % 4 == 0 ? random() % 500 : 1 + random() % 3;
-  BatchBuilder builder;
-  for (size_t i = 0; i < size; ++i) {
-    std::string key = row_of(static_cast<int64_t>(random() % keys));
-    std::string value = values == 0 ? std::string() : row_of(static_cast<int64_t>(random() % values));
-    builder.add(RowRef(key), RowRef(value), random() % 4 == 0 ? -1 : 1);
-  }
-  return builder.finish();
+  return testing::random_batch(random, size, keys, values);
 }
 
 void run_against_eager(uint64_t seed, int64_t keys, int64_t values, int inserts) {
@@ -72,7 +64,7 @@ void run_against_eager(uint64_t seed, int64_t keys, int64_t values, int inserts)
   testing::ZSetMap oracle;
   uint64_t fueled_work = 0, inserted = 0;
   for (int step = 0; step < inserts; ++step) {
-    BatchPtr batch = random_batch(random, keys, values);
+    BatchPtr batch = random_sized_batch(random, keys, values);
     if (batch->empty()) continue;
     inserted += batch->size();
     testing::add_batch(oracle, *batch);
@@ -107,7 +99,7 @@ TEST(SpineTest, SingleRowInsertsDoBoundedWorkEach) {
   uint64_t most = 0;
   for (int64_t i = 0; i < 100000; ++i) {
     BatchBuilder builder;
-    builder.add_row(RowRef(row_of(i * 7919 % 100003)), 1);
+    builder.add_row(RowRef(bigint_row(i * 7919 % 100003)), 1);
     trace.insert(builder.finish());
     most = std::max(most, trace.last_merge_work().done);
     ASSERT_LE(trace.last_merge_work().done, trace.last_merge_work().budget) << "insert " << i;
@@ -132,14 +124,14 @@ TEST(SpineTest, MergesInProgressHoldAboutWhatTheEagerSpineHolds) {
   Trace trace;
   EagerSpine eager;
   BatchBuilder load;
-  for (int64_t i = 0; i < 200000; ++i) load.add_row(RowRef(row_of(2 * i)), 1);
+  for (int64_t i = 0; i < 200000; ++i) load.add_row(RowRef(bigint_row(2 * i)), 1);
   BatchPtr loaded = load.finish();
   trace.insert(loaded);
   eager.insert(loaded);
   double worst = 0;
   for (int64_t i = 0; i < 100000; ++i) {
     BatchBuilder builder;
-    builder.add_row(RowRef(row_of(2 * (i * 7919 % 200000) + 1)), 1);
+    builder.add_row(RowRef(bigint_row(2 * (i * 7919 % 200000) + 1)), 1);
     BatchPtr batch = builder.finish();
     trace.insert(batch);
     eager.insert(batch);
@@ -161,7 +153,7 @@ TEST(SpineTest, BatchBytesAreTheCollectedBatchesBytes) {
   Spine spine;
   std::vector<BatchPtr> batches;
   for (int step = 0; step < 300; ++step) {
-    BatchPtr batch = random_batch(random, 30000, step % 2 == 0 ? 0 : 500);
+    BatchPtr batch = random_sized_batch(random, 30000, step % 2 == 0 ? 0 : 500);
     if (batch->empty()) continue;
     spine.insert(batch);
     spine.collect(batches);
@@ -184,7 +176,7 @@ TEST(SpineTest, RestoredSpineKeepsMerging) {
   Trace trace;
   EagerSpine eager;
   for (int step = 0; step < 120; ++step) {
-    BatchPtr batch = random_batch(random, 30000, 0);
+    BatchPtr batch = random_sized_batch(random, 30000, 0);
     if (batch->empty()) continue;
     trace.insert(batch);
     eager.insert(batch);

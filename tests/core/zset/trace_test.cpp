@@ -1,27 +1,25 @@
 #include "freshet/zset/trace.h"
 
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <random>
-
-#include <gtest/gtest.h>
 
 #include "freshet/circuit/work_meter.h"
 #include "freshet/zset/batch_builder.h"
 #include "support/oracle.h"
+#include "support/random_batches.h"
 
 namespace freshet {
 namespace {
 
-std::string row_of(int64_t value) {
-  static const Schema kSchema({{"x", SqlType::bigint(false)}});
-  return encode_row(kSchema, {Value::bigint(value)});
-}
+using testing::bigint_row;
 
 TEST(TraceTest, SpineStaysLogarithmic) {
   Trace trace;
   for (int64_t i = 0; i < 4096; ++i) {
     BatchBuilder builder;
-    builder.add_row(RowRef(row_of(i)), 1);
+    builder.add_row(RowRef(bigint_row(i)), 1);
     trace.insert(builder.finish());
     // At most two batches a level (a merge in progress), levels doubling.
     EXPECT_LE(trace.batches().size(), 2 * Spine::level_of(static_cast<size_t>(i + 1)) + 2);
@@ -34,7 +32,7 @@ TEST(TraceTest, CancelledUpdatesDisappear) {
   Trace trace;
   for (int round = 0; round < 100; ++round) {
     BatchBuilder builder;
-    builder.add_row(RowRef(row_of(round / 2 % 7)), round % 2 ? -1 : 1);  // insert, then delete
+    builder.add_row(RowRef(bigint_row(round / 2 % 7)), round % 2 ? -1 : 1);  // insert, then delete
     trace.insert(builder.finish());
     // The pair merges away once the next insert fuels its merge.
     EXPECT_LE(trace.entry_count(), 3u) << "round " << round;
@@ -49,7 +47,7 @@ TEST(TraceTest, MergeGrowthIsChargedToTheActiveMeter) {
   Trace trace;
   auto batch_of = [](int64_t begin, int64_t count, int64_t stride) {
     BatchBuilder builder;
-    for (int64_t i = 0; i < count; ++i) builder.add_row(RowRef(row_of(begin + i * stride)), 1);
+    for (int64_t i = 0; i < count; ++i) builder.add_row(RowRef(bigint_row(begin + i * stride)), 1);
     return builder.finish();
   };
   // Two batches of one level above the eager ones: a merge starts, fueled by what follows.
@@ -78,15 +76,15 @@ TEST(TraceTest, KeyCursorSumsAcrossBatchesInOrder) {
   for (int round = 0; round < 300; ++round) {
     BatchBuilder builder;
     for (int i = 0; i < 5; ++i) {
-      std::string key = row_of(static_cast<int64_t>(random() % 4));
-      std::string value = row_of(static_cast<int64_t>(random() % 20));
+      std::string key = bigint_row(static_cast<int64_t>(random() % 4));
+      std::string value = bigint_row(static_cast<int64_t>(random() % 20));
       Weight weight = std::uniform_int_distribution<int>(-1, 1)(random);
       builder.add(RowRef(key), RowRef(value), weight);
       if (weight) testing::add_entry(expected, key, value, weight);
     }
     trace.insert(builder.finish());
     for (int64_t k = 0; k < 4; ++k) {
-      std::string key = row_of(k);
+      std::string key = bigint_row(k);
       testing::ZSetMap seen;
       std::string previous;
       for (Trace::KeyCursor c = trace.seek(RowRef(key)); c.valid(); c.next()) {
@@ -119,14 +117,15 @@ TEST(TraceTest, SeeksWithAFingerMatchFreshSeeks) {
     BatchBuilder builder;
     int count = 1 + static_cast<int>(random() % 200);
     for (int i = 0; i < count; ++i) {
-      builder.add(RowRef(row_of(static_cast<int64_t>(random() % 1000))), RowRef(row_of(static_cast<int64_t>(random() % 3))),
+      builder.add(RowRef(bigint_row(static_cast<int64_t>(random() % 1000))),
+                  RowRef(bigint_row(static_cast<int64_t>(random() % 3))),
                   std::uniform_int_distribution<int>(-1, 1)(random));
     }
     trace.insert(builder.finish());
     // A sorted sample of probe keys, sparse or dense, in byte order.
     std::vector<std::string> probes;
     int probe_count = 1 + static_cast<int>(random() % 300);
-    for (int i = 0; i < probe_count; ++i) probes.push_back(row_of(static_cast<int64_t>(random() % 1100)));
+    for (int i = 0; i < probe_count; ++i) probes.push_back(bigint_row(static_cast<int64_t>(random() % 1100)));
     std::sort(probes.begin(), probes.end());
     std::vector<size_t> finger;
     for (const std::string& probe : probes) {

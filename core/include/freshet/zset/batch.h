@@ -77,6 +77,12 @@ class Batch {
   friend class SortedBatchBuilder;
   friend class FueledMerge;
   friend std::shared_ptr<const Batch> merge_fixed_width(const Batch& a, const Batch& b, uint64_t& work);
+  //! Whether both batches hold entries, and all keys of both have one
+  //! width and all values one width: their merge writes rows in place.
+  static bool merge_in_place(const Batch& a, const Batch& b) {
+    return !a.empty() && !b.empty() && a.keys_.fixed_width() && b.keys_.fixed_width() && a.values_.fixed_width() &&
+           b.values_.fixed_width() && a.keys_.width() == b.keys_.width() && a.values_.width() == b.values_.width();
+  }
   //! Builds the fence of a finished batch of at least kFenceMinKeys keys.
   void build_fence();
   //! Narrows [low, high) for `key` over the whole batch with the fence.

@@ -1,5 +1,6 @@
 // copy_row_bytes: a few bytes of rows copied word by word, for the merges
-// of rows of fixed widths (fixed_width_merge.cpp, fueled_merge.cpp).
+// of rows of fixed widths (fixed_width_merge.cpp, fueled_merge.cpp) and
+// ByteBuffer::append in wasm.
 #pragma once
 
 #include <cstdint>
