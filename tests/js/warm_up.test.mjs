@@ -1,6 +1,7 @@
 // warmUp(): the built-in program it steps through leaves nothing behind in
-// the application's pipelines, those open during it and those created
-// after it, and it runs once per wasm instance. (That it makes V8 compile
+// the application's pipelines, those open during it (whose rows survive the
+// zeros it writes over the instance's free memory) and those created after
+// it, and it runs once per wasm instance. (That it makes V8 compile
 // the hot paths earlier is a timing, measured by bench/js/user_shaped.mjs
 // --warm-up, not asserted here.) The entry points other than Node's are
 // covered in loader.test.mjs.
@@ -34,7 +35,7 @@ test('a pipeline open during the warm-up keeps its rows, steps and outputs, and 
   p.insert('orders', [{ id: 1, customer: 1, amount: 5 }]);
   p.step();
   assert.deepEqual((await stream.next()).value.inserts, [{ region: 'north', orders: 1, total: 5 }]);
-  const before = { rows: p.snapshot('by_region'), step: p.stats().step, inputs: p.stats().inputs };
+  const before = { rows: p.snapshot('by_region'), step: p.stats().step, inputs: p.stats().inputs, wasm: p.stats().wasmMemoryBytes };
 
   // Two calls at once share one warm-up.
   const [first, second] = await Promise.all([warmUp(), warmUp()]);
@@ -46,6 +47,9 @@ test('a pipeline open during the warm-up keeps its rows, steps and outputs, and 
   assert.deepEqual(p.snapshot('by_region'), before.rows);
   assert.equal(p.stats().step, before.step);
   assert.deepEqual(p.stats().inputs, before.inputs);
+  // Its program's peak and the zeros it writes over the free memory at its
+  // end stay within the instance's memory, which does not grow.
+  assert.equal(p.stats().wasmMemoryBytes, before.wasm);
   p.insert('orders', [{ id: 2, customer: 1, amount: 7 }]);
   p.step();
   assert.deepEqual((await stream.next()).value.inserts, [{ region: 'north', orders: 2, total: 12 }]);

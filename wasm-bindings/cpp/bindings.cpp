@@ -3,6 +3,9 @@
 // once more as plain exports (below), nothing else.
 #include <emscripten/bind.h>
 #include <emscripten/em_macros.h>
+#include <unistd.h>
+
+#include <cstring>
 
 #include "engine.h"
 #include "test_abort.h"
@@ -20,6 +23,20 @@ emscripten::val checkpoint_blob(const Engine& engine, double index) {
 
 // The wasm memory's size: it only grows, so a leak shows as growth over time.
 double wasm_memory_bytes() { return static_cast<double>(__builtin_wasm_memory_size(0)) * 65536; }
+
+// Writes zeros over the wasm memory above the heap's top (sbrk(0)), which
+// no allocation holds, and returns how many bytes that was. Each page of it
+// is then resident: a later big step that takes that memory pays no
+// first-touch page fault per 4 KiB page for it (13-16 µs each on small VMs,
+// ~0.3 µs on a usual machine). Zeros over memory that is zero or unowned:
+// nothing reads a difference. It does not grow the memory. (warm_up.js)
+double touch_free_memory() {
+  const uintptr_t top = reinterpret_cast<uintptr_t>(sbrk(0));
+  const uintptr_t end = static_cast<uintptr_t>(__builtin_wasm_memory_size(0)) * 65536;
+  if (top >= end) return 0;
+  std::memset(reinterpret_cast<void*>(top), 0, end - top);
+  return static_cast<double>(end - top);
+}
 
 // The engine's address, for the plain exports below.
 double engine_address(const Engine& engine) { return static_cast<double>(reinterpret_cast<uintptr_t>(&engine)); }
@@ -60,6 +77,7 @@ EMSCRIPTEN_KEEPALIVE double freshet_acknowledge_connector(Engine* engine, double
 EMSCRIPTEN_BINDINGS(freshet) {
   emscripten::function("wasmMemoryBytes", &wasm_memory_bytes);
   emscripten::function("liveEngines", &Engine::live_engines);
+  emscripten::function("touchFreeMemory", &touch_free_memory);
 
   emscripten::value_object<Reply>("Reply")
       .field("code", &Reply::code)

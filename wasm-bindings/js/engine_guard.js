@@ -55,7 +55,7 @@ export function guardModule(module, onStop) {
   const handle = Object.getPrototypeOf(Engine.prototype);
   wrapAll(handle, ['delete', 'isDeleted', 'clone'], new Set(['delete', 'isDeleted']));
   wrapAll(Engine, ['checkpointBlobsToPrune', 'nextCheckpointSequence']);
-  for (const name of ['wasmMemoryBytes', 'liveEngines']) {
+  for (const name of ['wasmMemoryBytes', 'liveEngines', 'touchFreeMemory']) {
     const wrapped = wrap(module[name], name, false);
     Object.defineProperty(module, name, { get: () => wrapped, set: () => {}, configurable: true });
   }
