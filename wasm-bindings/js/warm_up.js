@@ -25,8 +25,8 @@
 // (above the heap's top, up to the memory's size, ~8-12 MiB), so that its
 // pages are resident before the application's first big step needs them:
 // on small VMs a page's first touch costs 13-16 µs, and a load of 200k rows
-// took ~1,300 such faults in that memory (~20 ms); on a usual machine it is
-// ~0.3 µs a page, and this costs ~1-3 ms.
+// after a warm-up took ~1,800 such faults in that memory (~25 ms); where it
+// is ~0.3 µs a page, as on most machines, this costs about 1 ms.
 
 import { loadEngineModule } from './engine_loader.js';
 import { Pipeline } from './pipeline.js';
