@@ -31,10 +31,12 @@ double wasm_memory_bytes() { return static_cast<double>(__builtin_wasm_memory_si
 // ~0.3 µs on a usual machine). Zeros over memory that is zero or unowned:
 // nothing reads a difference. It does not grow the memory. (warm_up.js)
 double touch_free_memory() {
-  const uintptr_t top = reinterpret_cast<uintptr_t>(sbrk(0));
-  const uintptr_t end = static_cast<uintptr_t>(__builtin_wasm_memory_size(0)) * 65536;
+  // In 64 bits: a memory of the 4 GiB maximum ends at 2^32, which a 32-bit
+  // uintptr_t would wrap to 0 (and then touch nothing).
+  const uint64_t top = reinterpret_cast<uintptr_t>(sbrk(0));
+  const uint64_t end = static_cast<uint64_t>(__builtin_wasm_memory_size(0)) * 65536;
   if (top >= end) return 0;
-  std::memset(reinterpret_cast<void*>(top), 0, end - top);
+  std::memset(reinterpret_cast<void*>(static_cast<uintptr_t>(top)), 0, static_cast<size_t>(end - top));
   return static_cast<double>(end - top);
 }
 
