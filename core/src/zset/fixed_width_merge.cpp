@@ -1,8 +1,29 @@
 #include "freshet/zset/fixed_width_merge.h"
 
+#include <vector>
+
 #include "freshet/common/copy_row_bytes.h"
+#include "freshet/common/fixed_row_bytes.h"
 
 namespace freshet {
+
+namespace {
+
+// The merged weights, written one Weight per entry and stored compactly
+// once the merge is through (WeightColumn::assign): no WeightColumn append,
+// with its representation checks and growth, per run of an interleaved
+// merge. The eager levels' merges are small (a few hundred entries): their
+// room is kept for the next (a thread runs one at a time).
+constexpr size_t kKeptWeights = 4096;
+
+Weight* weight_room(size_t entries, std::vector<Weight>& own) {
+  thread_local std::vector<Weight> kept;
+  std::vector<Weight>& room = entries <= kKeptWeights ? kept : own;
+  if (room.size() < entries) room.resize(entries);
+  return room.data();
+}
+
+}  // namespace
 
 BatchPtr merge_fixed_width(const Batch& a, const Batch& b, uint64_t& work) {
   if (!Batch::merge_in_place(a, b)) return nullptr;
@@ -11,7 +32,8 @@ BatchPtr merge_fixed_width(const Batch& a, const Batch& b, uint64_t& work) {
   Batch& out = *merged;
   uint8_t* const keys = out.keys_.extend_fixed(key_width, a.key_count() + b.key_count());
   uint8_t* const values = out.values_.extend_fixed(value_width, a.size() + b.size());
-  out.weights_.reserve(a.size() + b.size());
+  std::vector<Weight> own_weights;  // a merge too big for the kept room
+  Weight* const weights = weight_room(a.size() + b.size(), own_weights);
   std::vector<uint32_t>& starts = out.value_starts_;
   // Value starts are written from the start when a side has them, else
   // from the first key with two values (every key before it has one).
@@ -23,14 +45,14 @@ BatchPtr merge_fixed_width(const Batch& a, const Batch& b, uint64_t& work) {
   // Keys [from, to) of `x` with all their values, after every key so far.
   auto copy_keys = [&](const Batch& x, size_t from, size_t to) {
     const size_t first = x.values_begin(from), end = x.values_begin(to);
-    copy_row_bytes(keys + key_count * key_width, x.keys_.data() + from * key_width, (to - from) * key_width);
-    copy_row_bytes(values + value_count * value_width, x.values_.data() + first * value_width,
+    copy_fixed_row_bytes(keys + key_count * key_width, x.keys_.data() + from * key_width, (to - from) * key_width);
+    copy_fixed_row_bytes(values + value_count * value_width, x.values_.data() + first * value_width,
                    (end - first) * value_width);
     if (explicit_starts) {
       for (size_t k = from; k < to; ++k)
         starts.push_back(static_cast<uint32_t>(value_count + x.values_begin(k) - first));
     }
-    out.weights_.append(x.weights_, first, end);
+    x.weights_.copy_to(weights + value_count, first, end);
     key_count += to - from;
     value_count += end - first;
     work += end - first;
@@ -43,7 +65,7 @@ BatchPtr merge_fixed_width(const Batch& a, const Batch& b, uint64_t& work) {
     auto emit = [&](const uint8_t* value, Weight weight) {
       if (!key_written) {
         if (explicit_starts) starts.push_back(static_cast<uint32_t>(value_count));
-        copy_row_bytes(keys + key_count * key_width, a.keys_.data() + ka * key_width, key_width);
+        copy_fixed_row_bytes(keys + key_count * key_width, a.keys_.data() + ka * key_width, key_width);
         ++key_count;
         key_written = true;
       } else if (!explicit_starts) {
@@ -52,16 +74,14 @@ BatchPtr merge_fixed_width(const Batch& a, const Batch& b, uint64_t& work) {
         for (uint32_t k = 0; k < key_count; ++k) starts.push_back(k);
         explicit_starts = true;
       }
-      copy_row_bytes(values + value_count * value_width, value, value_width);
-      out.weights_.push_back(weight);
+      copy_fixed_row_bytes(values + value_count * value_width, value, value_width);
+      weights[value_count] = weight;
       ++value_count;
     };
     while (va < va_end || vb < vb_end) {
       const uint8_t* value_a = a.values_.data() + va * value_width;
       const uint8_t* value_b = b.values_.data() + vb * value_width;
-      const int c = va == va_end   ? 1
-                    : vb == vb_end ? -1
-                                   : compare_rows(RowRef(value_a, value_width), RowRef(value_b, value_width));
+      const int c = va == va_end ? 1 : vb == vb_end ? -1 : compare_row_bytes(value_a, value_b, value_width);
       ++work;
       if (c < 0) {
         emit(value_a, a.weight(va++));
@@ -79,30 +99,32 @@ BatchPtr merge_fixed_width(const Batch& a, const Batch& b, uint64_t& work) {
   // key (one comparison per key), or merges a key both hold.
   const uint8_t* const a_keys = a.keys_.data();
   const uint8_t* const b_keys = b.keys_.data();
-  auto key_a = [&](size_t k) { return RowRef(a_keys + k * key_width, key_width); };
-  auto key_b = [&](size_t k) { return RowRef(b_keys + k * key_width, key_width); };
+  const size_t a_count = a.key_count(), b_count = b.key_count();
   size_t ka = 0, kb = 0;
-  while (ka < a.key_count() && kb < b.key_count()) {
-    int c = compare_rows(key_a(ka), key_b(kb));
+  while (ka < a_count && kb < b_count) {
+    const uint8_t* const key_b = b_keys + kb * key_width;
+    const int c = compare_row_bytes(a_keys + ka * key_width, key_b, key_width);
     if (c < 0) {
       size_t end = ka + 1;
-      while (end < a.key_count() && compare_rows(key_a(end), key_b(kb)) < 0) ++end;
+      while (end < a_count && compare_row_bytes(a_keys + end * key_width, key_b, key_width) < 0) ++end;
       copy_keys(a, ka, end);
       ka = end;
     } else if (c > 0) {
+      const uint8_t* const key_a = a_keys + ka * key_width;
       size_t end = kb + 1;
-      while (end < b.key_count() && compare_rows(key_b(end), key_a(ka)) < 0) ++end;
+      while (end < b_count && compare_row_bytes(b_keys + end * key_width, key_a, key_width) < 0) ++end;
       copy_keys(b, kb, end);
       kb = end;
     } else {
       merge_key(ka++, kb++);
     }
   }
-  if (ka < a.key_count()) copy_keys(a, ka, a.key_count());
-  if (kb < b.key_count()) copy_keys(b, kb, b.key_count());
+  if (ka < a_count) copy_keys(a, ka, a_count);
+  if (kb < b_count) copy_keys(b, kb, b_count);
 
   if (key_count == 0) return Batch::empty_batch();
   if (explicit_starts) starts.push_back(static_cast<uint32_t>(value_count));
+  out.weights_.assign(weights, value_count);
   if (key_count < a.key_count() + b.key_count()) {
     // Keys both sides held, or entries that cancelled: the room they left is given back.
     out.keys_.truncate_fixed(key_count);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "freshet/common/fixed_row_bytes.h"
 #include "freshet/common/copy_row_bytes.h"
 
 namespace freshet {
@@ -129,8 +130,8 @@ void FueledMerge::emit_keys(const Batch& x, size_t begin, size_t end) {
     return;
   }
   const size_t first = x.values_begin(begin), last = x.values_begin(end);
-  copy_row_bytes(key_bytes_ + out_keys_ * key_width_, x.keys_.data() + begin * key_width_, (end - begin) * key_width_);
-  copy_row_bytes(value_bytes_ + out_values_ * value_width_, x.values_.data() + first * value_width_,
+  copy_fixed_row_bytes(key_bytes_ + out_keys_ * key_width_, x.keys_.data() + begin * key_width_, (end - begin) * key_width_);
+  copy_fixed_row_bytes(value_bytes_ + out_values_ * value_width_, x.values_.data() + first * value_width_,
                  (last - first) * value_width_);
   if (explicit_starts_) {
     std::vector<uint32_t>& starts = fixed_->value_starts_;
@@ -151,7 +152,7 @@ void FueledMerge::emit_open_key() {
     return;
   }
   if (explicit_starts_) fixed_->value_starts_.push_back(static_cast<uint32_t>(out_values_));
-  copy_row_bytes(key_bytes_ + out_keys_ * key_width_, key.data, key_width_);
+  copy_fixed_row_bytes(key_bytes_ + out_keys_ * key_width_, key.data, key_width_);
   ++out_keys_;
 }
 
@@ -172,7 +173,7 @@ void FueledMerge::emit_values(const Batch& x, size_t begin, size_t end) {
   }
   values_of_key_ += end - begin;
   if (values_of_key_ > 1 && !explicit_starts_) make_starts_explicit();
-  copy_row_bytes(value_bytes_ + out_values_ * value_width_, x.values_.data() + begin * value_width_,
+  copy_fixed_row_bytes(value_bytes_ + out_values_ * value_width_, x.values_.data() + begin * value_width_,
                  (end - begin) * value_width_);
   fixed_->weights_.append(x.weights_, begin, end);
   out_values_ += end - begin;
@@ -185,7 +186,7 @@ void FueledMerge::emit_value(const uint8_t* value, uint32_t size, Weight weight)
     return;
   }
   if (++values_of_key_ > 1 && !explicit_starts_) make_starts_explicit();
-  copy_row_bytes(value_bytes_ + out_values_ * value_width_, value, value_width_);
+  copy_fixed_row_bytes(value_bytes_ + out_values_ * value_width_, value, value_width_);
   fixed_->weights_.push_back(weight);
   ++out_values_;
 }
@@ -210,6 +211,88 @@ uint64_t FueledMerge::work(uint64_t fuel) {
 }
 
 uint64_t FueledMerge::start_key(uint64_t fuel) {
+  // Rows of fixed widths: keys one at a time while the sides alternate
+  // (small batches of random keys interleave, and the run search and bulk
+  // copies below cost more than the key), and a key both hold with one
+  // value each. Stops at a run of one side's keys (copied below, whole), a
+  // key with several values on both sides, or the fuel's end.
+  auto alternate_fixed = [&]() -> uint64_t {
+    const Batch& a = *a_;
+    const Batch& b = *b_;
+    const uint32_t key_width = key_width_, value_width = value_width_;
+    const uint8_t* const a_keys = a.keys_.data();
+    const uint8_t* const b_keys = b.keys_.data();
+    const size_t a_count = a.key_count(), b_count = b.key_count();
+    WeightColumn& weights = fixed_->weights_;
+    // The output: a key, then the values [first, first + count) of `x`.
+    auto write_key = [&](const uint8_t* key) {
+      if (explicit_starts_) fixed_->value_starts_.push_back(static_cast<uint32_t>(out_values_));
+      copy_fixed_row_bytes(key_bytes_ + out_keys_ * key_width, key, key_width);
+      ++out_keys_;
+    };
+    auto write_value = [&](const uint8_t* value, Weight weight) {
+      copy_fixed_row_bytes(value_bytes_ + out_values_ * value_width, value, value_width);
+      weights.push_back(weight);
+      ++out_values_;
+    };
+    uint64_t spent = 0;
+    while (ka_ < a_count && kb_ < b_count && fuel - spent >= 2) {
+      const uint8_t* const key_a = a_keys + ka_ * key_width;
+      const uint8_t* const key_b = b_keys + kb_ * key_width;
+      const int c = compare_row_bytes(key_a, key_b, key_width);
+      if (c == 0) {
+        // A key both hold, with one value each (else merge_values() takes it).
+        const size_t va = a.values_begin(ka_), vb = b.values_begin(kb_);
+        if (a.values_end(ka_) != va + 1 || b.values_end(kb_) != vb + 1) break;
+        const uint8_t* const value_a = a.values_.data() + va * value_width;
+        const uint8_t* const value_b = b.values_.data() + vb * value_width;
+        const int d = compare_row_bytes(value_a, value_b, value_width);
+        if (d == 0) {
+          if (const Weight sum = a.weight(va) + b.weight(vb); sum != 0) {
+            write_key(key_a);
+            write_value(value_a, sum);
+          }
+          spent += 1;
+        } else {
+          write_key(key_a);
+          if (!explicit_starts_) make_starts_explicit();
+          const bool a_first = d < 0;
+          write_value(a_first ? value_a : value_b, a_first ? a.weight(va) : b.weight(vb));
+          write_value(a_first ? value_b : value_a, a_first ? b.weight(vb) : a.weight(va));
+          spent += 2;
+        }
+        ++ka_;
+        ++kb_;
+        continue;
+      }
+      // One key of one side before the other's next: copied here when the
+      // side's next key is not also before it (a run: start_key() copies it
+      // whole, galloping) and its values fit the fuel.
+      const Batch& x = c < 0 ? a : b;
+      size_t& k = c < 0 ? ka_ : kb_;
+      const uint8_t* const x_keys = c < 0 ? a_keys : b_keys;
+      const uint8_t* const bound = c < 0 ? key_b : key_a;
+      if (k + 1 < x.key_count() && compare_row_bytes(x_keys + (k + 1) * key_width, bound, key_width) < 0) break;
+      const size_t first = x.values_begin(k), last = x.values_end(k);
+      if (last - first > fuel - spent) break;
+      write_key(x_keys + k * key_width);
+      if (last - first == 1) {
+        write_value(x.values_.data() + first * value_width, x.weight(first));
+      } else {
+        if (!explicit_starts_) make_starts_explicit();  // (a side with such keys has made them explicit)
+        copy_fixed_row_bytes(value_bytes_ + out_values_ * value_width, x.values_.data() + first * value_width,
+                       (last - first) * value_width);
+        weights.append(x.weights_, first, last);
+        out_values_ += last - first;
+      }
+      spent += last - first;
+      ++k;
+    }
+    return spent;
+  };
+  if (fixed_) {
+    if (const uint64_t spent = alternate_fixed(); spent > 0 || done()) return spent;
+  }
   const Batch& a = *a_;
   const Batch& b = *b_;
   int c = ka_ == a.key_count() ? 1 : kb_ == b.key_count() ? -1 : compare_rows(a.key(ka_), b.key(kb_));

@@ -49,9 +49,9 @@ class WeightColumn {
   //! Appends `count` weights of +1.
   void append_ones(size_t count) {
     if (!wide_.empty()) {
-      wide_.insert(wide_.end(), count, Weight{1});
+      append_repeated(wide_, Weight{1}, count);
     } else if (!narrow_.empty()) {
-      narrow_.insert(narrow_.end(), count, int8_t{1});
+      append_repeated(narrow_, int8_t{1}, count);
     }
     count_ += count;
   }
@@ -63,8 +63,18 @@ class WeightColumn {
       return;
     }
     if (end - begin <= kFewWeights) {
-      // A few (a merge of interleaved keys): no range insert's general path.
-      for (size_t i = begin; i < end; ++i) push_back(from[i]);
+      // A few (a merge of interleaved keys): no range insert's general
+      // path, and once this column stores weights, none of push_back()'s
+      // checks per weight.
+      if (!wide_.empty()) {
+        for (size_t i = begin; i < end; ++i) wide_.push_back(from[i]);
+      } else if (!narrow_.empty() && from.wide_.empty()) {
+        for (size_t i = begin; i < end; ++i) narrow_.push_back(from.narrow_[i]);
+      } else {
+        for (size_t i = begin; i < end; ++i) push_back(from[i]);
+        return;
+      }
+      count_ += end - begin;
       return;
     }
     const auto first = static_cast<std::ptrdiff_t>(begin), last = static_cast<std::ptrdiff_t>(end);
@@ -79,6 +89,35 @@ class WeightColumn {
     }
     count_ += end - begin;
   }
+  //! Weights [begin, end) as Weight values at `out` (a merge's scratch:
+  //! the representation is read once per run, not once per weight).
+  void copy_to(Weight* out, size_t begin, size_t end) const {
+    if (!wide_.empty()) {
+      for (size_t i = begin; i < end; ++i) *out++ = wide_[i];
+    } else if (!narrow_.empty()) {
+      for (size_t i = begin; i < end; ++i) *out++ = narrow_[i];
+    } else {
+      for (size_t i = begin; i < end; ++i) *out++ = 1;
+    }
+  }
+  //! Replaces the weights with the `count` at `weights`, stored as they
+  //! allow: none while all are +1, a byte each while all fit one.
+  void assign(const Weight* weights, size_t count) {
+    bool ones = true, narrow = true;
+    for (size_t i = 0; i < count; ++i) {
+      ones = ones && weights[i] == 1;
+      narrow = narrow && fits_narrow(weights[i]);
+    }
+    count_ = count;
+    narrow_.clear();
+    wide_.clear();
+    if (ones) return;
+    if (narrow) {
+      narrow_.assign(weights, weights + count);
+    } else {
+      wide_.assign(weights, weights + count);
+    }
+  }
   //! Room for `count` weights, should they need storing.
   void reserve(size_t count) { reserved_ = std::max(reserved_, count); }
   size_t memory_bytes() const { return narrow_.capacity() + wide_.capacity() * sizeof(Weight); }
@@ -87,6 +126,14 @@ class WeightColumn {
   static constexpr size_t kFewWeights = 4;
 
   static bool fits_narrow(Weight weight) { return weight >= INT8_MIN && weight <= INT8_MAX; }
+  template <typename T>
+  static void append_repeated(std::vector<T>& to, T value, size_t count) {
+    if (count <= kFewWeights) {
+      for (size_t i = 0; i < count; ++i) to.push_back(value);
+    } else {
+      to.insert(to.end(), count, value);
+    }
+  }
   // Invariant: narrow_ and wide_ are empty while every weight is 1; else
   // exactly one of them holds all count_, narrow_ while every weight fits a byte.
   void materialise_narrow() {
