@@ -12,13 +12,68 @@ const BatchPtr& Batch::empty_batch() {
   return kEmpty;
 }
 
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "last_word() reads rows little-endian");
+
+namespace {
+
+// A fixed-width row's last 8 bytes as a big-endian integer: between rows of
+// one width that share every byte before them, the order of the rows.
+inline uint64_t last_word(const uint8_t* row_end) {
+  uint64_t word;
+  std::memcpy(&word, row_end - 8, 8);
+  return __builtin_bswap64(word);
+}
+
+}  // namespace
+
+bool Batch::word_keys(RowRef key) const {
+  // Keys of 8 to 16 bytes (a BIGINT primary key is 9: a null flag and the
+  // integer) whose bytes before their last 8 are the same in the first key,
+  // the last (so in every key between) and `key`.
+  const uint32_t width = keys_.width();
+  if (!keys_.fixed_width() || key.size != width || width < 8 || width > 16) return false;
+  const uint8_t* first = keys_.data();
+  const uint8_t* last = first + (keys_.size() - 1) * width;
+  for (uint32_t i = 0; i + 8 < width; ++i) {
+    if (key.data[i] != first[i] || key.data[i] != last[i]) return false;
+  }
+  return true;
+}
+
 size_t Batch::lower_bound(RowRef key, size_t from) const {
-  // Past the last key: a new key (a growing id) looked up in every batch of a trace.
-  if (keys_.size() > from && compare_rows(key, keys_.back()) > 0) return keys_.size();
-  if (from != 0 || fence_.empty()) return lower_bound_in(key, from, keys_.size());
-  size_t low = 0, high = keys_.size();
+  const size_t count = keys_.size();
+  if (from >= count) return from;
+  if (word_keys(key)) {
+    const uint64_t word = last_word(key.data + key.size);
+    // Past the last key: a new key (a growing id) looked up in every batch of a trace.
+    if (word > key_word(count - 1)) return count;
+    size_t low = from, high = count;
+    if (from == 0 && !fence_.empty()) {
+      if (word <= key_word(0)) return 0;
+      // Between the first key and the last, `key` shares their first
+      // fence_skip_ bytes (>= width - 8): its fence prefix is the rest of its word.
+      fence_range_of(word << (8 * (fence_skip_ + 8 - key.size)), low, high);
+    }
+    return lower_bound_word(word, low, high);
+  }
+  // Past the last key, as above.
+  if (compare_rows(key, keys_.back()) > 0) return count;
+  if (from != 0 || fence_.empty()) return lower_bound_in(key, from, count);
+  size_t low = 0, high = count;
   fence_range(key, low, high);
   return lower_bound_in(key, low, high);
+}
+
+size_t Batch::lower_bound_word(uint64_t word, size_t low, size_t high) const {
+  while (low < high) {
+    size_t middle = low + (high - low) / 2;
+    if (key_word(middle) < word) {
+      low = middle + 1;
+    } else {
+      high = middle;
+    }
+  }
+  return low;
 }
 
 void Batch::build_fence() {
@@ -50,7 +105,10 @@ void Batch::fence_range(RowRef key, size_t& low, size_t& high) const {
     }
     return;
   }
-  const uint64_t prefix = big_endian_prefix(key.data + skip, key.size - skip);
+  fence_range_of(big_endian_prefix(key.data + skip, key.size - skip), low, high);
+}
+
+void Batch::fence_range_of(uint64_t prefix, size_t& low, size_t& high) const {
   // Fence entries below `prefix` are keys below `key`; those above it, keys above it.
   const size_t below = static_cast<size_t>(std::lower_bound(fence_.begin(), fence_.end(), prefix) - fence_.begin());
   // Entries equal to `prefix` are few (keys that share 8 bytes past the
@@ -84,6 +142,14 @@ size_t Batch::lower_bound_in(RowRef key, size_t low, size_t high) const {
 
 size_t Batch::seek_forward(RowRef key, size_t from) const {
   size_t step = 1, low = from;
+  if (from < keys_.size() && word_keys(key)) {
+    const uint64_t word = last_word(key.data + key.size);
+    while (low + step - 1 < keys_.size() && key_word(low + step - 1) < word) {
+      low += step;
+      step *= 2;
+    }
+    return lower_bound_word(word, low, std::min(low + step - 1, keys_.size()));
+  }
   while (low + step - 1 < keys_.size() && compare_rows(keys_[low + step - 1], key) < 0) {
     low += step;
     step *= 2;
