@@ -24,6 +24,45 @@ inline uint64_t last_word(const uint8_t* row_end) {
   return __builtin_bswap64(word);
 }
 
+// Narrows [low, high) for the key of `word` (keys before `low` are smaller,
+// the one at `high`, if any, not) by galloping a few steps out of key
+// `guess`; whether that brought its position between them. word_at(k) is
+// key k's word.
+template <typename WordAt>
+bool gallop_from(WordAt word_at, uint64_t word, size_t guess, size_t& low, size_t& high) {
+  constexpr size_t kMaxStep = 8;
+  if (word_at(guess) < word) {
+    size_t below = guess;  // a key < word
+    for (size_t step = 1; step <= kMaxStep; step *= 2) {
+      const size_t probe = below + step;
+      if (probe >= high || word_at(probe) >= word) {
+        low = below + 1;
+        high = std::min(probe, high);
+        return true;
+      }
+      below = probe;
+    }
+    low = below + 1;
+    return false;
+  }
+  size_t not_below = guess;  // a key >= word
+  for (size_t step = 1; step <= kMaxStep; step *= 2) {
+    if (not_below < low + step) {
+      high = not_below;
+      return true;
+    }
+    const size_t probe = not_below - step;
+    if (word_at(probe) < word) {
+      low = probe + 1;
+      high = not_below;
+      return true;
+    }
+    not_below = probe;
+  }
+  high = not_below;
+  return false;
+}
+
 }  // namespace
 
 bool Batch::word_keys(RowRef key) const {
@@ -46,13 +85,30 @@ size_t Batch::lower_bound(RowRef key, size_t from) const {
   if (word_keys(key)) {
     const uint64_t word = last_word(key.data + key.size);
     // Past the last key: a new key (a growing id) looked up in every batch of a trace.
-    if (word > key_word(count - 1)) return count;
+    const uint64_t last = key_word(count - 1);
+    if (word > last) return count;
     size_t low = from, high = count;
-    if (from == 0 && !fence_.empty()) {
-      if (word <= key_word(0)) return 0;
-      // Between the first key and the last, `key` shares their first
-      // fence_skip_ bytes (>= width - 8): its fence prefix is the rest of its word.
-      fence_range_of(word << (8 * (fence_skip_ + 8 - key.size)), low, high);
+    if (from == 0) {
+      const uint64_t first = key_word(0);
+      if (word <= first) return 0;
+      // Keys about as many as the integers between the first and the last
+      // (ids counted up, a table's bulk of rows): the key is within a few
+      // keys of where it would be were they evenly spread. Probing there
+      // touches a cache line or two, where a search touches one per probe.
+      if (last - first < 2 * count) {
+        const size_t guess = static_cast<size_t>((word - first) * (count - 1) / (last - first));
+        if (gallop_from([this](size_t k) { return key_word(k); }, word, guess, low, high)) {
+          return lower_bound_word(word, low, high);
+        }
+      }
+      if (!fence_.empty()) {
+        // Between the first key and the last, `key` shares their first
+        // fence_skip_ bytes (>= width - 8): its fence prefix is the rest of its word.
+        size_t fence_low = 0, fence_high = count;
+        fence_range_of(word << (8 * (fence_skip_ + 8 - key.size)), fence_low, fence_high);
+        low = std::max(low, fence_low);
+        high = std::min(high, fence_high);
+      }
     }
     return lower_bound_word(word, low, high);
   }
