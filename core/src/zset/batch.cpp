@@ -12,13 +12,124 @@ const BatchPtr& Batch::empty_batch() {
   return kEmpty;
 }
 
+static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "last_word() reads rows little-endian");
+
+namespace {
+
+// A fixed-width row's last 8 bytes as a big-endian integer: between rows of
+// one width that share every byte before them, the order of the rows.
+inline uint64_t last_word(const uint8_t* row_end) {
+  uint64_t word;
+  std::memcpy(&word, row_end - 8, 8);
+  return __builtin_bswap64(word);
+}
+
+// Narrows [low, high) for the key of `word` (keys before `low` are smaller,
+// the one at `high`, if any, not) by galloping a few steps out of key
+// `guess`; whether that brought its position between them. word_at(k) is
+// key k's word.
+template <typename WordAt>
+bool gallop_from(WordAt word_at, uint64_t word, size_t guess, size_t& low, size_t& high) {
+  constexpr size_t kMaxStep = 8;
+  if (word_at(guess) < word) {
+    size_t below = guess;  // a key < word
+    for (size_t step = 1; step <= kMaxStep; step *= 2) {
+      const size_t probe = below + step;
+      if (probe >= high || word_at(probe) >= word) {
+        low = below + 1;
+        high = std::min(probe, high);
+        return true;
+      }
+      below = probe;
+    }
+    low = below + 1;
+    return false;
+  }
+  size_t not_below = guess;  // a key >= word
+  for (size_t step = 1; step <= kMaxStep; step *= 2) {
+    if (not_below < low + step) {
+      high = not_below;
+      return true;
+    }
+    const size_t probe = not_below - step;
+    if (word_at(probe) < word) {
+      low = probe + 1;
+      high = not_below;
+      return true;
+    }
+    not_below = probe;
+  }
+  high = not_below;
+  return false;
+}
+
+}  // namespace
+
+bool Batch::word_keys(RowRef key) const {
+  // Keys of 8 to 16 bytes (a BIGINT primary key is 9: a null flag and the
+  // integer) whose bytes before their last 8 are the same in the first key,
+  // the last (so in every key between) and `key`.
+  const uint32_t width = keys_.width();
+  if (!keys_.fixed_width() || key.size != width || width < 8 || width > 16) return false;
+  const uint8_t* first = keys_.data();
+  const uint8_t* last = first + (keys_.size() - 1) * width;
+  for (uint32_t i = 0; i + 8 < width; ++i) {
+    if (key.data[i] != first[i] || key.data[i] != last[i]) return false;
+  }
+  return true;
+}
+
 size_t Batch::lower_bound(RowRef key, size_t from) const {
-  // Past the last key: a new key (a growing id) looked up in every batch of a trace.
-  if (keys_.size() > from && compare_rows(key, keys_.back()) > 0) return keys_.size();
-  if (from != 0 || fence_.empty()) return lower_bound_in(key, from, keys_.size());
-  size_t low = 0, high = keys_.size();
+  const size_t count = keys_.size();
+  if (from >= count) return from;
+  if (word_keys(key)) {
+    const uint64_t word = last_word(key.data + key.size);
+    // Past the last key: a new key (a growing id) looked up in every batch of a trace.
+    const uint64_t last = key_word(count - 1);
+    if (word > last) return count;
+    size_t low = from, high = count;
+    if (from == 0) {
+      const uint64_t first = key_word(0);
+      if (word <= first) return 0;
+      // Keys about as many as the integers between the first and the last
+      // (ids counted up, a table's bulk of rows): the key is within a few
+      // keys of where it would be were they evenly spread. Probing there
+      // touches a cache line or two, where a search touches one per probe.
+      if (last - first < 2 * count) {
+        const size_t guess = static_cast<size_t>((word - first) * (count - 1) / (last - first));
+        if (gallop_from([this](size_t k) { return key_word(k); }, word, guess, low, high)) {
+          return lower_bound_word(word, low, high);
+        }
+      }
+      if (!fence_.empty()) {
+        // Between the first key and the last, `key` shares their first
+        // fence_skip_ bytes (>= width - 8): its fence prefix is the rest of its word.
+        size_t fence_low = 0, fence_high = count;
+        fence_range_of(word << (8 * (fence_skip_ + 8 - key.size)), fence_low, fence_high);
+        low = std::max(low, fence_low);
+        high = std::min(high, fence_high);
+      }
+    }
+    return lower_bound_word(word, low, high);
+  }
+  // Past the last key, as above.
+  if (compare_rows(key, keys_.back()) > 0) return count;
+  if (from != 0 || fence_.empty()) return lower_bound_in(key, from, count);
+  size_t low = 0, high = count;
   fence_range(key, low, high);
   return lower_bound_in(key, low, high);
+}
+
+size_t Batch::lower_bound_word(uint64_t word, size_t low, size_t high) const {
+  while (low < high) {
+    size_t middle = low + (high - low) / 2;
+    if (key_word(middle) < word) {
+      low = middle + 1;
+    } else {
+      high = middle;
+    }
+  }
+  return low;
 }
 
 void Batch::build_fence() {
@@ -50,7 +161,10 @@ void Batch::fence_range(RowRef key, size_t& low, size_t& high) const {
     }
     return;
   }
-  const uint64_t prefix = big_endian_prefix(key.data + skip, key.size - skip);
+  fence_range_of(big_endian_prefix(key.data + skip, key.size - skip), low, high);
+}
+
+void Batch::fence_range_of(uint64_t prefix, size_t& low, size_t& high) const {
   // Fence entries below `prefix` are keys below `key`; those above it, keys above it.
   const size_t below = static_cast<size_t>(std::lower_bound(fence_.begin(), fence_.end(), prefix) - fence_.begin());
   // Entries equal to `prefix` are few (keys that share 8 bytes past the
@@ -84,6 +198,14 @@ size_t Batch::lower_bound_in(RowRef key, size_t low, size_t high) const {
 
 size_t Batch::seek_forward(RowRef key, size_t from) const {
   size_t step = 1, low = from;
+  if (from < keys_.size() && word_keys(key)) {
+    const uint64_t word = last_word(key.data + key.size);
+    while (low + step - 1 < keys_.size() && key_word(low + step - 1) < word) {
+      low += step;
+      step *= 2;
+    }
+    return lower_bound_word(word, low, std::min(low + step - 1, keys_.size()));
+  }
   while (low + step - 1 < keys_.size() && compare_rows(keys_[low + step - 1], key) < 0) {
     low += step;
     step *= 2;

@@ -100,6 +100,18 @@ void Trace::KeyCursor::add_run(Run run) {
 }
 
 void Trace::KeyCursor::next() {
+  if (run_count_ == 1) {
+    // The key in one batch (an upsert's row, most keys of a big trace): its
+    // values come as they are, consolidated, none of weight zero.
+    Run& run = inline_runs_[0];
+    if (valid_) ++run.position;
+    valid_ = run.position < run.end;
+    if (valid_) {
+      value_ = run.batch->value(run.position);
+      weight_ = run.batch->weight(run.position);
+    }
+    return;
+  }
   // Advance past the value last returned, then find the next value whose
   // weights over all runs do not cancel.
   if (valid_) {

@@ -223,6 +223,47 @@ TEST(BatchTest, TheFenceFindsWhatABinarySearchFinds) {
   }
 }
 
+// Keys nearly as dense as the integers they span (ids counted up) are
+// found by probing where they would be were they evenly spread, and
+// galloping a few steps from there (batch.cpp): lower_bound() must find what
+// a plain binary search finds when that guess is right, near, or far off (a
+// dense run of ids next to a sparse one), for batches with and without a fence.
+TEST(BatchTest, LookupsInDenseIdsFindWhatABinarySearchFinds) {
+  std::mt19937_64 random(testing::test_seed(13));
+  auto plain_lower_bound = [](const Batch& b, RowRef key) {
+    size_t low = 0, high = b.key_count();
+    while (low < high) {
+      size_t middle = (low + high) / 2;
+      if (compare_rows(b.key(middle), key) < 0) low = middle + 1; else high = middle;
+    }
+    return low;
+  };
+  for (int round = 0; round < 40; ++round) {
+    const int64_t dense = 1 + static_cast<int64_t>(random() % 3000);
+    const int64_t sparse = static_cast<int64_t>(random() % 200);
+    const int64_t base = static_cast<int64_t>(random() % 5) - 2;  // around zero: the sign bit flips
+    std::vector<int64_t> ids;
+    for (int64_t id = base; ids.size() < static_cast<size_t>(dense); ++id) {
+      if (random() % 8 != 0) ids.push_back(id);  // a few gaps
+    }
+    for (int64_t i = 0; i < sparse; ++i) ids.push_back(ids.back() + 1 + static_cast<int64_t>(random() % 1000));
+    if (round % 2 == 1) std::reverse(ids.begin(), ids.end());  // the sparse run first, in the builder's input
+    BatchBuilder builder;
+    for (int64_t id : ids) builder.add_row(RowRef(bigint_row(id)), 1);
+    BatchPtr batch = builder.finish();
+    std::sort(ids.begin(), ids.end());
+    for (int64_t probe = ids.front() - 3; probe <= ids.back() + 3; probe += 1 + (probe > ids.front() + dense ? 97 : 0)) {
+      const std::string bytes = bigint_row(probe);
+      ASSERT_EQ(batch->lower_bound(RowRef(bytes)), plain_lower_bound(*batch, RowRef(bytes))) << "probe " << probe;
+      EXPECT_EQ(batch->find(RowRef(bytes)).has_value(), std::binary_search(ids.begin(), ids.end(), probe));
+    }
+    for (int64_t id : ids) {
+      const std::string bytes = bigint_row(id);
+      ASSERT_EQ(batch->lower_bound(RowRef(bytes)), plain_lower_bound(*batch, RowRef(bytes))) << "key " << id;
+    }
+  }
+}
+
 // Weights of +1 are counted, not stored, until another weight comes; every
 // mix of pushes and appends reads back what was put in.
 TEST(WeightColumnTest, StoresWeightsOnlyOnceOneIsNotOne) {

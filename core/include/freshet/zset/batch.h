@@ -27,6 +27,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -87,6 +88,18 @@ class Batch {
   void build_fence();
   //! Narrows [low, high) for `key` over the whole batch with the fence.
   void fence_range(RowRef key, size_t& low, size_t& high) const;
+  //! fence_range() for a key whose bytes after the common prefix start with `prefix`.
+  void fence_range_of(uint64_t prefix, size_t& low, size_t& high) const;
+  //! Whether keys compare as their last 8 bytes, read as a big-endian
+  //! integer (key_word), here and against `key`: no byte comparisons.
+  bool word_keys(RowRef key) const;
+  uint64_t key_word(size_t k) const {
+    uint64_t word;
+    std::memcpy(&word, keys_.data() + (k + 1) * keys_.width() - 8, 8);
+    return __builtin_bswap64(word);
+  }
+  //! lower_bound_in() for word_keys(): `word` is the key's.
+  size_t lower_bound_word(uint64_t word, size_t low, size_t high) const;
   //! Index of the first key >= `key` among keys [low, high), all keys
   //! before `low` being smaller and the one at `high` (if any) not.
   size_t lower_bound_in(RowRef key, size_t low, size_t high) const;
