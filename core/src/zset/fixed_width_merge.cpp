@@ -47,7 +47,7 @@ BatchPtr merge_fixed_width(const Batch& a, const Batch& b, uint64_t& work) {
     const size_t first = x.values_begin(from), end = x.values_begin(to);
     copy_fixed_row_bytes(keys + key_count * key_width, x.keys_.data() + from * key_width, (to - from) * key_width);
     copy_fixed_row_bytes(values + value_count * value_width, x.values_.data() + first * value_width,
-                   (end - first) * value_width);
+                         (end - first) * value_width);
     if (explicit_starts) {
       for (size_t k = from; k < to; ++k)
         starts.push_back(static_cast<uint32_t>(value_count + x.values_begin(k) - first));

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "freshet/common/fixed_row_bytes.h"
 #include "freshet/common/copy_row_bytes.h"
+#include "freshet/common/fixed_row_bytes.h"
 
 namespace freshet {
 
@@ -130,9 +130,10 @@ void FueledMerge::emit_keys(const Batch& x, size_t begin, size_t end) {
     return;
   }
   const size_t first = x.values_begin(begin), last = x.values_begin(end);
-  copy_fixed_row_bytes(key_bytes_ + out_keys_ * key_width_, x.keys_.data() + begin * key_width_, (end - begin) * key_width_);
+  copy_fixed_row_bytes(key_bytes_ + out_keys_ * key_width_, x.keys_.data() + begin * key_width_,
+                       (end - begin) * key_width_);
   copy_fixed_row_bytes(value_bytes_ + out_values_ * value_width_, x.values_.data() + first * value_width_,
-                 (last - first) * value_width_);
+                       (last - first) * value_width_);
   if (explicit_starts_) {
     std::vector<uint32_t>& starts = fixed_->value_starts_;
     for (size_t k = begin; k < end; ++k)
@@ -174,7 +175,7 @@ void FueledMerge::emit_values(const Batch& x, size_t begin, size_t end) {
   values_of_key_ += end - begin;
   if (values_of_key_ > 1 && !explicit_starts_) make_starts_explicit();
   copy_fixed_row_bytes(value_bytes_ + out_values_ * value_width_, x.values_.data() + begin * value_width_,
-                 (end - begin) * value_width_);
+                       (end - begin) * value_width_);
   fixed_->weights_.append(x.weights_, begin, end);
   out_values_ += end - begin;
 }
@@ -281,7 +282,7 @@ uint64_t FueledMerge::start_key(uint64_t fuel) {
       } else {
         if (!explicit_starts_) make_starts_explicit();  // (a side with such keys has made them explicit)
         copy_fixed_row_bytes(value_bytes_ + out_values_ * value_width, x.values_.data() + first * value_width,
-                       (last - first) * value_width);
+                             (last - first) * value_width);
         weights.append(x.weights_, first, last);
         out_values_ += last - first;
       }

@@ -234,7 +234,10 @@ TEST(BatchTest, LookupsInDenseIdsFindWhatABinarySearchFinds) {
     size_t low = 0, high = b.key_count();
     while (low < high) {
       size_t middle = (low + high) / 2;
-      if (compare_rows(b.key(middle), key) < 0) low = middle + 1; else high = middle;
+      if (compare_rows(b.key(middle), key) < 0)
+        low = middle + 1;
+      else
+        high = middle;
     }
     return low;
   };
@@ -252,7 +255,8 @@ TEST(BatchTest, LookupsInDenseIdsFindWhatABinarySearchFinds) {
     for (int64_t id : ids) builder.add_row(RowRef(bigint_row(id)), 1);
     BatchPtr batch = builder.finish();
     std::sort(ids.begin(), ids.end());
-    for (int64_t probe = ids.front() - 3; probe <= ids.back() + 3; probe += 1 + (probe > ids.front() + dense ? 97 : 0)) {
+    for (int64_t probe = ids.front() - 3; probe <= ids.back() + 3;
+         probe += 1 + (probe > ids.front() + dense ? 97 : 0)) {
       const std::string bytes = bigint_row(probe);
       ASSERT_EQ(batch->lower_bound(RowRef(bytes)), plain_lower_bound(*batch, RowRef(bytes))) << "probe " << probe;
       EXPECT_EQ(batch->find(RowRef(bytes)).has_value(), std::binary_search(ids.begin(), ids.end(), probe));
