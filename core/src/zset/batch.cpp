@@ -12,17 +12,7 @@ const BatchPtr& Batch::empty_batch() {
   return kEmpty;
 }
 
-static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__, "last_word() reads rows little-endian");
-
 namespace {
-
-// A fixed-width row's last 8 bytes as a big-endian integer: between rows of
-// one width that share every byte before them, the order of the rows.
-inline uint64_t last_word(const uint8_t* row_end) {
-  uint64_t word;
-  std::memcpy(&word, row_end - 8, 8);
-  return __builtin_bswap64(word);
-}
 
 // Narrows [low, high) for the key of `word` (keys before `low` are smaller,
 // the one at `high`, if any, not) by galloping a few steps out of key
@@ -83,7 +73,7 @@ size_t Batch::lower_bound(RowRef key, size_t from) const {
   const size_t count = keys_.size();
   if (from >= count) return from;
   if (word_keys(key)) {
-    const uint64_t word = last_word(key.data + key.size);
+    const uint64_t word = big_endian_word(key.data + key.size - 8);
     // Past the last key: a new key (a growing id) looked up in every batch of a trace.
     const uint64_t last = key_word(count - 1);
     if (word > last) return count;
@@ -199,7 +189,7 @@ size_t Batch::lower_bound_in(RowRef key, size_t low, size_t high) const {
 size_t Batch::seek_forward(RowRef key, size_t from) const {
   size_t step = 1, low = from;
   if (from < keys_.size() && word_keys(key)) {
-    const uint64_t word = last_word(key.data + key.size);
+    const uint64_t word = big_endian_word(key.data + key.size - 8);
     while (low + step - 1 < keys_.size() && key_word(low + step - 1) < word) {
       low += step;
       step *= 2;

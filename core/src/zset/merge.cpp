@@ -49,13 +49,7 @@ struct PrefixOrder {
   size_t skip = 0;
   uint64_t prefix_of(RowRef row) const {
     const size_t size = row.size - skip;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-    if (size >= 8) {  // one load, bytes swapped (a merge takes a prefix per item it reaches)
-      uint64_t word;
-      std::memcpy(&word, row.data + skip, 8);
-      return __builtin_bswap64(word);
-    }
-#endif
+    if (size >= 8) return big_endian_word(row.data + skip);  // a merge takes a prefix per item it reaches
     return big_endian_prefix(row.data + skip, size);
   }
   int compare(RowRef a, uint64_t a_prefix, RowRef b, uint64_t b_prefix) const {

@@ -23,6 +23,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 namespace freshet {
@@ -37,6 +38,18 @@ inline uint64_t big_endian_prefix(const uint8_t* data, size_t size) {
   const size_t n = size < 8 ? size : 8;
   for (size_t i = 0; i < n; ++i) prefix |= static_cast<uint64_t>(data[i]) << (56 - 8 * i);
   return prefix;
+}
+
+//! big_endian_prefix(data, 8) in one load and a byte swap: the 8 bytes at
+//! `data` as a big-endian integer, so such words order as their bytes do.
+inline uint64_t big_endian_word(const uint8_t* data) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  uint64_t word;
+  std::memcpy(&word, data, 8);
+  return __builtin_bswap64(word);
+#else
+  return big_endian_prefix(data, 8);
+#endif
 }
 
 //! Sorts `items` by `less`. `scratch` is working room, kept by the caller

@@ -32,6 +32,7 @@
 #include <optional>
 #include <vector>
 
+#include "freshet/common/prefix_sort.h"
 #include "freshet/zset/row_column.h"
 #include "freshet/zset/weight_column.h"
 
@@ -93,11 +94,7 @@ class Batch {
   //! Whether keys compare as their last 8 bytes, read as a big-endian
   //! integer (key_word), here and against `key`: no byte comparisons.
   bool word_keys(RowRef key) const;
-  uint64_t key_word(size_t k) const {
-    uint64_t word;
-    std::memcpy(&word, keys_.data() + (k + 1) * keys_.width() - 8, 8);
-    return __builtin_bswap64(word);
-  }
+  uint64_t key_word(size_t k) const { return big_endian_word(keys_.data() + (k + 1) * keys_.width() - 8); }
   //! lower_bound_in() for word_keys(): `word` is the key's.
   size_t lower_bound_word(uint64_t word, size_t low, size_t high) const;
   //! Index of the first key >= `key` among keys [low, high), all keys
