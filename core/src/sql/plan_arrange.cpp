@@ -16,9 +16,8 @@ std::optional<Stream> SharedPlans::find_arrangement(const std::string& key) cons
   return found->second;
 }
 
-Stream Planner::arranged_index(Stream input, std::vector<ExprPtr> keys, bool drop_null_keys,
-                               std::optional<std::vector<size_t>> value_columns) {
-  if (!shared_ || !shared_->shares_arrangements()) return arrange(index_by(input, std::move(keys), drop_null_keys, std::move(value_columns))).stream;
+std::string Planner::index_key(Stream input, const std::vector<ExprPtr>& keys, bool drop_null_keys,
+                               const std::optional<std::vector<size_t>>& value_columns) const {
   // What makes the indexed stream: its input, key expressions, NULL keys
   // dropped or not, the columns kept, and how errors in the keys are handled.
   std::string key = "stream " + std::to_string(input.id()) + (drop_null_keys ? " drop-null" : "");
@@ -28,6 +27,14 @@ Stream Planner::arranged_index(Stream input, std::vector<ExprPtr> keys, bool dro
     key += " columns";
     for (size_t c : *value_columns) key += " " + std::to_string(c);
   }
+  return key;
+}
+
+Stream Planner::arranged_index(Stream input, std::vector<ExprPtr> keys, bool drop_null_keys,
+                               std::optional<std::vector<size_t>> value_columns) {
+  if (!shared_ || !shared_->shares_arrangements())
+    return arrange(index_by(input, std::move(keys), drop_null_keys, std::move(value_columns))).stream;
+  std::string key = index_key(input, keys, drop_null_keys, value_columns);
   if (std::optional<Stream> arranged = shared_->find_arrangement(key)) return *arranged;
   Stream arranged = arrange(index_by(input, std::move(keys), drop_null_keys, std::move(value_columns))).stream;
   shared_->add_arrangement(std::move(key), arranged);

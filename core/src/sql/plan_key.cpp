@@ -192,4 +192,10 @@ std::string expression_key(const Expr& expr) {
   return writer.take();
 }
 
+std::string schema_key(const SchemaPtr& schema) {
+  KeyWriter writer;
+  writer.schema_types(schema);
+  return writer.take();
+}
+
 }  // namespace freshet::sql

@@ -19,4 +19,7 @@ std::string plan_key(const LogicalPlan& plan);
 //! literals' exact values (Expr::to_string() drops types and rounds doubles).
 std::string expression_key(const Expr& expr);
 
+//! The key of a schema: its columns' types (nullability included), names aside.
+std::string schema_key(const SchemaPtr& schema);
+
 }  // namespace freshet::sql

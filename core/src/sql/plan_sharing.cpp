@@ -83,6 +83,12 @@ bool SharedPlans::shared(const LogicalPlan& plan) const {
   return users != users_.end() && users->second > 1;
 }
 
+std::optional<Stream> SharedPlans::find_operator(const std::string& what) const {
+  auto found = operators_.find(what);
+  if (found == operators_.end()) return std::nullopt;
+  return found->second;
+}
+
 std::optional<Stream> SharedPlans::find(const std::string& key) const {
   auto stream = streams_.find(key);
   if (stream == streams_.end()) return std::nullopt;
@@ -113,6 +119,20 @@ Result<Stream> Planner::plan(LogicalPlan& plan) {
     return node;
   }();
   if (stream.ok() && shared_) shared_->add(std::move(key), *stream);
+  return stream;
+}
+
+Stream Planner::shared_operator(std::string what, const std::function<Stream()>& build) {
+  if (!shared_ || !shared_->shares_arrangements()) return build();
+  if (std::optional<Stream> stream = shared_->find_operator(what)) {
+    // The operator this user would have built is not built: those it
+    // builds next keep their ids (a checkpoint from before the sharing
+    // still names them).
+    circuit_.skip_operator_id();
+    return *stream;
+  }
+  Stream stream = build();
+  shared_->add_operator(std::move(what), stream);
   return stream;
 }
 

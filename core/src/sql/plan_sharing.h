@@ -24,6 +24,13 @@
 //   and integrated into a trace (arrange.h). Two different joins that index
 //   the same stream by the same keys, keeping the same columns, read one
 //   arrangement: SharedPlans keeps them by (stream, keys, columns) too.
+// - Maps: an aggregate's grouping map and the index below a top-k or a
+//   window are built inside their node's planning, so equal nodes above
+//   them do not make them alike; Planner::shared_operator keeps them by
+//   the canonical text of their input and work, and two aggregates that
+//   group one stream alike (SUM and MAX of amount by customer) read one
+//   map. A user that reads another's map still counts the operator id it
+//   would have taken, so the ids of what it builds next do not move.
 //
 // Planning is deterministic (keys are canonical, views are planned in
 // program order), so a program builds the same operator list every time and
@@ -92,6 +99,11 @@ class SharedPlans {
   //! keys, plan_sharing.cpp's arrangement_key), if any.
   std::optional<Stream> find_arrangement(const std::string& key) const;
   void add_arrangement(std::string key, Stream stream) { arrangements_.emplace(std::move(key), stream); }
+  //! The stream of the one operator (an index, a grouping map) already
+  //! built for `what`, the canonical text of its input and work, if any.
+  std::optional<Stream> find_operator(const std::string& what) const;
+  void add_operator(std::string what, Stream stream) { operators_.emplace(std::move(what), stream); }
+  //! Whether arrangements and the maps that feed them are shared.
   bool shares_arrangements() const { return share_arrangements_; }
   void set_share_arrangements(bool share) { share_arrangements_ = share; }
 
@@ -100,6 +112,7 @@ class SharedPlans {
 
   std::map<std::string, Stream> streams_;
   std::map<std::string, Stream> arrangements_;
+  std::map<std::string, Stream> operators_;
   std::map<std::string, size_t> users_;
   std::set<std::string> counted_;
   mutable size_t reuses_ = 0;

@@ -21,6 +21,7 @@
 #include "freshet/operators/window.h"
 #include "freshet/zset/batch_builder.h"
 #include "plan_expand.h"
+#include "plan_key.h"
 #include "plan_time_window.h"
 
 namespace freshet::sql {
@@ -178,43 +179,49 @@ Stream Planner::plan_project(Stream input, const SchemaPtr& schema, std::vector<
 
 Stream Planner::index_by(Stream input, std::vector<ExprPtr> keys, bool drop_null_keys,
                          std::optional<std::vector<size_t>> value_columns) {
-  // Key columns are named by their expressions: "join on (customer_id)".
-  const ColumnNames names = column_names(input.key_schema());
-  std::vector<Column> key_columns;
-  for (size_t i = 0; i < keys.size(); ++i) {
-    key_columns.push_back({keys[i]->to_string(&names), keys[i]->type.with_nullable(true)});
-  }
-  auto state = std::make_shared<Evaluation>(input.key_schema(), std::move(keys), runtime_errors_);
-  SchemaPtr value_schema = input.key_schema_ptr();
-  if (value_columns) {
-    std::vector<Column> columns;
-    for (size_t c : *value_columns) columns.push_back(input.key_schema().column(c));
-    value_schema = make_schema(std::move(columns));
-  }
-  SchemaPtr key_schema = make_schema(std::move(key_columns));
-  std::string description = "key " + describe_columns(*key_schema);
-  if (value_columns) description += " value " + describe_columns(*value_schema);
-  if (drop_null_keys) description += " without NULL keys";
-  return filter_map(input, key_schema, value_schema,
-                    [state, drop_null_keys, value_columns](const RowReader& row, const RowReader&, RowBuilder& key,
-                                                           RowBuilder& value) {
-                      state->evaluator.start_row();
-                      bool any_null = false;
-                      for (size_t i = 0; i < state->expressions.size(); ++i) {
-                        const Expr& expr = *state->expressions[i];
-                        const bool null = write_expression(state->evaluator, expr, row, i, key);
-                        state->after(expr, row, null);
-                        any_null = null || any_null;
-                      }
-                      state->check();
-                      if (value_columns) {
-                        for (size_t i = 0; i < value_columns->size(); ++i) value.copy_field(i, row, (*value_columns)[i]);
-                      } else {
-                        copy_row(row, value, 0);
-                      }
-                      return !(drop_null_keys && any_null);
-                    },
-                    std::move(description));
+  // Two views indexing one stream alike (a top-k of each over one table)
+  // read one index.
+  std::string what = "index " + index_key(input, keys, drop_null_keys, value_columns);
+  return shared_operator(std::move(what), [&] {
+    // Key columns are named by their expressions: "join on (customer_id)".
+    const ColumnNames names = column_names(input.key_schema());
+    std::vector<Column> key_columns;
+    for (size_t i = 0; i < keys.size(); ++i) {
+      key_columns.push_back({keys[i]->to_string(&names), keys[i]->type.with_nullable(true)});
+    }
+    auto state = std::make_shared<Evaluation>(input.key_schema(), std::move(keys), runtime_errors_);
+    SchemaPtr value_schema = input.key_schema_ptr();
+    if (value_columns) {
+      std::vector<Column> columns;
+      for (size_t c : *value_columns) columns.push_back(input.key_schema().column(c));
+      value_schema = make_schema(std::move(columns));
+    }
+    SchemaPtr key_schema = make_schema(std::move(key_columns));
+    std::string description = "key " + describe_columns(*key_schema);
+    if (value_columns) description += " value " + describe_columns(*value_schema);
+    if (drop_null_keys) description += " without NULL keys";
+    return filter_map(
+        input, key_schema, value_schema,
+        [state, drop_null_keys, value_columns](const RowReader& row, const RowReader&, RowBuilder& key,
+                                               RowBuilder& value) {
+          state->evaluator.start_row();
+          bool any_null = false;
+          for (size_t i = 0; i < state->expressions.size(); ++i) {
+            const Expr& expr = *state->expressions[i];
+            const bool null = write_expression(state->evaluator, expr, row, i, key);
+            state->after(expr, row, null);
+            any_null = null || any_null;
+          }
+          state->check();
+          if (value_columns) {
+            for (size_t i = 0; i < value_columns->size(); ++i) value.copy_field(i, row, (*value_columns)[i]);
+          } else {
+            copy_row(row, value, 0);
+          }
+          return !(drop_null_keys && any_null);
+        },
+        std::move(description));
+  });
 }
 
 namespace {
@@ -332,7 +339,7 @@ Result<Stream> Planner::plan_grouped_aggregate(LogicalPlan& plan) {
   if (shared_join) {
     Result<Stream> joined = this->plan(*source);
     if (!joined.ok()) return joined.status();
-    return plan_aggregate(map(*joined, grouping.key_schema, grouping.value_schema, grouping.mapper, grouping.description), plan);
+    return plan_aggregate(grouped_rows(*joined, grouping), plan);
   }
   if (source->kind == LogicalPlan::Kind::kJoin) {
     Result<Stream> left = this->plan(*source->inputs[0]);
@@ -343,12 +350,12 @@ Result<Stream> Planner::plan_grouped_aggregate(LogicalPlan& plan) {
       return plan_join_aggregate(*left, *right, *source, grouping, columns, plan);
     }
     Stream joined = plan_join(*left, *right, *source);
-    return plan_aggregate(map(joined, grouping.key_schema, grouping.value_schema, grouping.mapper, grouping.description), plan);
+    return plan_aggregate(grouped_rows(joined, grouping), plan);
   }
   std::optional<GroupEvictionSpec> eviction = closing_groups(*source, row_for_eviction, plan);
   Result<Stream> rows = this->plan(*source);
   if (!rows.ok()) return rows.status();
-  return plan_aggregate(map(*rows, grouping.key_schema, grouping.value_schema, grouping.mapper, grouping.description), plan, eviction);
+  return plan_aggregate(grouped_rows(*rows, grouping), plan, eviction);
 }
 
 std::optional<GroupEvictionSpec> Planner::closing_groups(const LogicalPlan& source, const std::vector<ExprPtr>& row,
@@ -375,6 +382,9 @@ Planner::RowMap Planner::grouping_map(const Schema& input, const SchemaPtr& row_
   std::vector<Column> key_columns(row_schema->columns().begin(), row_schema->columns().begin() + group_count);
   std::string description = "key " + describe_columns(Schema(key_columns)) + " value " +
                             describe_expressions(row, input, *row_schema);
+  std::string key = "by " + std::to_string(group_count) + " of " + schema_key(row_schema);
+  if (runtime_errors_.mode == RuntimeErrorMode::kNull) key += " on_runtime_error=null";
+  for (const ExprPtr& expr : row) key += " " + expression_key(*expr);
   auto state = std::make_shared<Evaluation>(input, std::move(row), runtime_errors_);
   return {make_schema(std::move(key_columns)), row_schema,
           [state, group_count](const RowReader& in, const RowReader&, RowBuilder& key, RowBuilder& value) {
@@ -387,7 +397,15 @@ Planner::RowMap Planner::grouping_map(const Schema& input, const SchemaPtr& row_
             }
             state->check();
           },
-          std::move(description)};
+          std::move(description), std::move(key)};
+}
+
+Stream Planner::grouped_rows(Stream input, const RowMap& grouping) {
+  // Aggregates grouping one stream alike (SUM and MAX of amount by
+  // customer, in two views) read one grouping map.
+  return shared_operator("grouping of stream " + std::to_string(input.id()) + " " + grouping.key, [&] {
+    return map(input, grouping.key_schema, grouping.value_schema, grouping.mapper, grouping.description);
+  });
 }
 
 Stream Planner::plan_aggregate(Stream grouped, LogicalPlan& plan, std::optional<GroupEvictionSpec> eviction) {

@@ -71,7 +71,14 @@ class Planner {
     SchemaPtr key_schema, value_schema;
     RowMapper mapper;
     std::string description;  // for explain (map.h)
+    std::string key;          // what it computes, canonically (plan_key.h): maps alike are shared
   };
+  //! The map of `input` by `grouping` (an aggregate's grouping map).
+  Stream grouped_rows(Stream input, const RowMap& grouping);
+  //! `build()`'s stream, of the one operator it adds, whose input and work
+  //! `what` says canonically; or the stream another user built alike, when
+  //! sharing (plan_sharing.cpp).
+  Stream shared_operator(std::string what, const std::function<Stream()>& build);
   //! A join node's planned inputs indexed by its keys.
   std::pair<Stream, Stream> index_join_inputs(Stream left, Stream right, LogicalPlan& node);
   //! The join of two planned inputs.
@@ -108,6 +115,10 @@ class Planner {
   //! key are dropped when asked.
   Stream index_by(Stream input, std::vector<ExprPtr> keys, bool drop_null_keys = false,
                   std::optional<std::vector<size_t>> value_columns = std::nullopt);
+  //! What index_by(input, keys, ...) computes, canonically: the key of its
+  //! stream, and of its arrangement (plan_arrange.cpp).
+  std::string index_key(Stream input, const std::vector<ExprPtr>& keys, bool drop_null_keys,
+                        const std::optional<std::vector<size_t>>& value_columns) const;
   //! index_by, arranged (arrange.h): the arrangement another join made of
   //! the same stream, keys and columns, when sharing (plan_arrange.cpp).
   Stream arranged_index(Stream input, std::vector<ExprPtr> keys, bool drop_null_keys,

@@ -98,6 +98,10 @@ class Circuit {
   //! in it. Use OperatorIdScope (operator_ids.h).
   void push_id_scope(std::string key) { id_scopes_.push_back(std::move(key)); }
   void pop_id_scope() { id_scopes_.pop_back(); }
+  //! Counts one operator of the innermost scope as named, without adding
+  //! it: where the planner reads a stream another user built (sharing), the
+  //! operators built after it keep the ids they have without sharing.
+  void skip_operator_id() { next_operator_id(); }
   //! The operator with id `id`, if any.
   std::optional<size_t> operator_with_id(std::string_view id) const;
 
