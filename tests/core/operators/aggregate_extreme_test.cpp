@@ -179,40 +179,38 @@ class ExtremeWorkload {
 
  private:
   void add_changes(const ZSetMap& live, std::vector<std::tuple<std::string, std::string, Weight>>& changes) {
-    {
-      const double what = uniform();
-      if (live.empty() || what < 0.45) {
-        auto [key, value] = row();
-        Weight weight = pick(1, 3);
-        changes.push_back({key, value, weight});
-        if (chance(0.1)) changes.push_back({key, value, -weight});  // in and out in one step
-      } else if (what < 0.75) {
-        auto it = live.begin();
-        std::advance(it, pick(0, static_cast<int>(live.size()) - 1));
-        changes.push_back({it->first.first, it->first.second, -pick(1, static_cast<int>(it->second))});
-      } else if (what < 0.95) {
-        // The row holding a group's smallest or largest x, all of its weight.
-        const bool largest = chance(0.5);
-        const std::pair<const std::pair<std::string, std::string>, Weight>* best = nullptr;
-        std::string group = live.begin()->first.first;
-        for (const auto& entry : live) {
-          if (entry.first.first != group) continue;
-          RowReader row(*extreme_schema(), RowRef(entry.first.second));
-          if (row.is_null(0)) continue;
-          if (!best) {
-            best = &entry;
-            continue;
-          }
-          RowReader held(*extreme_schema(), RowRef(best->first.second));
-          if (largest ? row.get_int(0) > held.get_int(0) : row.get_int(0) < held.get_int(0)) best = &entry;
+    const double what = uniform();
+    if (live.empty() || what < 0.45) {
+      auto [key, value] = row();
+      Weight weight = pick(1, 3);
+      changes.push_back({key, value, weight});
+      if (chance(0.1)) changes.push_back({key, value, -weight});  // in and out in one step
+      return;
+    }
+    auto some = live.begin();
+    std::advance(some, pick(0, static_cast<int>(live.size()) - 1));
+    const std::string& group = some->first.first;
+    if (what < 0.75) {
+      changes.push_back({group, some->first.second, -pick(1, static_cast<int>(some->second))});
+    } else if (what < 0.95) {
+      // The row holding the group's smallest or largest x, all of its weight.
+      const bool largest = chance(0.5);
+      const ZSetMap::value_type* best = nullptr;
+      for (const auto& entry : live) {
+        if (entry.first.first != group) continue;
+        RowReader row(*extreme_schema(), RowRef(entry.first.second));
+        if (row.is_null(0)) continue;
+        const int64_t x = row.get_int(0);
+        if (!best || (largest ? x > RowReader(*extreme_schema(), RowRef(best->first.second)).get_int(0)
+                              : x < RowReader(*extreme_schema(), RowRef(best->first.second)).get_int(0))) {
+          best = &entry;
         }
-        if (best) changes.push_back({best->first.first, best->first.second, -best->second});
-      } else {
-        // A whole group leaves.
-        const std::string group = live.begin()->first.first;
-        for (const auto& entry : live) {
-          if (entry.first.first == group) changes.push_back({entry.first.first, entry.first.second, -entry.second});
-        }
+      }
+      if (best) changes.push_back({group, best->first.second, -best->second});
+    } else {
+      // The whole group leaves.
+      for (const auto& entry : live) {
+        if (entry.first.first == group) changes.push_back({group, entry.first.second, -entry.second});
       }
     }
   }
