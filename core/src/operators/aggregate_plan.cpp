@@ -192,6 +192,20 @@ std::vector<AggregatePlan> make_plans(const Schema& value_schema, const std::vec
       plan.value_schema = make_schema({{"value", plan.input_type}});
       if (plan.ordered()) plan.order = {SortColumn{0, kind == AggregateKind::kMax, false}};
     }
+    plan.trace_owner = i;
+    if (plan.extreme_of_value()) {
+      // NULLs never enter these traces, and a value's sort key is as
+      // distinct as its bytes (canonical doubles), so MAX is the last entry
+      // in MIN's order exactly as it is the first in its own.
+      for (size_t owner = 0; owner < i; ++owner) {
+        const AggregatePlan& earlier = plans[owner];
+        if (earlier.extreme_of_value() && earlier.trace_owner == owner && earlier.spec.column == plan.spec.column) {
+          plan.trace_owner = owner;
+          plan.reads_last = earlier.spec.kind != kind;
+          break;
+        }
+      }
+    }
     plans.push_back(std::move(plan));
   }
   return plans;

@@ -19,8 +19,16 @@ struct AggregatePlan {
   //! Aggregates that keep a trace: one column of input_type, the rows it holds;
   //! ARG_MIN/ARG_MAX: two columns, (compared, value).
   SchemaPtr value_schema;
-  //! MIN: ascending, MAX: descending, so the answer is a group's first entry.
+  //! MIN: ascending, MAX: descending, so the answer is a group's first entry
+  //! (in its own trace: a plan reading another's reads it in that one's order).
   std::vector<SortColumn> order;
+  //! The aggregate whose trace this one reads: itself, or, for a MIN or MAX
+  //! of a column an earlier MIN or MAX of the aggregate also takes, that one
+  //! (both traces would hold the same values). It then folds nothing itself.
+  size_t trace_owner = 0;
+  //! The answer is the group's last live entry of the owner's trace (MAX
+  //! read from MIN's, MIN from MAX's), not its first.
+  bool reads_last = false;
   //! BIT_AND, BIT_OR, VAR/STDDEV of REAL/DOUBLE, DISTINCT over REAL/DOUBLE:
   //! a touched group's result is folded again from its values in the trace.
   bool recomputed = false;
@@ -38,6 +46,9 @@ struct AggregatePlan {
            spec.kind == AggregateKind::kStddevPop || spec.kind == AggregateKind::kStddevSamp;
   }
   bool arg() const { return spec.kind == AggregateKind::kArgMin || spec.kind == AggregateKind::kArgMax; }
+  //! MIN or MAX (not ARG_*): the value is the whole entry, so an output
+  //! row's value encodes back to the entry it was read from.
+  bool extreme_of_value() const { return spec.kind == AggregateKind::kMin || spec.kind == AggregateKind::kMax; }
   bool keeps_trace() const {
     return ordered() || recomputed || folds_distinct || spec.kind == AggregateKind::kCountDistinct;
   }
@@ -46,7 +57,8 @@ struct AggregatePlan {
 };
 
 //! Plans validated specs over an input whose value rows have `value_schema`;
-//! results start at output column `first_output_column`.
+//! results start at output column `first_output_column`. A MIN and a MAX
+//! of one column share one trace (trace_owner).
 std::vector<AggregatePlan> make_plans(const Schema& value_schema, const std::vector<AggregateSpec>& aggregates,
                                       size_t first_output_column);
 

@@ -15,6 +15,7 @@ Aggregation::Aggregation(SchemaPtr key_schema, SchemaPtr value_schema, SchemaPtr
       output_row_(*output_schema_) {
   state_.value_traces.resize(plans_.size());
   value_changes_.resize(plans_.size());
+  step_changes_.resize(plans_.size());
   for (const AggregatePlan& plan : plans_) {
     value_rows_.emplace_back(plan.value_schema ? *plan.value_schema : *empty_schema());
   }
@@ -51,6 +52,7 @@ Status Aggregation::fold_one(size_t a, RowRef key, const RowReader& row, Weight 
   const AggregatePlan& plan = plans_[a];
   if (plan.spec.kind == AggregateKind::kCountStar || row.is_null(plan.null_column())) return Status::OK();
   if (!plan.keeps_trace()) return fold_value(plan, row, weight, accumulator);
+  if (plan.trace_owner != a) return Status::OK();  // the owner folds the same value into the trace read
   if (plan.arg()) {
     value_rows_[a].copy_field(0, row, plan.spec.compared_column);
     value_rows_[a].copy_field(1, row, plan.spec.column);
@@ -90,21 +92,23 @@ std::optional<RowRef> Aggregation::emitted_row(RowRef key) const {
 }
 
 Status Aggregation::emit(BatchPtr* output) {
-  FRESHET_RETURN_IF_ERROR(update_value_traces());
+  Status status = update_value_traces();
   // Recomputes the row of every pending group, then emits the differences.
   // Nothing is committed unless every row could be computed, so after an
   // error the groups stay pending and what was emitted stays the truth.
   new_rows_.resize(state_.pending.size());
-  for (size_t i = 0; i < state_.pending.size(); ++i) {
+  for (size_t i = 0; i < state_.pending.size() && status.ok(); ++i) {
     const GroupMap::value_type& group = *state_.pending[i];
     ++state_.work.groups_evaluated;
     new_rows_[i].reset();
     if (group.second.count <= 0) continue;
-    Status status = build_row(group);
+    status = build_row(group);
     RowRef row = output_row_.finish();
-    if (!status.ok()) return status;
-    new_rows_[i] = row.to_bytes();
+    if (status.ok()) new_rows_[i] = row.to_bytes();
   }
+  for (BatchPtr& changes : step_changes_) changes.reset();
+  outputs_follow_traces_ = status.ok();
+  if (!status.ok()) return status;
   last_group_ = nullptr;  // commit() may erase groups
   for (size_t i = 0; i < state_.pending.size(); ++i) commit(*state_.pending[i], new_rows_[i]);
   state_.pending.clear();
@@ -122,6 +126,7 @@ Status Aggregation::update_value_traces() {
       Status crossed = distinct_crossings(a, *changes);
       if (status.ok()) status = crossed;
     }
+    if (plans_[a].ordered()) step_changes_[a] = changes;
     state_.value_traces[a].insert(std::move(changes));
   }
   return status;
@@ -160,7 +165,7 @@ Status Aggregation::build_row(const GroupMap::value_type& group) {
   for (size_t a = 0; a < plans_.size(); ++a) {
     Status status = Status::OK();
     if (plans_[a].ordered()) {
-      write_extreme(a, RowRef(group.first));
+      write_extreme(a, group);
     } else if (plans_[a].recomputed) {
       status = write_recomputed(a, RowRef(group.first));
     } else {
@@ -181,14 +186,54 @@ Status Aggregation::null_on_error(size_t a, RowRef group_key, Status error) {
   return Status::OK();
 }
 
-// MIN/MAX: the group's first live entry in the aggregate's sort order.
-void Aggregation::write_extreme(size_t a, RowRef group_key) {
+// A group's extreme E before the step is in its emitted row (for MIN/MAX,
+// whose entry is the value alone; an ARG_* row lacks the compared column).
+// The step's changes of the group's trace are consolidated, in the trace's
+// order: every entry before E had weight 0, so a change there makes it live
+// and the first change, when before E, is the new extreme; changes all after
+// E leave it first. Only a change at E itself (which may take its last
+// copy away) needs the trace. Live means a total weight other than 0, as
+// for Trace::KeyCursor.
+Aggregation::ExtremeChange Aggregation::extreme_change(size_t a, const GroupMap::value_type& group) {
   const AggregatePlan& plan = plans_[a];
-  Trace::KeyCursor first = state_.value_traces[a].seek(group_key);
+  const GroupState& state = group.second;
+  if (!outputs_follow_traces_ || !state.emitted) return {ExtremeChange::kNeedsSeek, RowRef()};
+  const Batch* changes = step_changes_[plan.trace_owner].get();
+  std::optional<size_t> k = changes ? changes->find(RowRef(group.first)) : std::nullopt;
+  if (!k) return {ExtremeChange::kUnchanged, RowRef()};
+  if (!plan.extreme_of_value()) return {ExtremeChange::kNeedsSeek, RowRef()};
+  const RowRef best = changes->value(plan.reads_last ? changes->values_end(*k) - 1 : changes->values_begin(*k));
+  RowReader emitted(*output_schema_, RowRef(state.output));
+  if (emitted.is_null(plan.output_column)) return {ExtremeChange::kToBestChange, best};  // no live entry before
+  value_rows_[a].copy_field(0, emitted, plan.output_column);
+  encode_sorted_row(RowReader(*plan.value_schema, value_rows_[a].finish()), plans_[plan.trace_owner].order,
+                    &sort_entry_);
+  const int order = compare_rows(best, RowRef(sort_entry_));
+  if (order == 0) return {ExtremeChange::kNeedsSeek, RowRef()};
+  return (order < 0) != plan.reads_last ? ExtremeChange{ExtremeChange::kToBestChange, best}
+                                        : ExtremeChange{ExtremeChange::kUnchanged, RowRef()};
+}
+
+// MIN/MAX: the group's first live entry in the aggregate's sort order (its
+// last, reading the trace of the opposite one).
+void Aggregation::write_extreme(size_t a, const GroupMap::value_type& group) {
+  const AggregatePlan& plan = plans_[a];
+  const size_t value_column = plan.arg() ? 1 : 0;
+  const ExtremeChange change = extreme_change(a, group);
+  if (change.kind == ExtremeChange::kUnchanged) {
+    RowReader emitted(*output_schema_, RowRef(group.second.output));
+    return output_row_.copy_field(plan.output_column, emitted, plan.output_column);
+  }
+  if (change.kind == ExtremeChange::kToBestChange) {
+    RowReader value(*plan.value_schema, sorted_row_payload(change.best_change));
+    return output_row_.copy_field(plan.output_column, value, value_column);
+  }
+  const Trace& trace = state_.value_traces[plan.trace_owner];
+  Trace::KeyCursor first = plan.reads_last ? trace.seek_last(RowRef(group.first)) : trace.seek(RowRef(group.first));
   ++state_.work.trace_seeks;
   if (!first.valid()) return output_row_.set_null(plan.output_column);
   RowReader value(*plan.value_schema, sorted_row_payload(first.value()));
-  output_row_.copy_field(plan.output_column, value, plan.arg() ? 1 : 0);
+  output_row_.copy_field(plan.output_column, value, value_column);
 }
 
 // BIT_AND, BIT_OR, floating VAR/STDDEV: folded again from the group's live
@@ -247,6 +292,19 @@ void Aggregation::save_state(ByteWriter& out) const {
     if (group.emitted) out.bytes(group.output);
   }
   for (const Trace& trace : state_.value_traces) write_trace(out, trace);
+  // Which aggregates read another's trace (whose own is written empty): a
+  // build that kept a trace for each would take an empty one for the truth,
+  // so it finds these bytes past the state it reads and refuses it.
+  std::vector<size_t> readers;
+  for (size_t a = 0; a < plans_.size(); ++a) {
+    if (plans_[a].trace_owner != a) readers.push_back(a);
+  }
+  if (readers.empty()) return;
+  out.varint(readers.size());
+  for (size_t a : readers) {
+    out.varint(a);
+    out.varint(plans_[a].trace_owner);
+  }
 }
 
 void Aggregation::restore_state(ByteReader& in) {
@@ -287,6 +345,42 @@ void Aggregation::restore_state(ByteReader& in) {
       values = rows_of(plan.value_schema);
     }
     read_trace(in, rows_of(key_schema_), values, &state_.value_traces[a]);
+  }
+  restore_shared_traces(in);
+}
+
+// A checkpoint written before MIN and MAX of a column shared a trace holds
+// one for each, and nothing after them: the reader's copy (the same values
+// in the other order) is dropped. A newer one lists the readers, which must
+// be the plan's.
+void Aggregation::restore_shared_traces(ByteReader& in) {
+  const bool listed = in.ok() && in.remaining() > 0;
+  size_t count = listed ? in.count(2) : 0;
+  size_t listed_readers = 0;
+  for (size_t i = 0; i < count && in.ok(); ++i) {
+    const uint64_t a = in.varint(), owner = in.varint();
+    if (!in.ok()) break;
+    if (a >= plans_.size() || plans_[a].trace_owner == a || plans_[a].trace_owner != owner) {
+      in.fail("aggregate " + std::to_string(a) + " reads the trace of aggregate " + std::to_string(owner) +
+              ", which this plan does not");
+      break;
+    }
+    ++listed_readers;
+  }
+  for (size_t a = 0; a < plans_.size() && in.ok(); ++a) {
+    if (plans_[a].trace_owner == a) continue;
+    if (listed) {
+      if (!state_.value_traces[a].empty())
+        in.fail("aggregate " + std::to_string(a) + " reads another's trace but holds one");
+    } else {
+      state_.value_traces[a].clear();
+    }
+  }
+  size_t readers = 0;
+  for (size_t a = 0; a < plans_.size(); ++a) readers += plans_[a].trace_owner != a;
+  if (in.ok() && listed && listed_readers != readers) {
+    in.fail(std::to_string(readers) + " aggregates read another's trace, the state lists " +
+            std::to_string(listed_readers));
   }
 }
 

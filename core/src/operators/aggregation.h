@@ -39,7 +39,9 @@ class Aggregation {
   size_t state_rows() const;
   //! "COUNT, SUM by (k)".
   std::string describe() const;
-  // Groups (key, count, accumulators, last output), then the value traces.
+  // Groups (key, count, accumulators, last output), then the value traces
+  // (one per aggregate: empty for one reading another's), then, when some
+  // aggregate reads another's trace, which do (see save_state()).
   // Between steps no group is pending.
   void save_state(ByteWriter& out) const;
   void restore_state(ByteReader& in);
@@ -70,9 +72,16 @@ class Aggregation {
   Status update_value_traces();
   Status distinct_crossings(size_t a, const Batch& changes);
   Status build_row(const GroupMap::value_type& group);
-  void write_extreme(size_t a, RowRef group_key);
+  //! What a step did to a group's MIN/MAX, when told without reading the trace.
+  struct ExtremeChange {
+    enum Kind { kUnchanged, kToBestChange, kNeedsSeek } kind;
+    RowRef best_change;  //!< kToBestChange: the new extreme's entry
+  };
+  ExtremeChange extreme_change(size_t a, const GroupMap::value_type& group);
+  void write_extreme(size_t a, const GroupMap::value_type& group);
   Status write_recomputed(size_t a, RowRef group_key);
   void commit(GroupMap::value_type& group, std::optional<std::string>& new_row);
+  void restore_shared_traces(ByteReader& in);
   //! After aggregate `a` of `group_key` failed with `error`: OK with a NULL
   //! written when the handler takes it, else the error.
   Status null_on_error(size_t a, RowRef group_key, Status error);
@@ -86,6 +95,13 @@ class Aggregation {
   // Scratch, empty between steps.
   std::vector<BatchBuilder> value_changes_;  // per aggregate: this step's changes of its value trace
   std::vector<RowBuilder> value_rows_;       // per aggregate: one-column rows of its values
+  // Per trace owner: this step's consolidated changes of its trace, from
+  // update_value_traces() to the end of emit() (null: none).
+  std::vector<BatchPtr> step_changes_;
+  // Whether every group's emitted row follows the traces as they were
+  // before this step's changes: false from a failed emit() (its changes
+  // entered the traces, its rows were not emitted) to the next that succeeds.
+  bool outputs_follow_traces_ = true;
   std::string sort_entry_;
   RowBuilder output_row_;
   std::vector<std::optional<std::string>> new_rows_;

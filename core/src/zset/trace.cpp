@@ -73,6 +73,18 @@ Trace::KeyCursor Trace::seek(RowRef key) const {
   return cursor;
 }
 
+Trace::KeyCursor Trace::seek_last(RowRef key) const {
+  KeyCursor cursor;
+  cursor.descending_ = true;
+  for (const BatchPtr& b : batches_) {
+    if (std::optional<size_t> k = b->find(key)) {
+      cursor.add_run({b.get(), b->values_begin(*k), b->values_end(*k)});
+    }
+  }
+  cursor.next();
+  return cursor;
+}
+
 Trace::KeyCursor Trace::seek(RowRef key, std::vector<size_t>& finger) const {
   const bool first = finger.empty();
   if (first) finger.assign(batches_.size(), 0);
@@ -104,42 +116,41 @@ void Trace::KeyCursor::next() {
     // The key in one batch (an upsert's row, most keys of a big trace): its
     // values come as they are, consolidated, none of weight zero.
     Run& run = inline_runs_[0];
-    if (valid_) ++run.position;
+    if (valid_) pop(run);
     valid_ = run.position < run.end;
     if (valid_) {
-      value_ = run.batch->value(run.position);
-      weight_ = run.batch->weight(run.position);
+      value_ = front(run);
+      weight_ = front_weight(run);
     }
     return;
   }
-  // Advance past the value last returned, then find the next value whose
+  // Take the value last returned off every run offering it, then find the
+  // next value (the smallest offered; descending: the largest) whose
   // weights over all runs do not cancel.
+  const int direction = descending_ ? -1 : 1;
   if (valid_) {
     for (Run* run = runs_begin(); run != runs_end(); ++run) {
-      if (run->position < run->end && run->batch->value(run->position) == value_) ++run->position;
+      if (run->position < run->end && front(*run) == value_) pop(*run);
     }
   }
   while (true) {
-    const Run* smallest = nullptr;
+    const Run* next = nullptr;
     for (const Run* run = runs_begin(); run != runs_end(); ++run) {
-      if (run->position < run->end &&
-          (!smallest || compare_rows(run->batch->value(run->position), smallest->batch->value(smallest->position)) < 0)) {
-        smallest = run;
-      }
+      if (run->position < run->end && (!next || direction * compare_rows(front(*run), front(*next)) < 0)) next = run;
     }
-    if (!smallest) {
+    if (!next) {
       valid_ = false;
       return;
     }
-    value_ = smallest->batch->value(smallest->position);
+    value_ = front(*next);
     weight_ = 0;
     for (const Run* run = runs_begin(); run != runs_end(); ++run) {
-      if (run->position < run->end && run->batch->value(run->position) == value_) weight_ += run->batch->weight(run->position);
+      if (run->position < run->end && front(*run) == value_) weight_ += front_weight(*run);
     }
     valid_ = true;
     if (weight_ != 0) return;
     for (Run* run = runs_begin(); run != runs_end(); ++run) {
-      if (run->position < run->end && run->batch->value(run->position) == value_) ++run->position;
+      if (run->position < run->end && front(*run) == value_) pop(*run);
     }
   }
 }

@@ -103,6 +103,34 @@ TEST(TraceTest, KeyCursorSumsAcrossBatchesInOrder) {
   }
 }
 
+// seek_last() walks a key's live values as seek() does, from the last: in
+// one batch or several, with weights that cancel across them.
+TEST(TraceTest, SeekLastWalksTheSameValuesBackward) {
+  std::mt19937_64 random(testing::test_seed(19));
+  Trace trace;
+  auto entries_of = [](Trace::KeyCursor c) {
+    std::vector<std::pair<std::string, Weight>> out;
+    for (; c.valid(); c.next()) out.emplace_back(c.value().to_bytes(), c.weight());
+    return out;
+  };
+  for (int round = 0; round < 300; ++round) {
+    BatchBuilder builder;
+    for (int i = 0; i < 5; ++i) {
+      std::string key = bigint_row(static_cast<int64_t>(random() % 4));
+      std::string value = bigint_row(static_cast<int64_t>(random() % 20));
+      builder.add(RowRef(key), RowRef(value), std::uniform_int_distribution<int>(-1, 1)(random));
+    }
+    trace.insert(builder.finish());
+    for (int64_t k = 0; k < 5; ++k) {
+      std::string key = bigint_row(k);
+      auto forward = entries_of(trace.seek(RowRef(key)));
+      auto backward = entries_of(trace.seek_last(RowRef(key)));
+      std::reverse(backward.begin(), backward.end());
+      ASSERT_EQ(backward, forward) << "round " << round << ", key " << k;
+    }
+  }
+}
+
 // Ascending seeks sharing a finger see what fresh seeks see, whatever the
 // gaps between keys and however many batches the spine has.
 TEST(TraceTest, SeeksWithAFingerMatchFreshSeeks) {

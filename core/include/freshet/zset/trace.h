@@ -57,8 +57,9 @@ class Trace {
   //! The whole trace as one consolidated batch.
   BatchPtr consolidated() const;
 
-  //! Walks the values of one key in byte order with their total weights,
-  //! skipping values whose weights cancel out.
+  //! Walks the values of one key in byte order (or, from seek_last(), in
+  //! descending byte order) with their total weights, skipping values whose
+  //! weights cancel out.
   class KeyCursor {
    public:
     bool valid() const { return valid_; }
@@ -68,6 +69,8 @@ class Trace {
 
    private:
     friend class Trace;
+    // The values not yet walked: [position, end). Ascending walks take them
+    // from position, descending ones from end - 1.
     struct Run {
       const Batch* batch;
       size_t position, end;
@@ -77,16 +80,30 @@ class Trace {
     // and every key of an upsert).
     static constexpr size_t kInlineRuns = 4;
     void add_run(Run run);
+    //! The value a run offers next, and taking it.
+    RowRef front(const Run& run) const { return run.batch->value(descending_ ? run.end - 1 : run.position); }
+    Weight front_weight(const Run& run) const { return run.batch->weight(descending_ ? run.end - 1 : run.position); }
+    void pop(Run& run) const {
+      if (descending_) {
+        --run.end;
+      } else {
+        ++run.position;
+      }
+    }
     Run* runs_begin() { return more_runs_.empty() ? inline_runs_ : more_runs_.data(); }
     Run* runs_end() { return runs_begin() + run_count_; }
     Run inline_runs_[kInlineRuns];
     std::vector<Run> more_runs_;  // all the runs, once there are more than kInlineRuns
     size_t run_count_ = 0;
     bool valid_ = false;
+    bool descending_ = false;
     RowRef value_;
     Weight weight_ = 0;
   };
   KeyCursor seek(RowRef key) const;
+  //! seek() walking the key's values from the last: its first value is
+  //! the key's largest live one (MAX read from a trace in MIN's order).
+  KeyCursor seek_last(RowRef key) const;
   //! seek() for a caller seeking keys in ascending order (the keys of a
   //! sorted batch): `finger` holds where each batch's search ended for the
   //! previous key, and the next one gallops on from there
