@@ -7,6 +7,7 @@
 #include "freshet/zset/batch_codec.h"
 #include "freshet/zset/cursor.h"
 #include "freshet/zset/trace.h"
+#include "partition_cache.h"
 
 namespace freshet {
 namespace {
@@ -39,18 +40,41 @@ class TopKOperator : public Operator {
     // `changes` copies the rows it is given, so the old lists survive the
     // insert (which may merge away the batches they were read from).
     BatchBuilder changes;
-    for (size_t p = 0; p < delta->key_count(); ++p) add_top_k(delta->key(p), -1, changes);
+    recomputed_.clear();
+    for (size_t p = 0; p < delta->key_count(); ++p) {
+      RowRef partition = delta->key(p);
+      const FirstPositions* old = cache_.find(partition);
+      FirstPositions read;
+      if (!old) read = first_positions(partition), old = &read;
+      // The delta's values are sorted: its first is the smallest.
+      if (old->full && compare_rows(delta->value(delta->values_begin(p)), RowRef(old->last)) > 0) {
+        ++stats_.partitions_unchanged;
+        if (old == &read) {
+          const size_t bytes = read.heap_bytes();
+          cache_.put(partition, std::move(read), bytes);
+        }
+        continue;
+      }
+      old->add_to(-1, changes);
+      recomputed_.push_back(p);
+    }
     sorted_rows_.insert(delta);
-    for (size_t p = 0; p < delta->key_count(); ++p) add_top_k(delta->key(p), +1, changes);
+    for (size_t p : recomputed_) {
+      FirstPositions now = first_positions(delta->key(p));
+      now.add_to(+1, changes);
+      const size_t bytes = now.heap_bytes();
+      cache_.put(delta->key(p), std::move(now), bytes);
+    }
     stats_.partitions_touched += delta->key_count();
     output_->batch = changes.finish();
     return Status::OK();
   }
 
-  size_t state_bytes() const override { return sorted_rows_.memory_bytes(); }
+  size_t state_bytes() const override { return sorted_rows_.memory_bytes() + cache_.bytes(); }
   size_t state_rows() const override { return sorted_rows_.entry_count(); }
   void save_state(ByteWriter& out) const override { write_trace(out, sorted_rows_); }
   void restore_state(ByteReader& in) override {
+    cache_.clear();
     read_trace(in, rows_of(input_->key_schema), sorted_rows_of(input_->value_schema), &sorted_rows_);
   }
   const TopKStats& stats() const { return stats_; }
@@ -66,10 +90,31 @@ class TopKOperator : public Operator {
     return builder.finish();
   }
 
-  //! Adds the partition's positions [offset, offset + k), times `sign`, to `out`.
-  void add_top_k(RowRef partition, Weight sign, BatchBuilder& out) {
+  //! A partition's first offset + k positions as a walk of the trace reads them.
+  struct FirstPositions {
+    std::string entries;  //!< the sorted rows output (positions past the offset), back to back
+    std::vector<std::pair<uint32_t, Weight>> ends;  //!< per output row: where its bytes end, its output weight
+    std::string last;                               //!< the sorted row at the last position read
+    bool full = false;                              //!< the partition fills all offset + k positions
+
+    void add_to(Weight sign, BatchBuilder& out) const {
+      uint32_t begin = 0;
+      for (auto [end, weight] : ends) {
+        RowRef entry(reinterpret_cast<const uint8_t*>(entries.data()) + begin, end - begin);
+        out.add_row(sorted_row_payload(entry), sign * weight);
+        begin = end;
+      }
+    }
+    size_t heap_bytes() const {
+      return entries.capacity() + ends.capacity() * sizeof(ends[0]) + last.capacity();
+    }
+  };
+
+  FirstPositions first_positions(RowRef partition) {
+    FirstPositions read;
     Weight positions_left = positions_;
     Weight skip_left = skipped_;
+    RowRef last;
     for (Trace::KeyCursor c = sorted_rows_.seek(partition); c.valid() && positions_left > 0; c.next()) {
       ++stats_.entries_visited;
       if (c.weight() <= 0) continue;
@@ -77,8 +122,15 @@ class TopKOperator : public Operator {
       positions_left -= taken;
       Weight skipped = std::min(taken, skip_left);
       skip_left -= skipped;
-      if (taken > skipped) out.add_row(sorted_row_payload(c.value()), sign * (taken - skipped));
+      last = c.value();
+      if (taken > skipped) {
+        read.entries.append(reinterpret_cast<const char*>(last.data), last.size);
+        read.ends.push_back({static_cast<uint32_t>(read.entries.size()), taken - skipped});
+      }
     }
+    read.last.assign(reinterpret_cast<const char*>(last.data), last.size);
+    read.full = positions_left == 0;
+    return read;
   }
 
   const StreamSlot* input_;
@@ -87,6 +139,10 @@ class TopKOperator : public Operator {
   const Weight skipped_;    // the offset: leading positions walked but not output
   const Weight positions_;  // offset + k, clamped to what a Weight holds (a huge k means "every row")
   Trace sorted_rows_;  // partition -> encode_sorted_row(row): the integral of the input
+  // Partitions' first positions between steps: a megabyte holds a few
+  // thousand lists of ten rows, and a global top-k needs one.
+  rank_limit_detail::PartitionCache<FirstPositions> cache_{size_t{1} << 20};
+  std::vector<size_t> recomputed_;  // partitions of a step's delta whose first positions may move
   std::string scratch_;
   TopKStats stats_;
 };
