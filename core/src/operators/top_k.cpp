@@ -105,9 +105,7 @@ class TopKOperator : public Operator {
         begin = end;
       }
     }
-    size_t heap_bytes() const {
-      return entries.capacity() + ends.capacity() * sizeof(ends[0]) + last.capacity();
-    }
+    size_t heap_bytes() const { return entries.capacity() + ends.capacity() * sizeof(ends[0]) + last.capacity(); }
   };
 
   FirstPositions first_positions(RowRef partition) {

@@ -264,7 +264,8 @@ class WindowOperator : public Operator {
       return row_number || sort_key_of(first) != sort_key_of(row);
     }
     static std::string_view sort_key_of(RowRef entry) {
-      return {reinterpret_cast<const char*>(entry.data), static_cast<size_t>(sorted_row_payload(entry).data - entry.data)};
+      return {reinterpret_cast<const char*>(entry.data),
+              static_cast<size_t>(sorted_row_payload(entry).data - entry.data)};
     }
   };
 
@@ -276,8 +277,9 @@ class WindowOperator : public Operator {
   const StreamSlot* input_;
   StreamSlot* output_;
   const WindowPlan plan_;
-  const bool row_number_limit_ = plan_.options.rank_limit &&
-                                 plan_.options.functions[plan_.options.rank_function].kind == WindowFunctionKind::kRowNumber;
+  const bool row_number_limit_ =
+      plan_.options.rank_limit &&
+      plan_.options.functions[plan_.options.rank_function].kind == WindowFunctionKind::kRowNumber;
   Status status_;
   Trace sorted_rows_;  // partition -> encode_sorted_row(row): the integral of the input
   // With a rank limit: partitions' RankedRows between steps (a row each).
