@@ -1,6 +1,7 @@
 #include "freshet/operators/top_k.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "freshet/zset/batch_builder.h"
@@ -8,9 +9,12 @@
 #include "freshet/zset/cursor.h"
 #include "freshet/zset/trace.h"
 #include "partition_cache.h"
+#include "top_k_positions.h"
 
 namespace freshet {
 namespace {
+
+using top_k_detail::FirstPositions;
 
 constexpr uint64_t kMaxPositions = uint64_t{1} << 62;  // more positions than any partition's total weight
 
@@ -44,15 +48,19 @@ class TopKOperator : public Operator {
     for (size_t p = 0; p < delta->key_count(); ++p) {
       RowRef partition = delta->key(p);
       const FirstPositions* old = cache_.find(partition);
-      FirstPositions read;
-      if (!old) read = first_positions(partition), old = &read;
+      std::optional<FirstPositions> read;
+      if (!old) old = &read.emplace(first_positions(partition));
       // The delta's values are sorted: its first is the smallest.
-      if (old->full && compare_rows(delta->value(delta->values_begin(p)), RowRef(old->last)) > 0) {
+      if (old->full() && compare_rows(delta->value(delta->values_begin(p)), old->last()) > 0) {
         ++stats_.partitions_unchanged;
-        if (old == &read) {
-          const size_t bytes = read.heap_bytes();
-          cache_.put(partition, std::move(read), bytes);
-        }
+        if (read) keep(partition, std::move(*read));
+        continue;
+      }
+      FirstPositions now(positions_, skipped_);
+      if (old->merged(*delta, delta->values_begin(p), delta->values_end(p), &now)) {
+        ++stats_.partitions_merged;
+        FirstPositions::add_difference(*old, now, changes);
+        keep(partition, std::move(now));
         continue;
       }
       old->add_to(-1, changes);
@@ -62,8 +70,7 @@ class TopKOperator : public Operator {
     for (size_t p : recomputed_) {
       FirstPositions now = first_positions(delta->key(p));
       now.add_to(+1, changes);
-      const size_t bytes = now.heap_bytes();
-      cache_.put(delta->key(p), std::move(now), bytes);
+      keep(delta->key(p), std::move(now));
     }
     stats_.partitions_touched += delta->key_count();
     output_->batch = changes.finish();
@@ -90,45 +97,19 @@ class TopKOperator : public Operator {
     return builder.finish();
   }
 
-  //! A partition's first offset + k positions as a walk of the trace reads them.
-  struct FirstPositions {
-    std::string entries;  //!< the sorted rows output (positions past the offset), back to back
-    std::vector<std::pair<uint32_t, Weight>> ends;  //!< per output row: where its bytes end, its output weight
-    std::string last;                               //!< the sorted row at the last position read
-    bool full = false;                              //!< the partition fills all offset + k positions
-
-    void add_to(Weight sign, BatchBuilder& out) const {
-      uint32_t begin = 0;
-      for (auto [end, weight] : ends) {
-        RowRef entry(reinterpret_cast<const uint8_t*>(entries.data()) + begin, end - begin);
-        out.add_row(sorted_row_payload(entry), sign * weight);
-        begin = end;
-      }
-    }
-    size_t heap_bytes() const { return entries.capacity() + ends.capacity() * sizeof(ends[0]) + last.capacity(); }
-  };
-
+  //! A partition's first positions as a walk of the trace reads them.
   FirstPositions first_positions(RowRef partition) {
-    FirstPositions read;
-    Weight positions_left = positions_;
-    Weight skip_left = skipped_;
-    RowRef last;
-    for (Trace::KeyCursor c = sorted_rows_.seek(partition); c.valid() && positions_left > 0; c.next()) {
+    FirstPositions read(positions_, skipped_);
+    for (Trace::KeyCursor c = sorted_rows_.seek(partition); c.valid(); c.next()) {
       ++stats_.entries_visited;
-      if (c.weight() <= 0) continue;
-      Weight taken = std::min(c.weight(), positions_left);
-      positions_left -= taken;
-      Weight skipped = std::min(taken, skip_left);
-      skip_left -= skipped;
-      last = c.value();
-      if (taken > skipped) {
-        read.entries.append(reinterpret_cast<const char*>(last.data), last.size);
-        read.ends.push_back({static_cast<uint32_t>(read.entries.size()), taken - skipped});
-      }
+      if (!read.add(c.value(), c.weight())) break;
     }
-    read.last.assign(reinterpret_cast<const char*>(last.data), last.size);
-    read.full = positions_left == 0;
     return read;
+  }
+
+  void keep(RowRef partition, FirstPositions positions) {
+    const size_t bytes = positions.heap_bytes();
+    cache_.put(partition, std::move(positions), bytes);
   }
 
   const StreamSlot* input_;

@@ -376,6 +376,9 @@ void run_skip_oracle(std::vector<SortColumn> order_by, size_t k, size_t offset, 
   // Changes were skipped, and not all: the runs test both paths.
   EXPECT_GT(static_cast<double>(stats->partitions_unchanged), least_skipped * stats->partitions_touched);
   EXPECT_LT(stats->partitions_unchanged, stats->partitions_touched);
+  // Of those recomputed, some from the list kept and some by reading the trace.
+  EXPECT_GT(stats->partitions_merged, 0u);
+  EXPECT_LT(stats->partitions_unchanged + stats->partitions_merged, stats->partitions_touched);
 }
 
 TEST(TopKTest, ChangesPastTheTopKMatchOracleK3) { run_skip_oracle({{1, false, false}}, 3, 0, testing::test_seed(310)); }
@@ -410,29 +413,38 @@ TEST(TopKTest, ChangesPastTheTopKMatchOracleManyPartitions) {
   run_skip_oracle({{1, false, false}}, 2, 0, testing::test_seed(314), options, 0.05);
 }
 
-// After 1000 rows, a change past the 3rd position reads no trace entry.
+// After 1000 rows, a change past the 3rd position reads no trace entry, nor
+// does one before it that leaves the 3 positions filled; a delete inside
+// them reads the rows after.
 TEST(TopKTest, AChangePastTheTopKReadsNothing) {
   TopKCircuit t(kByX, 3);
   for (int64_t x = 0; x < 1000; ++x) t.push(kxs_row(1, x), 1);
-  t.step();
-  uint64_t visited = t.stats().entries_visited;
+  t.step();  // the partition was empty: its 3 positions come from the list kept and the change
+  EXPECT_EQ(t.stats().partitions_merged, 1u);
+  const uint64_t visited = t.stats().entries_visited;
   t.push(kxs_row(1, 500), -1);
   t.push(kxs_row(1, 2000), 2);
   EXPECT_EQ(t.step(), Rendered{});
-  EXPECT_EQ(t.stats().entries_visited, visited);
   EXPECT_EQ(t.stats().partitions_unchanged, 1u);
-  // The 3rd row itself (here: more of its weight) is recomputed.
+  // The 3rd row itself (here: more of its weight) is recomputed, from the list kept.
   t.push(kxs_row(1, 2), 1);
   EXPECT_EQ(t.step(), Rendered{});
-  EXPECT_GT(t.stats().entries_visited, visited);
   EXPECT_EQ(t.stats().partitions_unchanged, 1u);
+  EXPECT_EQ(t.stats().partitions_merged, 2u);
   // A row tying with the 3rd on x but after it by bytes stays out.
   t.push(kxs_row(1, 2, "z"), 1);
   EXPECT_EQ(t.step(), Rendered{});
   EXPECT_EQ(t.stats().partitions_unchanged, 2u);
-  // Deleting inside moves the next row in.
+  // A new first row pushes out the 3rd, from the list kept.
+  t.push(kxs_row(1, -1), 1);
+  EXPECT_EQ(t.step(), (Rendered{{"(1, -1, '')", 1}, {"(1, 2, '')", -1}}));
+  EXPECT_EQ(t.stats().partitions_merged, 3u);
+  EXPECT_EQ(t.stats().entries_visited, visited);
+  // Deleting inside moves the next row in: read from the trace.
+  t.push(kxs_row(1, -1), -1);
   t.push(kxs_row(1, 0), -1);
-  EXPECT_EQ(t.step(), (Rendered{{"(1, 0, '')", -1}, {"(1, 2, '')", 1}}));
+  EXPECT_EQ(t.step(), (Rendered{{"(1, -1, '')", -1}, {"(1, 0, '')", -1}, {"(1, 2, '')", 2}}));
+  EXPECT_GT(t.stats().entries_visited, visited);
 }
 
 // A partition with fewer than k rows: every change is recomputed.

@@ -39,7 +39,11 @@
 // key), so a tie on ORDER BY is after or before, never equal, and a change of
 // that row itself (any weight) is recomputed. Rows past it, inserted or
 // deleted with any weight, leave every earlier row's weight and so the first
-// offset + k positions as they were. A partition recomputed reads only `new`.
+// offset + k positions as they were. The list kept holds every row of
+// non-zero weight up to that row (top_k_positions.h), so a change before it
+// that leaves the positions filled (an insert, a weight moved) is applied to
+// the list alone; one that empties positions rows after it would fill
+// (deletes inside the top k) reads `new` from the trace.
 //
 //   k = 2, ORDER BY x, one partition p; rows written by x
 //   step | 0             | 1       | 2      | 3
@@ -62,6 +66,8 @@ struct TopKStats {
   uint64_t partitions_touched = 0;
   //! Of those, the ones whose change landed past the first offset + k positions: not recomputed.
   uint64_t partitions_unchanged = 0;
+  //! Of those, the ones whose new first positions came from the kept ones and the change alone (no trace read).
+  uint64_t partitions_merged = 0;
   //! Trace entries (row, total weight) read while computing top-k lists.
   uint64_t entries_visited = 0;
 };
