@@ -16,8 +16,8 @@
 //              rank limit 3                                  (top3_by_region)
 #include <chrono>
 #include <cstdio>
-#include <cstring>
 #include <cstdlib>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -37,18 +37,23 @@
 
 using namespace freshet;
 
-struct Order { int64_t id, customer; double amount; };
+struct Order {
+  int64_t id, customer;
+  double amount;
+};
 
 int main(int argc, char** argv) {
   std::string which = argc > 1 ? argv[1] : "orders";
   int changes = argc > 2 ? atoi(argv[2]) : 2000;
   const int kOrders = 200000, kCustomers = 1000, kRegions = 10;
-  SchemaPtr order_schema = make_schema({{"id", SqlType::bigint()}, {"customer", SqlType::bigint()}, {"amount", SqlType::double_precision()}});
+  SchemaPtr order_schema = make_schema(
+      {{"id", SqlType::bigint()}, {"customer", SqlType::bigint()}, {"amount", SqlType::double_precision()}});
   SchemaPtr revenue_schema = make_schema({{"customer", SqlType::bigint()}, {"revenue", SqlType::double_precision()}});
   SchemaPtr region_schema = make_schema({{"region", SqlType::bigint()}});
   Circuit circuit;
   const bool by_region = which == "window", customers = which == "customers";
-  InputOperator* in = add_input(circuit, by_region ? region_schema : empty_schema(), customers ? revenue_schema : order_schema);
+  InputOperator* in =
+      add_input(circuit, by_region ? region_schema : empty_schema(), customers ? revenue_schema : order_schema);
   Stream out;
   if (which == "orders") out = top_k(in->stream(), {{2, true, true}, {0, false, false}}, 10);
   if (which == "latest") out = top_k(in->stream(), {{0, true, true}}, 10);
