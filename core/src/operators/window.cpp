@@ -115,8 +115,10 @@ class WindowOperator : public Operator {
         continue;
       }
       const bool limited = plan_.options.rank_limit.has_value();
-      if (limited && (sign > 0 ? unchanged_[index] : ranked_passed_by(partition, first))) {
-        if (sign < 0) unchanged_[index] = true, ++stats_.partitions_unchanged;
+      if (limited && sign > 0 && unchanged_[index]) continue;
+      if (limited && sign < 0 && ranked_passed_by(partition, first)) {
+        unchanged_[index] = true;
+        ++stats_.partitions_unchanged;
         continue;
       }
       PartitionRows rows(plan_);
