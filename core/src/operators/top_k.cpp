@@ -1,15 +1,20 @@
 #include "freshet/operators/top_k.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 #include "freshet/zset/batch_builder.h"
 #include "freshet/zset/batch_codec.h"
 #include "freshet/zset/cursor.h"
 #include "freshet/zset/trace.h"
+#include "partition_cache.h"
+#include "top_k_positions.h"
 
 namespace freshet {
 namespace {
+
+using top_k_detail::FirstPositions;
 
 constexpr uint64_t kMaxPositions = uint64_t{1} << 62;  // more positions than any partition's total weight
 
@@ -39,18 +44,44 @@ class TopKOperator : public Operator {
     // `changes` copies the rows it is given, so the old lists survive the
     // insert (which may merge away the batches they were read from).
     BatchBuilder changes;
-    for (size_t p = 0; p < delta->key_count(); ++p) add_top_k(delta->key(p), -1, changes);
+    recomputed_.clear();
+    for (size_t p = 0; p < delta->key_count(); ++p) {
+      RowRef partition = delta->key(p);
+      const FirstPositions* old = cache_.find(partition);
+      std::optional<FirstPositions> read;
+      if (!old) old = &read.emplace(first_positions(partition));
+      // The delta's values are sorted: its first is the smallest.
+      if (old->full() && compare_rows(delta->value(delta->values_begin(p)), old->last()) > 0) {
+        ++stats_.partitions_unchanged;
+        if (read) keep(partition, std::move(*read));
+        continue;
+      }
+      FirstPositions now(positions_, skipped_);
+      if (old->merged(*delta, delta->values_begin(p), delta->values_end(p), &now)) {
+        ++stats_.partitions_merged;
+        FirstPositions::add_difference(*old, now, changes);
+        keep(partition, std::move(now));
+        continue;
+      }
+      old->add_to(-1, changes);
+      recomputed_.push_back(p);
+    }
     sorted_rows_.insert(delta);
-    for (size_t p = 0; p < delta->key_count(); ++p) add_top_k(delta->key(p), +1, changes);
+    for (size_t p : recomputed_) {
+      FirstPositions now = first_positions(delta->key(p));
+      now.add_to(+1, changes);
+      keep(delta->key(p), std::move(now));
+    }
     stats_.partitions_touched += delta->key_count();
     output_->batch = changes.finish();
     return Status::OK();
   }
 
-  size_t state_bytes() const override { return sorted_rows_.memory_bytes(); }
+  size_t state_bytes() const override { return sorted_rows_.memory_bytes() + cache_.bytes(); }
   size_t state_rows() const override { return sorted_rows_.entry_count(); }
   void save_state(ByteWriter& out) const override { write_trace(out, sorted_rows_); }
   void restore_state(ByteReader& in) override {
+    cache_.clear();
     read_trace(in, rows_of(input_->key_schema), sorted_rows_of(input_->value_schema), &sorted_rows_);
   }
   const TopKStats& stats() const { return stats_; }
@@ -66,19 +97,19 @@ class TopKOperator : public Operator {
     return builder.finish();
   }
 
-  //! Adds the partition's positions [offset, offset + k), times `sign`, to `out`.
-  void add_top_k(RowRef partition, Weight sign, BatchBuilder& out) {
-    Weight positions_left = positions_;
-    Weight skip_left = skipped_;
-    for (Trace::KeyCursor c = sorted_rows_.seek(partition); c.valid() && positions_left > 0; c.next()) {
+  //! A partition's first positions as a walk of the trace reads them.
+  FirstPositions first_positions(RowRef partition) {
+    FirstPositions read(positions_, skipped_);
+    for (Trace::KeyCursor c = sorted_rows_.seek(partition); c.valid(); c.next()) {
       ++stats_.entries_visited;
-      if (c.weight() <= 0) continue;
-      Weight taken = std::min(c.weight(), positions_left);
-      positions_left -= taken;
-      Weight skipped = std::min(taken, skip_left);
-      skip_left -= skipped;
-      if (taken > skipped) out.add_row(sorted_row_payload(c.value()), sign * (taken - skipped));
+      if (!read.add(c.value(), c.weight())) break;
     }
+    return read;
+  }
+
+  void keep(RowRef partition, FirstPositions positions) {
+    const size_t bytes = positions.heap_bytes();
+    cache_.put(partition, std::move(positions), bytes);
   }
 
   const StreamSlot* input_;
@@ -87,6 +118,10 @@ class TopKOperator : public Operator {
   const Weight skipped_;    // the offset: leading positions walked but not output
   const Weight positions_;  // offset + k, clamped to what a Weight holds (a huge k means "every row")
   Trace sorted_rows_;  // partition -> encode_sorted_row(row): the integral of the input
+  // Partitions' first positions between steps: a megabyte holds a few
+  // thousand lists of ten rows, and a global top-k needs one.
+  rank_limit_detail::PartitionCache<FirstPositions> cache_{size_t{1} << 20};
+  std::vector<size_t> recomputed_;  // partitions of a step's delta whose first positions may move
   std::string scratch_;
   TopKStats stats_;
 };

@@ -8,6 +8,7 @@
 #include "freshet/zset/batch_codec.h"
 #include "freshet/zset/cursor.h"
 #include "freshet/zset/trace.h"
+#include "partition_cache.h"
 #include "window_partition.h"
 #include "window_walk.h"
 
@@ -50,6 +51,7 @@ class WindowOperator : public Operator {
     // `changes` copies the rows it is given, so the old results survive the
     // insert (which may merge away the batches they were read from).
     BatchBuilder changes;
+    unchanged_.assign(delta->key_count(), false);
     Status status = add_results(*delta, -1, changes);
     sorted_rows_.insert(delta);
     if (status.ok()) status = add_results(*delta, +1, changes);
@@ -57,6 +59,7 @@ class WindowOperator : public Operator {
       // An aggregate overflowed: take the delta back out, so the state
       // still matches the output sent so far, and fail the step.
       sorted_rows_.insert(negated(*delta));
+      ranked_.clear();
       return status;
     }
     stats_.partitions_touched += delta->key_count();
@@ -64,10 +67,11 @@ class WindowOperator : public Operator {
     return Status::OK();
   }
 
-  size_t state_bytes() const override { return sorted_rows_.memory_bytes(); }
+  size_t state_bytes() const override { return sorted_rows_.memory_bytes() + ranked_.bytes(); }
   size_t state_rows() const override { return sorted_rows_.entry_count(); }
   void save_state(ByteWriter& out) const override { write_trace(out, sorted_rows_); }
   void restore_state(ByteReader& in) override {
+    ranked_.clear();
     read_trace(in, rows_of(input_->key_schema), sorted_rows_of(input_->value_schema), &sorted_rows_);
   }
   const WindowStats& stats() const { return stats_; }
@@ -94,7 +98,7 @@ class WindowOperator : public Operator {
   Status add_results(const Batch& delta, Weight sign, BatchBuilder& out) {
     BatchCursor c(delta);
     std::vector<RowRef> changed;
-    while (c.valid()) {
+    for (size_t index = 0; c.valid(); ++index) {
       RowRef partition = c.key();
       RowRef first = c.value(), last = c.value();
       changed.clear();
@@ -110,10 +114,31 @@ class WindowOperator : public Operator {
         FRESHET_RETURN_IF_ERROR(status_);
         continue;
       }
+      const bool limited = plan_.options.rank_limit.has_value();
+      if (limited && sign > 0 && unchanged_[index]) continue;
+      if (limited && sign < 0 && ranked_passed_by(partition, first)) {
+        unchanged_[index] = true;
+        ++stats_.partitions_unchanged;
+        continue;
+      }
       PartitionRows rows(plan_);
       for (Trace::KeyCursor t = sorted_rows_.seek(partition); t.valid(); t.next()) {
         ++stats_.entries_visited;
         if (t.weight() > 0 && !rows.add(t.value(), t.weight())) break;
+      }
+      if (limited) {
+        // Before the insert only a partition not kept gets here (or one the
+        // change reaches); after it, every partition read is kept anew.
+        RankedRows read{rows.entries() ? rows.entry(rows.entries() - 1).to_bytes() : std::string(),
+                        rows.rank_limit_reached()};
+        const bool passed = sign < 0 && read.passed_by(first, row_number_limit_);
+        const size_t bytes = read.last.capacity();
+        ranked_.put(partition, std::move(read), bytes);
+        if (passed) {
+          unchanged_[index] = true;
+          ++stats_.partitions_unchanged;
+          continue;
+        }
       }
       auto [lo, hi] = rows.affected(first, last);
       FRESHET_RETURN_IF_ERROR(rows.emit(lo, hi, sign, out, stats_.rows_computed));
@@ -224,11 +249,44 @@ class WindowOperator : public Operator {
     return true;
   }
 
+  //! With a rank limit, what a walk of a partition read: its last row, and
+  //! whether the rows read reach the limit.
+  struct RankedRows {
+    std::string last;  //!< the last sorted row read (empty: none)
+    bool limit_reached = false;
+
+    //! Whether a change whose smallest sorted row is `first` leaves the rows
+    //! read as they are: it comes after `last` and, unless ranks are row
+    //! numbers, is no peer of it (add() takes a peer of the last row).
+    bool passed_by(RowRef first, bool row_number) const {
+      if (!limit_reached) return false;
+      if (last.empty()) return true;
+      RowRef row(last);
+      if (compare_rows(first, row) <= 0) return false;
+      return row_number || sort_key_of(first) != sort_key_of(row);
+    }
+    static std::string_view sort_key_of(RowRef entry) {
+      return {reinterpret_cast<const char*>(entry.data),
+              static_cast<size_t>(sorted_row_payload(entry).data - entry.data)};
+    }
+  };
+
+  bool ranked_passed_by(RowRef partition, RowRef first) {
+    const RankedRows* known = ranked_.find(partition);
+    return known && known->passed_by(first, row_number_limit_);
+  }
+
   const StreamSlot* input_;
   StreamSlot* output_;
   const WindowPlan plan_;
+  const bool row_number_limit_ =
+      plan_.options.rank_limit &&
+      plan_.options.functions[plan_.options.rank_function].kind == WindowFunctionKind::kRowNumber;
   Status status_;
   Trace sorted_rows_;  // partition -> encode_sorted_row(row): the integral of the input
+  // With a rank limit: partitions' RankedRows between steps (a row each).
+  rank_limit_detail::PartitionCache<RankedRows> ranked_{size_t{1} << 20};
+  std::vector<bool> unchanged_;  // per partition of the step's delta: its ranked rows cannot move
   std::string scratch_;
   WindowStats stats_;
 };

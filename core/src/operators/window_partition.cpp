@@ -166,6 +166,13 @@ bool PartitionRows::add(RowRef entry, Weight weight) {
   return true;
 }
 
+bool PartitionRows::rank_limit_reached() const {
+  const std::optional<uint64_t>& limit = plan_.options.rank_limit;
+  if (!limit) return false;
+  WindowFunctionKind kind = plan_.options.functions[plan_.options.rank_function].kind;
+  return kind == WindowFunctionKind::kDenseRank ? distinct_keys_ >= *limit : positions() >= *limit;
+}
+
 std::string_view PartitionRows::sort_key(size_t e) const {
   RowRef entry = entries_[e];
   return {reinterpret_cast<const char*>(entry.data), static_cast<size_t>(sorted_row_payload(entry).data - entry.data)};

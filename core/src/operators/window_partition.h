@@ -66,6 +66,9 @@ class PartitionRows {
   //! Appends the next entry of the walk; false when a rank limit is reached and the walk should stop.
   bool add(RowRef entry, Weight weight);
   size_t positions() const { return position_entry_.size(); }
+  //! With a rank limit: the rows added reach it, so add() refuses every
+  //! further row that is not a peer of the last one (whatever follows).
+  bool rank_limit_reached() const;
   size_t entries() const { return entries_.size(); }
   RowRef entry(size_t e) const { return entries_[e]; }
   //! Index of the first position whose entry is >= `entry` (> when `after`), in the walk's order.

@@ -2,15 +2,17 @@
 // top k, NULL placement, ASC and DESC, the global case), oracle runs against
 // a sort-and-cut reference, and a structural check that a step's work follows
 // the change rather than the partition's size.
+#include "freshet/operators/top_k.h"
+
+#include <gtest/gtest.h>
+
 #include <algorithm>
 #include <cstdint>
 #include <map>
 #include <optional>
 
-#include <gtest/gtest.h>
-
-#include "freshet/operators/top_k.h"
 #include "support/generators.h"
+#include "support/rank_limit_oracle.h"
 
 namespace freshet {
 namespace {
@@ -355,6 +357,107 @@ TEST(TopKTest, OffsetSplitsARowsPositions) {
 TEST(TopKTest, MatchesOracleNoOrderColumnsK3) {
   // No ORDER BY columns: the row bytes alone decide (a deterministic LIMIT).
   run_top_k_oracle(testing::indexed_kxs_input(2), {}, 3, testing::test_seed(306));
+}
+
+// ---- Changes past the first positions ----
+// The operator keeps each partition's first positions between steps and
+// skips a partition whose change lands past them; these runs mostly change
+// rows past them, with ties, weights, upserts and a checkpoint restored over
+// a later state (rank_limit_oracle.h).
+
+//! `least_skipped`: the share of touched partitions the run must have skipped.
+void run_skip_oracle(std::vector<SortColumn> order_by, size_t k, size_t offset, uint64_t seed,
+                     testing::RankLimitRunOptions options = {}, double least_skipped = 0.5) {
+  const TopKStats* stats = nullptr;
+  testing::run_rank_limit_oracle(
+      [&](const std::vector<Stream>& in) { return top_k(in[0], order_by, k, offset, &stats); },
+      [&](const std::vector<ZSetMap>& in) { return top_k_reference(in[0], order_by, k, offset); }, seed, options);
+  ASSERT_NE(stats, nullptr);
+  // Changes were skipped, and not all: the runs test both paths.
+  EXPECT_GT(static_cast<double>(stats->partitions_unchanged), least_skipped * stats->partitions_touched);
+  EXPECT_LT(stats->partitions_unchanged, stats->partitions_touched);
+  // Of those recomputed, some from the list kept and some by reading the trace.
+  EXPECT_GT(stats->partitions_merged, 0u);
+  EXPECT_LT(stats->partitions_unchanged + stats->partitions_merged, stats->partitions_touched);
+}
+
+TEST(TopKTest, ChangesPastTheTopKMatchOracleK3) { run_skip_oracle({{1, false, false}}, 3, 0, testing::test_seed(310)); }
+
+TEST(TopKTest, ChangesPastTheTopKMatchOracleK1DescendingNullsFirst) {
+  run_skip_oracle({{1, true, true}}, 1, 0, testing::test_seed(311));
+}
+
+// Ties on x are broken by the row: the k-th position's row and a row after
+// it may share their x.
+TEST(TopKTest, ChangesPastTheTopKMatchOracleTiesOnly) {
+  testing::RankLimitRunOptions options;
+  options.x_domain = 1;
+  run_skip_oracle({{1, false, false}}, 4, 0, testing::test_seed(312), options);
+}
+
+TEST(TopKTest, ChangesPastTheTopKMatchOracleWithOffset) {
+  run_skip_oracle({{1, true, true}, {2, false, false}}, 2, 3, testing::test_seed(313));
+}
+
+// 6000 partitions at once: more than the operator keeps, so some are read
+// again from the trace on their next change. Partitions stay small: fewer
+// changes land past their first positions.
+TEST(TopKTest, ChangesPastTheTopKMatchOracleManyPartitions) {
+  testing::RankLimitRunOptions options;
+  options.partitions = 6000;
+  options.initial_rows = 4;
+  options.steps = 300;
+  options.check_every = 30;
+  options.save_at = 100;
+  options.restore_at = 200;
+  run_skip_oracle({{1, false, false}}, 2, 0, testing::test_seed(314), options, 0.05);
+}
+
+// After 1000 rows, a change past the 3rd position reads no trace entry, nor
+// does one before it that leaves the 3 positions filled; a delete inside
+// them reads the rows after.
+TEST(TopKTest, AChangePastTheTopKReadsNothing) {
+  TopKCircuit t(kByX, 3);
+  for (int64_t x = 0; x < 1000; ++x) t.push(kxs_row(1, x), 1);
+  t.step();  // the partition was empty: its 3 positions come from the list kept and the change
+  EXPECT_EQ(t.stats().partitions_merged, 1u);
+  const uint64_t visited = t.stats().entries_visited;
+  t.push(kxs_row(1, 500), -1);
+  t.push(kxs_row(1, 2000), 2);
+  EXPECT_EQ(t.step(), Rendered{});
+  EXPECT_EQ(t.stats().partitions_unchanged, 1u);
+  // The 3rd row itself (here: more of its weight) is recomputed, from the list kept.
+  t.push(kxs_row(1, 2), 1);
+  EXPECT_EQ(t.step(), Rendered{});
+  EXPECT_EQ(t.stats().partitions_unchanged, 1u);
+  EXPECT_EQ(t.stats().partitions_merged, 2u);
+  // A row tying with the 3rd on x but after it by bytes stays out.
+  t.push(kxs_row(1, 2, "z"), 1);
+  EXPECT_EQ(t.step(), Rendered{});
+  EXPECT_EQ(t.stats().partitions_unchanged, 2u);
+  // A new first row pushes out the 3rd, from the list kept.
+  t.push(kxs_row(1, -1), 1);
+  EXPECT_EQ(t.step(), (Rendered{{"(1, -1, '')", 1}, {"(1, 2, '')", -1}}));
+  EXPECT_EQ(t.stats().partitions_merged, 3u);
+  EXPECT_EQ(t.stats().entries_visited, visited);
+  // Deleting inside moves the next row in: read from the trace.
+  t.push(kxs_row(1, -1), -1);
+  t.push(kxs_row(1, 0), -1);
+  EXPECT_EQ(t.step(), (Rendered{{"(1, -1, '')", -1}, {"(1, 0, '')", -1}, {"(1, 2, '')", 2}}));
+  EXPECT_GT(t.stats().entries_visited, visited);
+}
+
+// A partition with fewer than k rows: every change is recomputed.
+TEST(TopKTest, APartitionShortOfKIsAlwaysRecomputed) {
+  TopKCircuit t(kByX, 3);
+  t.push(kxs_row(1, 1), 1);
+  t.push(kxs_row(1, 2), 1);
+  t.step();
+  t.push(kxs_row(1, 9), 1);
+  EXPECT_EQ(t.step(), (Rendered{{"(1, 9, '')", 1}}));
+  t.push(kxs_row(1, 10), 1);
+  EXPECT_EQ(t.step(), Rendered{});
+  EXPECT_EQ(t.stats().partitions_unchanged, 1u);  // full now: 10 comes after 9
 }
 
 }  // namespace

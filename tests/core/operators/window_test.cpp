@@ -15,6 +15,7 @@
 #include "freshet/common/byte_io.h"
 #include "support/generators.h"
 #include "support/oracle.h"
+#include "support/rank_limit_oracle.h"
 
 namespace freshet {
 namespace {
@@ -415,6 +416,63 @@ TEST(WindowTest, MatchesOracleRankLimit) {
 
 TEST(WindowTest, MatchesOracleDenseRankLimit) {
   run_window_oracle(testing::indexed_kxs_input(3), limited(WindowFunctionKind::kDenseRank, 2), testing::test_seed(407));
+}
+
+// Runs whose changes mostly land past the ranked rows, which the operator
+// then skips without reading (rank_limit_oracle.h): ties, weights, upserts,
+// and a checkpoint restored over a later state.
+void run_rank_limit_skip_oracle(WindowOptions options, uint64_t seed, testing::RankLimitRunOptions run = {},
+                                double least_skipped = 0.33) {
+  ASSERT_TRUE(validate_window(*testing::kxs_schema(), options).ok());
+  SchemaPtr output_schema;
+  const WindowStats* stats = nullptr;
+  testing::run_rank_limit_oracle(
+      [&](const std::vector<Stream>& in) {
+        Stream out = window(in[0], options, &stats);
+        output_schema = out.key_schema_ptr();
+        return out;
+      },
+      [&](const std::vector<ZSetMap>& in) { return window_reference(in[0], options, *output_schema); }, seed, run);
+  ASSERT_NE(stats, nullptr);
+  EXPECT_GT(static_cast<double>(stats->partitions_unchanged), least_skipped * stats->partitions_touched);
+  EXPECT_LT(stats->partitions_unchanged, stats->partitions_touched);
+}
+
+//! limited(), ordered by x alone: rows that differ in s are peers.
+WindowOptions limited_by_x(WindowFunctionKind kind, uint64_t k) {
+  WindowOptions options = limited(kind, k);
+  options.order_by = {{1, true, true}};
+  return options;
+}
+
+TEST(WindowTest, ChangesPastTheRowNumberLimitMatchOracle) {
+  run_rank_limit_skip_oracle(limited(WindowFunctionKind::kRowNumber, 3), testing::test_seed(409));
+  run_rank_limit_skip_oracle(limited_by_x(WindowFunctionKind::kRowNumber, 3), testing::test_seed(413));
+}
+
+// RANK and DENSE_RANK take peers of the last ranked row: a change tying with
+// it on ORDER BY must be read even when it comes after it.
+TEST(WindowTest, ChangesPastTheRankLimitMatchOracle) {
+  run_rank_limit_skip_oracle(limited(WindowFunctionKind::kRank, 3), testing::test_seed(410));
+  run_rank_limit_skip_oracle(limited_by_x(WindowFunctionKind::kRank, 3), testing::test_seed(414));
+}
+
+TEST(WindowTest, ChangesPastTheDenseRankLimitMatchOracle) {
+  run_rank_limit_skip_oracle(limited(WindowFunctionKind::kDenseRank, 2), testing::test_seed(411));
+  run_rank_limit_skip_oracle(limited_by_x(WindowFunctionKind::kDenseRank, 2), testing::test_seed(415));
+}
+
+// 8000 partitions in the first step: more than the operator keeps (a
+// megabyte), so some are read again from the trace on their next change.
+TEST(WindowTest, ChangesPastTheRankLimitMatchOracleManyPartitions) {
+  testing::RankLimitRunOptions run;
+  run.partitions = 8000;
+  run.initial_rows = 3;
+  run.steps = 300;
+  run.check_every = 30;
+  run.save_at = 100;
+  run.restore_at = 200;
+  run_rank_limit_skip_oracle(limited(WindowFunctionKind::kRank, 2), testing::test_seed(412), run, 0.02);
 }
 
 // ---- Work and state ----

@@ -29,6 +29,22 @@
 // partition. Cancelled entries are (row) pairs whose weights over the
 // spine's batches sum to zero and that merging has not yet removed.
 //
+// Most changes land past the first k positions (a new order among 200k,
+// LIMIT 10): they cannot move them, and Δout is empty. So the operator keeps
+// each partition's `old` list across steps (partition_cache.h, bounded in
+// bytes, rebuilt from the trace when missing: checkpoints hold only the
+// trace), and skips a partition when it fills all offset + k positions and
+// the delta's smallest sorted row comes after the one at position
+// offset + k. Sorted rows are unique per row (the row bytes follow the sort
+// key), so a tie on ORDER BY is after or before, never equal, and a change of
+// that row itself (any weight) is recomputed. Rows past it, inserted or
+// deleted with any weight, leave every earlier row's weight and so the first
+// offset + k positions as they were. The list kept holds every row of
+// non-zero weight up to that row (top_k_positions.h), so a change before it
+// that leaves the positions filled (an insert, a weight moved) is applied to
+// the list alone; one that empties positions rows after it would fill
+// (deletes inside the top k) reads `new` from the trace.
+//
 //   k = 2, ORDER BY x, one partition p; rows written by x
 //   step | 0             | 1       | 2      | 3
 //   in   | p:1, p:3, p:5 | p:2     | -p:1   | p:9
@@ -46,8 +62,12 @@ namespace freshet {
 //! Cumulative work counters of one top-k operator (tests, diagnostics).
 struct TopKStats {
   uint64_t steps = 0;
-  //! Partitions whose top k was recomputed (twice each: before and after).
+  //! Partitions the input changed.
   uint64_t partitions_touched = 0;
+  //! Of those, the ones whose change landed past the first offset + k positions: not recomputed.
+  uint64_t partitions_unchanged = 0;
+  //! Of those, the ones whose new first positions came from the kept ones and the change alone (no trace read).
+  uint64_t partitions_merged = 0;
   //! Trace entries (row, total weight) read while computing top-k lists.
   uint64_t entries_visited = 0;
 };

@@ -54,6 +54,12 @@
 // counted from the start): O(partition) reading, O(affected rows) output.
 // With a rank limit (the top-k rule: `WHERE rn <= k` over ROW_NUMBER/RANK/
 // DENSE_RANK) the walk stops after the rows ranked <= k: O(k) like top_k.
+// And like top_k, the operator keeps each partition's last ranked row across
+// steps (partition_cache.h; rebuilt from the trace when missing) and reads
+// nothing for a partition whose ranked rows reach the limit and whose change
+// comes after that row (ROW_NUMBER: by sorted row; RANK and DENSE_RANK: by
+// ORDER BY key, as a peer of it would still rank): every result the walk
+// would compute depends only on the rows it reads, which stay the same.
 //
 //   ROW_NUMBER() OVER (ORDER BY x), one partition; rows written (x, rn)
 //   step | 0          | 1                  | 2
@@ -117,6 +123,8 @@ struct WindowOptions {
 struct WindowStats {
   uint64_t steps = 0;
   uint64_t partitions_touched = 0;
+  //! With a rank limit: partitions whose change landed past the ranked rows, not read.
+  uint64_t partitions_unchanged = 0;
   //! Trace entries read by the walks (both walks of each touched partition).
   uint64_t entries_visited = 0;
   //! Output rows computed (before consolidation), old and new.
