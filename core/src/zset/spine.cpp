@@ -1,5 +1,7 @@
 #include "freshet/zset/spine.h"
 
+#include <utility>
+
 #include "freshet/common/assert.h"
 #include "freshet/zset/fixed_width_merge.h"
 
@@ -19,7 +21,8 @@ Spine::Level& Spine::level(size_t index) {
 void Spine::insert(BatchPtr batch) {
   FRESHET_ASSERT(batch && !batch->empty());
   const size_t index = level_of(batch->size());
-  const uint64_t fuel = kFuelPerEntry << index;
+  banked_fuel_ += kFuelPerEntry << index;
+  const uint64_t fuel = banked_fuel_ >= kFuelSlice ? std::exchange(banked_fuel_, 0) : 0;
   // Fuel for each level (merging or not) and the roll-up, which merges less
   // than 2^(index+2) entries below the batch's level and may complete a
   // merge of at most that many at it.
@@ -27,7 +30,7 @@ void Spine::insert(BatchPtr batch) {
   // a cascade of them merges less than 2^(kEagerLevels+1) entries.
   budget_ = fuel * (std::max(levels_.size(), index) + 1) + (uint64_t{8} << index) + (uint64_t{2} << kEagerLevels);
   work_ = 0;
-  apply_fuel(fuel);
+  if (fuel > 0) apply_fuel(fuel);
   roll_up(index);
   insert_at(std::move(batch), index);
 }

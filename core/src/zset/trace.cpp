@@ -1,5 +1,7 @@
 #include "freshet/zset/trace.h"
 
+#include <algorithm>
+
 #include "freshet/circuit/work_meter.h"
 #include "freshet/zset/merge.h"
 
@@ -19,10 +21,17 @@ void Trace::insert(BatchPtr batch) {
     return;
   }
   const size_t before = memory_bytes() + batch->memory_bytes();
+  const size_t merging_before = spine_.merging_bytes();
   spine_.insert(std::move(batch));
   spine_.collect(batches_);
   count_bytes();
-  if (bytes_ > before) meter->charge_bytes(bytes_ - before);
+  // What merges in progress wrote is charged even where small batches the
+  // insert merged away gave back as much (a slice of fuel comes with an
+  // eager cascade every few inserts: Spine::kFuelSlice).
+  const size_t merging_after = spine_.merging_bytes();
+  size_t grown = bytes_ > before ? bytes_ - before : 0;
+  if (merging_after > merging_before) grown = std::max(grown, merging_after - merging_before);
+  if (grown > 0) meter->charge_bytes(grown);
 }
 
 void Trace::count_bytes() const {
