@@ -138,4 +138,117 @@ BatchPtr merge_fixed_width(const Batch& a, const Batch& b, uint64_t& work) {
   return merged;
 }
 
+BatchPtr merge_fixed_width_many(const BatchPtr* batches, size_t count, uint64_t& work) {
+  constexpr size_t kMostSources = 16;
+  if (count < 2 || count > kMostSources) return nullptr;
+  const Batch& first = *batches[0];
+  size_t key_room = 0, value_room = 0;
+  bool explicit_starts = false;
+  for (size_t i = 0; i < count; ++i) {
+    const Batch& b = *batches[i];
+    if (!Batch::merge_in_place(first, b)) return nullptr;
+    key_room += b.key_count();
+    value_room += b.size();
+    explicit_starts = explicit_starts || !b.value_starts_.empty();
+  }
+  const uint32_t key_width = first.keys_.width(), value_width = first.values_.width();
+  // Each source's current entry: value v of key k (values are contiguous
+  // across keys, so v only moves on, and k with it at a key's last value).
+  struct Source {
+    const Batch* batch;
+    size_t k, v, v_end_of_key;
+    const uint8_t* key;
+    const uint8_t* value;
+  };
+  Source sources[kMostSources];
+  size_t live = 0;
+  for (size_t i = 0; i < count; ++i) {
+    const Batch& b = *batches[i];
+    sources[live++] = {&b, 0, 0, b.values_end(0), b.keys_.data(), b.values_.data()};
+  }
+  auto advance = [&](Source& s) {
+    ++s.v;
+    s.value += value_width;
+    if (s.v == s.v_end_of_key) {
+      ++s.k;
+      s.key += key_width;
+      if (s.k < s.batch->key_count()) s.v_end_of_key = s.batch->values_end(s.k);
+    }
+  };
+  auto compare = [&](const Source& x, const Source& y) {
+    const int c = compare_row_bytes(x.key, y.key, key_width);
+    return c != 0 || value_width == 0 ? c : compare_row_bytes(x.value, y.value, value_width);
+  };
+
+  auto merged = std::make_shared<Batch>();
+  Batch& out = *merged;
+  uint8_t* const keys = out.keys_.extend_fixed(key_width, key_room);
+  uint8_t* const values = out.values_.extend_fixed(value_width, value_room);
+  std::vector<Weight> own_weights;
+  Weight* const weights = weight_room(value_room, own_weights);
+  std::vector<uint32_t>& starts = out.value_starts_;
+  if (explicit_starts) starts.reserve(key_room + 1);
+  size_t key_count = 0, value_count = 0;
+  work += value_room;
+
+  size_t equal[kMostSources];
+  while (live > 0) {
+    // The least current entry, and every source holding it.
+    size_t least = 0, equals = 1;
+    equal[0] = 0;
+    for (size_t i = 1; i < live; ++i) {
+      const int c = compare(sources[i], sources[least]);
+      if (c < 0) {
+        least = i;
+        equals = 1;
+        equal[0] = i;
+      } else if (c == 0) {
+        equal[equals++] = i;
+      }
+    }
+    const uint8_t* const key = sources[least].key;
+    const uint8_t* const value = sources[least].value;
+    Weight sum = 0;
+    for (size_t e = 0; e < equals; ++e) {
+      const Source& s = sources[equal[e]];
+      sum += s.batch->weight(s.v);
+    }
+    if (sum != 0) {
+      if (key_count == 0 || compare_row_bytes(keys + (key_count - 1) * key_width, key, key_width) != 0) {
+        if (explicit_starts) starts.push_back(static_cast<uint32_t>(value_count));
+        copy_fixed_row_bytes(keys + key_count * key_width, key, key_width);
+        ++key_count;
+      } else if (!explicit_starts) {
+        // The first key with two values: the keys before it had one each.
+        starts.reserve(key_room + 1);
+        for (uint32_t k = 0; k < key_count; ++k) starts.push_back(k);
+        explicit_starts = true;
+      }
+      copy_fixed_row_bytes(values + value_count * value_width, value, value_width);
+      weights[value_count++] = sum;
+    }
+    // Move the equal sources on (from the last, so that removing an
+    // exhausted one, swapped with the last live one, keeps the others' places).
+    for (size_t e = equals; e-- > 0;) {
+      Source& s = sources[equal[e]];
+      advance(s);
+      if (s.k == s.batch->key_count()) sources[equal[e]] = sources[--live];
+    }
+  }
+
+  if (key_count == 0) return Batch::empty_batch();
+  if (explicit_starts) starts.push_back(static_cast<uint32_t>(value_count));
+  out.weights_.assign(weights, value_count);
+  if (key_count < key_room) {
+    out.keys_.truncate_fixed(key_count);
+    out.keys_.shrink_bytes_to_fit();
+  }
+  if (value_count < value_room) {
+    out.values_.truncate_fixed(value_count);
+    out.values_.shrink_bytes_to_fit();
+  }
+  if (key_count >= Batch::kFenceMinKeys) out.build_fence();
+  return merged;
+}
+
 }  // namespace freshet
