@@ -152,33 +152,17 @@ BatchPtr merge_fixed_width_many(const BatchPtr* batches, size_t count, uint64_t&
     explicit_starts = explicit_starts || !b.value_starts_.empty();
   }
   const uint32_t key_width = first.keys_.width(), value_width = first.values_.width();
-  // Each source's current entry: value v of key k (values are contiguous
-  // across keys, so v only moves on, and k with it at a key's last value).
+  // Each source's current key: the merge goes key by key, so a key only one
+  // source holds (most, in small batches of scattered keys) is copied with
+  // its values without comparing them.
   struct Source {
     const Batch* batch;
-    size_t k, v, v_end_of_key;
+    size_t k;
     const uint8_t* key;
-    const uint8_t* value;
   };
   Source sources[kMostSources];
-  size_t live = 0;
-  for (size_t i = 0; i < count; ++i) {
-    const Batch& b = *batches[i];
-    sources[live++] = {&b, 0, 0, b.values_end(0), b.keys_.data(), b.values_.data()};
-  }
-  auto advance = [&](Source& s) {
-    ++s.v;
-    s.value += value_width;
-    if (s.v == s.v_end_of_key) {
-      ++s.k;
-      s.key += key_width;
-      if (s.k < s.batch->key_count()) s.v_end_of_key = s.batch->values_end(s.k);
-    }
-  };
-  auto compare = [&](const Source& x, const Source& y) {
-    const int c = compare_row_bytes(x.key, y.key, key_width);
-    return c != 0 || value_width == 0 ? c : compare_row_bytes(x.value, y.value, value_width);
-  };
+  for (size_t i = 0; i < count; ++i) sources[i] = {batches[i].get(), 0, batches[i]->keys_.data()};
+  size_t live = count;
 
   auto merged = std::make_shared<Batch>();
   Batch& out = *merged;
@@ -191,13 +175,19 @@ BatchPtr merge_fixed_width_many(const BatchPtr* batches, size_t count, uint64_t&
   size_t key_count = 0, value_count = 0;
   work += value_room;
 
+  // The values of one key several sources hold: [v, end) of each.
+  struct Values {
+    const Batch* batch;
+    size_t v, end;
+  };
+  Values runs[kMostSources];
   size_t equal[kMostSources];
   while (live > 0) {
-    // The least current entry, and every source holding it.
+    // The least current key, and every source holding it.
     size_t least = 0, equals = 1;
     equal[0] = 0;
     for (size_t i = 1; i < live; ++i) {
-      const int c = compare(sources[i], sources[least]);
+      const int c = compare_row_bytes(sources[i].key, sources[least].key, key_width);
       if (c < 0) {
         least = i;
         equals = 1;
@@ -207,31 +197,70 @@ BatchPtr merge_fixed_width_many(const BatchPtr* batches, size_t count, uint64_t&
       }
     }
     const uint8_t* const key = sources[least].key;
-    const uint8_t* const value = sources[least].value;
-    Weight sum = 0;
-    for (size_t e = 0; e < equals; ++e) {
-      const Source& s = sources[equal[e]];
-      sum += s.batch->weight(s.v);
-    }
-    if (sum != 0) {
-      if (key_count == 0 || compare_row_bytes(keys + (key_count - 1) * key_width, key, key_width) != 0) {
-        if (explicit_starts) starts.push_back(static_cast<uint32_t>(value_count));
-        copy_fixed_row_bytes(keys + key_count * key_width, key, key_width);
-        ++key_count;
-      } else if (!explicit_starts) {
-        // The first key with two values: the keys before it had one each.
-        starts.reserve(key_room + 1);
-        for (uint32_t k = 0; k < key_count; ++k) starts.push_back(k);
-        explicit_starts = true;
+    if (equals == 1) {
+      // (A key with several values means the batch keeps value starts, so
+      // explicit_starts is already set.)
+      const Batch& b = *sources[least].batch;
+      const size_t k = sources[least].k, from = b.values_begin(k), to = b.values_end(k);
+      if (explicit_starts) starts.push_back(static_cast<uint32_t>(value_count));
+      copy_fixed_row_bytes(keys + key_count * key_width, key, key_width);
+      ++key_count;
+      copy_fixed_row_bytes(values + value_count * value_width, b.values_.data() + from * value_width,
+                           (to - from) * value_width);
+      b.weights_.copy_to(weights + value_count, from, to);
+      value_count += to - from;
+    } else {
+      size_t runs_live = equals;
+      for (size_t e = 0; e < equals; ++e) {
+        const Source& s = sources[equal[e]];
+        runs[e] = {s.batch, s.batch->values_begin(s.k), s.batch->values_end(s.k)};
       }
-      copy_fixed_row_bytes(values + value_count * value_width, value, value_width);
-      weights[value_count++] = sum;
+      bool key_written = false;
+      size_t same[kMostSources];
+      while (runs_live > 0) {
+        size_t low = 0, sames = 1;
+        same[0] = 0;
+        for (size_t r = 1; r < runs_live; ++r) {
+          const int c = compare_row_bytes(runs[r].batch->values_.data() + runs[r].v * value_width,
+                                          runs[low].batch->values_.data() + runs[low].v * value_width, value_width);
+          if (c < 0) {
+            low = r;
+            sames = 1;
+            same[0] = r;
+          } else if (c == 0) {
+            same[sames++] = r;
+          }
+        }
+        const uint8_t* const value = runs[low].batch->values_.data() + runs[low].v * value_width;
+        Weight sum = 0;
+        for (size_t e = 0; e < sames; ++e) sum += runs[same[e]].batch->weight(runs[same[e]].v);
+        if (sum != 0) {
+          if (!key_written) {
+            if (explicit_starts) starts.push_back(static_cast<uint32_t>(value_count));
+            copy_fixed_row_bytes(keys + key_count * key_width, key, key_width);
+            ++key_count;
+            key_written = true;
+          } else if (!explicit_starts) {
+            // The first key with two values: the keys before it had one each.
+            starts.reserve(key_room + 1);
+            for (uint32_t k = 0; k < key_count; ++k) starts.push_back(k);
+            explicit_starts = true;
+          }
+          copy_fixed_row_bytes(values + value_count * value_width, value, value_width);
+          weights[value_count++] = sum;
+        }
+        // From the last, so that a run taken out (the last live one moved
+        // into its place) leaves the others' places.
+        for (size_t e = sames; e-- > 0;) {
+          Values& run = runs[same[e]];
+          if (++run.v == run.end) runs[same[e]] = runs[--runs_live];
+        }
+      }
     }
-    // Move the equal sources on (from the last, so that removing an
-    // exhausted one, swapped with the last live one, keeps the others' places).
     for (size_t e = equals; e-- > 0;) {
       Source& s = sources[equal[e]];
-      advance(s);
+      ++s.k;
+      s.key += key_width;
       if (s.k == s.batch->key_count()) sources[equal[e]] = sources[--live];
     }
   }

@@ -77,11 +77,12 @@ class Spine {
   static constexpr uint64_t kFuelSlice = 64;
   //! The small levels' tiers (see "The small tiers"): each merges this many
   //! batches at once, and covers log2(kSmallFanIn) levels. At 4, a change
-  //! of the orders workload costs 5% fewer instructions in Circuit::step
+  //! of the orders workload costs 8% fewer instructions in Circuit::step
   //! than with the small levels merging two at a time (callgrind of
-  //! step_size_bench 200000: 24,680 -> 23,420 per change; the merges save
-  //! ~1,700, readers' lookups and collect() over more batches give back
-  //! ~450); at 16 readers would see up to 30 small batches.
+  //! step_size_bench 200000: 24,680 -> 22,660 per change; the merges save
+  //! ~2,400, readers' lookups and collect() over more batches give back
+  //! ~450); at 16, readers see up to 30 small batches and the step costs
+  //! what it did at 2 (24,770, with an entry-by-entry k-way merge).
   static constexpr size_t kSmallFanIn = 4;
   static constexpr size_t kLevelsPerTier = 2;
   static constexpr size_t kSmallTiers = kEagerLevels / kLevelsPerTier;
