@@ -8,6 +8,7 @@
 //     over 4 ms (a merge of a whole trace in one step shows up there).
 //
 //   usage: step_size_bench [orders=200000] [rounds=5] [changes=100000] [one|steps]
+//   (FRESHET_SQL_FILE=program.sql: that program instead, over the same tables)
 //   (rounds 0: the second part only; changes 0: the first part only; a 4th
 //   argument loads only one way, for a profiler)
 #include <algorithm>
@@ -42,7 +43,22 @@ CREATE VIEW by_region AS
 struct Program {
   std::unique_ptr<freshet::sql::CompiledProgram> program;
   Program() {
-    auto compiled = freshet::sql::compile_program(kKeyedProgram);
+    std::string sql = kKeyedProgram;
+    if (const char* file = std::getenv("FRESHET_SQL_FILE")) {
+      // Another program over the same two tables (the 20-view dashboard's:
+      // bench/js/dashboard20_program.mjs's PROGRAM_SQL written to a file).
+      FILE* f = std::fopen(file, "r");
+      if (!f) {
+        std::fprintf(stderr, "cannot read %s\n", file);
+        std::exit(1);
+      }
+      sql.clear();
+      char buffer[4096];
+      size_t n;
+      while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) sql.append(buffer, n);
+      std::fclose(f);
+    }
+    auto compiled = freshet::sql::compile_program(sql);
     if (!compiled.ok()) {
       std::fprintf(stderr, "%s\n", compiled.status().to_string().c_str());
       std::exit(1);

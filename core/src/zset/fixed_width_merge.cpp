@@ -138,4 +138,146 @@ BatchPtr merge_fixed_width(const Batch& a, const Batch& b, uint64_t& work) {
   return merged;
 }
 
+BatchPtr merge_fixed_width_many(const BatchPtr* batches, size_t count, uint64_t& work) {
+  constexpr size_t kMostSources = 16;
+  if (count < 2 || count > kMostSources) return nullptr;
+  const Batch& first = *batches[0];
+  size_t key_room = 0, value_room = 0;
+  bool explicit_starts = false;
+  for (size_t i = 0; i < count; ++i) {
+    const Batch& b = *batches[i];
+    if (!Batch::merge_in_place(first, b)) return nullptr;
+    key_room += b.key_count();
+    value_room += b.size();
+    explicit_starts = explicit_starts || !b.value_starts_.empty();
+  }
+  const uint32_t key_width = first.keys_.width(), value_width = first.values_.width();
+  // Each source's current key: the merge goes key by key, so a key only one
+  // source holds (most, in small batches of scattered keys) is copied with
+  // its values without comparing them.
+  struct Source {
+    const Batch* batch;
+    size_t k;
+    const uint8_t* key;
+  };
+  Source sources[kMostSources];
+  for (size_t i = 0; i < count; ++i) sources[i] = {batches[i].get(), 0, batches[i]->keys_.data()};
+  size_t live = count;
+
+  auto merged = std::make_shared<Batch>();
+  Batch& out = *merged;
+  uint8_t* const keys = out.keys_.extend_fixed(key_width, key_room);
+  uint8_t* const values = out.values_.extend_fixed(value_width, value_room);
+  std::vector<Weight> own_weights;
+  Weight* const weights = weight_room(value_room, own_weights);
+  std::vector<uint32_t>& starts = out.value_starts_;
+  if (explicit_starts) starts.reserve(key_room + 1);
+  size_t key_count = 0, value_count = 0;
+  work += value_room;
+
+  // The values of one key several sources hold: [v, end) of each.
+  struct Values {
+    const Batch* batch;
+    size_t v, end;
+  };
+  Values runs[kMostSources];
+  size_t equal[kMostSources];
+  while (live > 0) {
+    // The least current key, and every source holding it.
+    size_t least = 0, equals = 1;
+    equal[0] = 0;
+    for (size_t i = 1; i < live; ++i) {
+      const int c = compare_row_bytes(sources[i].key, sources[least].key, key_width);
+      if (c < 0) {
+        least = i;
+        equals = 1;
+        equal[0] = i;
+      } else if (c == 0) {
+        equal[equals++] = i;
+      }
+    }
+    const uint8_t* const key = sources[least].key;
+    if (equals == 1) {
+      // (A key with several values means the batch keeps value starts, so
+      // explicit_starts is already set.)
+      const Batch& b = *sources[least].batch;
+      const size_t k = sources[least].k, from = b.values_begin(k), to = b.values_end(k);
+      if (explicit_starts) starts.push_back(static_cast<uint32_t>(value_count));
+      copy_fixed_row_bytes(keys + key_count * key_width, key, key_width);
+      ++key_count;
+      copy_fixed_row_bytes(values + value_count * value_width, b.values_.data() + from * value_width,
+                           (to - from) * value_width);
+      b.weights_.copy_to(weights + value_count, from, to);
+      value_count += to - from;
+    } else {
+      size_t runs_live = equals;
+      for (size_t e = 0; e < equals; ++e) {
+        const Source& s = sources[equal[e]];
+        runs[e] = {s.batch, s.batch->values_begin(s.k), s.batch->values_end(s.k)};
+      }
+      bool key_written = false;
+      size_t same[kMostSources];
+      while (runs_live > 0) {
+        size_t low = 0, sames = 1;
+        same[0] = 0;
+        for (size_t r = 1; r < runs_live; ++r) {
+          const int c = compare_row_bytes(runs[r].batch->values_.data() + runs[r].v * value_width,
+                                          runs[low].batch->values_.data() + runs[low].v * value_width, value_width);
+          if (c < 0) {
+            low = r;
+            sames = 1;
+            same[0] = r;
+          } else if (c == 0) {
+            same[sames++] = r;
+          }
+        }
+        const uint8_t* const value = runs[low].batch->values_.data() + runs[low].v * value_width;
+        Weight sum = 0;
+        for (size_t e = 0; e < sames; ++e) sum += runs[same[e]].batch->weight(runs[same[e]].v);
+        if (sum != 0) {
+          if (!key_written) {
+            if (explicit_starts) starts.push_back(static_cast<uint32_t>(value_count));
+            copy_fixed_row_bytes(keys + key_count * key_width, key, key_width);
+            ++key_count;
+            key_written = true;
+          } else if (!explicit_starts) {
+            // The first key with two values: the keys before it had one each.
+            starts.reserve(key_room + 1);
+            for (uint32_t k = 0; k < key_count; ++k) starts.push_back(k);
+            explicit_starts = true;
+          }
+          copy_fixed_row_bytes(values + value_count * value_width, value, value_width);
+          weights[value_count++] = sum;
+        }
+        // From the last, so that a run taken out (the last live one moved
+        // into its place) leaves the others' places.
+        for (size_t e = sames; e-- > 0;) {
+          Values& run = runs[same[e]];
+          if (++run.v == run.end) runs[same[e]] = runs[--runs_live];
+        }
+      }
+    }
+    for (size_t e = equals; e-- > 0;) {
+      Source& s = sources[equal[e]];
+      ++s.k;
+      s.key += key_width;
+      if (s.k == s.batch->key_count()) sources[equal[e]] = sources[--live];
+    }
+  }
+
+  if (key_count == 0) return Batch::empty_batch();
+  if (explicit_starts) starts.push_back(static_cast<uint32_t>(value_count));
+  out.weights_.assign(weights, value_count);
+  if (key_count < key_room) {
+    out.keys_.truncate_fixed(key_count);
+    out.keys_.shrink_bytes_to_fit();
+  }
+  if (value_count < value_room) {
+    out.values_.truncate_fixed(value_count);
+    out.values_.shrink_bytes_to_fit();
+  }
+  if (key_count >= Batch::kFenceMinKeys) out.build_fence();
+  return merged;
+}
+
 }  // namespace freshet

@@ -4,6 +4,7 @@
 
 #include "freshet/common/assert.h"
 #include "freshet/zset/fixed_width_merge.h"
+#include "freshet/zset/merge.h"
 
 namespace freshet {
 
@@ -27,8 +28,8 @@ void Spine::insert(BatchPtr batch) {
   // than 2^(index+2) entries below the batch's level and may complete a
   // merge of at most that many at it.
   // (A completed merge may open one level more.) Small merges run at once:
-  // a cascade of them merges less than 2^(kEagerLevels+1) entries.
-  budget_ = fuel * (std::max(levels_.size(), index) + 1) + (uint64_t{8} << index) + (uint64_t{2} << kEagerLevels);
+  // a cascade of them reads at most eager_cascade_work() entries.
+  budget_ = fuel * (std::max(levels_.size(), index) + 1) + (uint64_t{8} << index) + eager_cascade_work();
   work_ = 0;
   if (fuel > 0) apply_fuel(fuel);
   roll_up(index);
@@ -37,8 +38,20 @@ void Spine::insert(BatchPtr batch) {
 
 void Spine::place(BatchPtr batch) {
   size_t index = level_of(batch->size());
+  if (index < kEagerLevels) {
+    // Its tier, or one above with room: no tier is left full (merging).
+    for (size_t t = index / kLevelsPerTier; t < kSmallTiers; ++t) {
+      Tier& tier = tiers_[t];
+      if (tier.count + 1 < kSmallFanIn) {
+        batch_bytes_ += batch->memory_bytes();
+        tier.batches[tier.count++] = std::move(batch);
+        return;
+      }
+    }
+    index = kEagerLevels;
+  }
   while (index < levels_.size() && levels_[index].merging()) ++index;
-  insert_at(std::move(batch), index, /*eager_small=*/false);
+  insert_at(std::move(batch), index);
 }
 
 void Spine::apply_fuel(uint64_t fuel) {
@@ -53,11 +66,16 @@ void Spine::apply_fuel(uint64_t fuel) {
 }
 
 void Spine::roll_up(size_t index) {
-  bool below = false;
-  for (size_t i = 0; i < index && i < levels_.size(); ++i) below = below || !levels_[i].vacant();
+  if (index < kEagerLevels) {
+    const size_t tier = index / kLevelsPerTier;
+    if (BatchPtr below = take_tiers(tier)) add_to_tier(std::move(below), tier);
+    return;
+  }
+  bool below = small_batch_count() > 0;
+  for (size_t i = kEagerLevels; i < index && i < levels_.size(); ++i) below = below || !levels_[i].vacant();
   if (!below) return;
-  BatchPtr carried;
-  for (size_t i = 0; i < index; ++i) {
+  BatchPtr carried = take_tiers(kSmallTiers);
+  for (size_t i = kEagerLevels; i < index; ++i) {
     insert_at(std::move(carried), i);
     carried = complete_at(i);
   }
@@ -66,8 +84,12 @@ void Spine::roll_up(size_t index) {
   if (level(index).merging()) insert_at(complete_at(index), index + 1);
 }
 
-void Spine::insert_at(BatchPtr batch, size_t index, bool eager_small) {
+void Spine::insert_at(BatchPtr batch, size_t index) {
   if (!batch || batch->empty()) return;
+  if (index < kEagerLevels) {
+    add_to_tier(std::move(batch), index / kLevelsPerTier);
+    return;
+  }
   if (level(index).merging()) {
     // The fuel fell short (or a roll-up arrived): finish it, move it up.
     BatchPtr merged = complete_at(index);
@@ -77,22 +99,58 @@ void Spine::insert_at(BatchPtr batch, size_t index, bool eager_small) {
   if (l.vacant()) {
     batch_bytes_ += batch->memory_bytes();
     l.older = std::move(batch);
-  } else if (eager_small && index < kEagerLevels) {
-    // A small merge runs at once: rows of one width merge without a
-    // FueledMerge's general paths (fixed_width_merge.h).
-    BatchPtr merged = merge_fixed_width(*l.older, *batch, work_);
-    if (!merged) {
-      FueledMerge merge(*l.older, *batch);
-      work_ += merge.work(UINT64_MAX);
-      merged = merge.finish();
-    }
-    vacate(index);
-    insert_at(std::move(merged), index + 1);
   } else {
     batch_bytes_ += batch->memory_bytes();
     l.newer = std::move(batch);
     l.merge = std::make_unique<FueledMerge>(*l.older, *l.newer);
   }
+}
+
+void Spine::add_to_tier(BatchPtr batch, size_t index) {
+  Tier& tier = tiers_[index];
+  batch_bytes_ += batch->memory_bytes();
+  tier.batches[tier.count++] = std::move(batch);
+  if (tier.count < kSmallFanIn) return;
+  BatchPtr merged = merge_small(tier.batches, tier.count);
+  for (BatchPtr& b : tier.batches) {
+    batch_bytes_ -= b->memory_bytes();
+    b.reset();
+  }
+  tier.count = 0;
+  if (index + 1 < kSmallTiers) {
+    if (!merged->empty()) add_to_tier(std::move(merged), index + 1);
+  } else {
+    insert_at(std::move(merged), kEagerLevels);
+  }
+}
+
+BatchPtr Spine::take_tiers(size_t tier) {
+  BatchPtr taken[(kSmallFanIn - 1) * kSmallTiers];
+  size_t count = 0;
+  for (size_t t = 0; t < tier; ++t) {
+    for (size_t i = 0; i < tiers_[t].count; ++i) {
+      batch_bytes_ -= tiers_[t].batches[i]->memory_bytes();
+      taken[count++] = std::move(tiers_[t].batches[i]);
+    }
+    tiers_[t].count = 0;
+  }
+  if (count == 0) return nullptr;
+  return merge_small(taken, count);
+}
+
+BatchPtr Spine::merge_small(const BatchPtr* batches, size_t count) {
+  if (count == 1) return batches[0];
+  if (BatchPtr merged = merge_fixed_width_many(batches, count, work_)) return merged;
+  // Rows of varied widths (VARCHAR): the general one-pass merge.
+  std::vector<BatchPtr> all(batches, batches + count);
+  for (const BatchPtr& b : all) work_ += b->size();
+  return merge_many(all);
+}
+
+size_t Spine::small_batch_count() const {
+  size_t total = 0;
+  for (const Tier& tier : tiers_) total += tier.count;
+  return total;
 }
 
 BatchPtr Spine::complete_at(size_t index) {
@@ -132,6 +190,9 @@ void Spine::collect(std::vector<BatchPtr>& out) const {
   for (size_t i = levels_.size(); i-- > 0;) {
     if (levels_[i].older) put(levels_[i].older);
     if (levels_[i].newer) put(levels_[i].newer);
+  }
+  for (size_t t = kSmallTiers; t-- > 0;) {
+    for (size_t i = 0; i < tiers_[t].count; ++i) put(tiers_[t].batches[i]);
   }
   out.resize(n);
 }

@@ -1,5 +1,6 @@
-// merge_fixed_width: the merge of batches of rows of one width equals the
-// general merge (FueledMerge), builds a well-formed batch, and counts the
+// merge_fixed_width (and merge_fixed_width_many, of several batches): the
+// merge of batches of rows of one width equals the general merge
+// (FueledMerge, merge_many), builds a well-formed batch, and counts the
 // same work; it declines rows of several widths.
 #include "freshet/zset/fixed_width_merge.h"
 
@@ -9,6 +10,7 @@
 
 #include "freshet/zset/batch_builder.h"
 #include "freshet/zset/fueled_merge.h"
+#include "freshet/zset/merge.h"
 #include "support/oracle.h"
 #include "support/random_batches.h"
 #include "support/zset_map.h"
@@ -58,6 +60,49 @@ TEST(FixedWidthMergeTest, MergesAsTheGeneralMergeDoes) {
     FueledMerge general(*a, *b);
     EXPECT_EQ(work, general.work(UINT64_MAX)) << "round " << round;
   }
+}
+
+// The k-way merge of a spine's small tiers: 2 to 16 batches, tiny to a few
+// hundred entries, keys shared or not, values one or many; the sum is the
+// general merge's, the batch well formed, the work one unit per entry read.
+TEST(FixedWidthMergeTest, ManyBatchesMergeAsTheGeneralMergeDoes) {
+  std::mt19937_64 random(testing::test_seed(59));
+  for (int round = 0; round < 400; ++round) {
+    const int64_t keys = 1 + static_cast<int64_t>(random() % (random() % 2 ? 8 : 2000));
+    const int64_t values = random() % 3 == 0 ? 0 : 1 + static_cast<int64_t>(random() % 20);
+    const size_t count = 2 + random() % 15;
+    std::vector<BatchPtr> batches;
+    size_t entries = 0;
+    while (batches.size() < count) {
+      BatchPtr b = random_batch(random, 1 + random() % (random() % 4 == 0 ? 300 : 4), keys, values);
+      if (b->empty()) continue;
+      entries += b->size();
+      batches.push_back(b);
+    }
+    uint64_t work = 0;
+    BatchPtr merged = merge_fixed_width_many(batches.data(), batches.size(), work);
+    ASSERT_TRUE(merged) << "round " << round;
+    ASSERT_EQ(testing::to_map(*merged), testing::to_map(*merge_many(batches))) << "round " << round;
+    expect_well_formed(*merged);
+    EXPECT_EQ(work, entries);
+  }
+}
+
+TEST(FixedWidthMergeTest, ManyBatchesThatCancelLeaveTheEmptyBatch) {
+  std::vector<BatchPtr> batches;
+  for (int64_t i = 0; i < 4; ++i) {
+    BatchBuilder builder;
+    builder.add(RowRef(bigint_row(i / 2)), RowRef(bigint_row(7)), i % 2 == 0 ? 1 : -1);
+    batches.push_back(builder.finish());
+  }
+  uint64_t work = 0;
+  BatchPtr merged = merge_fixed_width_many(batches.data(), batches.size(), work);
+  ASSERT_TRUE(merged);
+  EXPECT_TRUE(merged->empty());
+  BatchBuilder builder;
+  builder.add_row(RowRef(std::string("abc")), 1);
+  batches.push_back(builder.finish());  // another width: declined
+  EXPECT_FALSE(merge_fixed_width_many(batches.data(), batches.size(), work));
 }
 
 TEST(FixedWidthMergeTest, EntriesThatAllCancelLeaveTheEmptyBatch) {

@@ -170,6 +170,44 @@ TEST(SpineTest, BatchBytesAreTheCollectedBatchesBytes) {
   EXPECT_EQ(placed.batch_bytes(), 0u);
 }
 
+// Single-row inserts (and two-entry upserts: a delete and an insert of one
+// key) go through the small tiers: a reader never sees more than
+// (kSmallFanIn - 1) batches a tier below level kEagerLevels, the bytes kept
+// are those of the batches collected, and each insert's eager merges read
+// at most eager_cascade_work() entries besides its fuel's work.
+TEST(SpineTest, SmallTiersBoundTheBatchesReadersSee) {
+  Spine spine;
+  std::vector<BatchPtr> batches;
+  testing::ZSetMap oracle;
+  size_t most_small = 0;
+  for (int64_t i = 0; i < 5000; ++i) {
+    BatchBuilder builder;
+    if (i % 3 == 2) {
+      // An upsert of the key inserted before: its old row out, a new one in.
+      const int64_t key = (i - 1) * 7919 % 1009;
+      builder.add(RowRef(bigint_row(key)), RowRef(bigint_row(i - 1)), -1);
+      builder.add(RowRef(bigint_row(key)), RowRef(bigint_row(i)), 1);
+    } else {
+      const int64_t key = i * 7919 % 1009;
+      builder.add(RowRef(bigint_row(key)), RowRef(bigint_row(i)), 1);
+    }
+    BatchPtr batch = builder.finish();
+    testing::add_batch(oracle, *batch);
+    spine.insert(batch);
+    spine.collect(batches);
+    ASSERT_EQ(spine.batch_bytes(), memory_of(batches)) << "insert " << i;
+    ASSERT_LE(spine.small_batch_count(), (Spine::kSmallFanIn - 1) * Spine::kSmallTiers) << "insert " << i;
+    ASSERT_LE(spine.last_work(), spine.last_budget()) << "insert " << i;
+    // The small batches come last (largest levels first).
+    for (size_t b = batches.size() - spine.small_batch_count(); b < batches.size(); ++b) {
+      ASSERT_LT(batches[b]->size(), size_t{1} << (Spine::kEagerLevels + 1)) << "insert " << i;
+    }
+    most_small = std::max(most_small, spine.small_batch_count());
+  }
+  EXPECT_GT(most_small, Spine::kSmallFanIn - 1);  // more than one tier held batches
+  ASSERT_EQ(testing::to_map(*merge_all(batches)), oracle);
+}
+
 // A checkpoint's batches come back as they were, and inserts after the
 // restore keep merging them correctly.
 TEST(SpineTest, RestoredSpineKeepsMerging) {

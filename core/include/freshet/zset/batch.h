@@ -79,6 +79,8 @@ class Batch {
   friend class SortedBatchBuilder;
   friend class FueledMerge;
   friend std::shared_ptr<const Batch> merge_fixed_width(const Batch& a, const Batch& b, uint64_t& work);
+  friend std::shared_ptr<const Batch> merge_fixed_width_many(const std::shared_ptr<const Batch>* batches, size_t count,
+                                                             uint64_t& work);
   //! Whether both batches hold entries, and all keys of both have one
   //! width and all values one width: their merge writes rows in place.
   static bool merge_in_place(const Batch& a, const Batch& b) {

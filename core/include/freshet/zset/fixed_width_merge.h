@@ -25,4 +25,15 @@ namespace freshet {
 //! copied and one per pair of equal entries summed.
 BatchPtr merge_fixed_width(const Batch& a, const Batch& b, uint64_t& work);
 
+//! The sum of `count` (>= 2) small batches in one pass, or null when any is
+//! empty or their rows are not all of one width (the caller then merges
+//! with merge_many). For a spine's small levels, which merge a few batches
+//! of a few entries at once (Spine::kSmallFanIn): each output key is the
+//! least of the batches' current keys (count - 1 comparisons, no heap),
+//! copied with its values when one batch holds it (their values merged
+//! the same way when several do), where pairwise merges would copy each
+//! entry log2(count) times and build a batch each. Adds to `work` one unit
+//! per entry read.
+BatchPtr merge_fixed_width_many(const BatchPtr* batches, size_t count, uint64_t& work);
+
 }  // namespace freshet
