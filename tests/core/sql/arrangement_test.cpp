@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "freshet/sql/compiler.h"
+#include "support/compile_sharing.h"
 #include "support/zset_map.h"
 
 namespace freshet::sql {
@@ -34,11 +35,7 @@ CREATE VIEW lonely AS SELECT id FROM customers EXCEPT SELECT customer FROM order
 )";
 
 std::unique_ptr<CompiledProgram> compile(const std::string& sql, bool share) {
-  CompileOptions options;
-  options.share_subplans = share;
-  auto compiled = compile_program(sql, options);
-  EXPECT_TRUE(compiled.ok()) << compiled.status().to_string();
-  return compiled.ok() ? std::move(*compiled) : nullptr;
+  return testing::compile_sharing(sql, share);
 }
 
 std::string order_row(const CompiledProgram& program, int64_t id, int64_t customer, int64_t amount) {

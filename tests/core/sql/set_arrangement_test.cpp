@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "freshet/sql/compiler.h"
+#include "support/compile_sharing.h"
 #include "support/zset_map.h"
 
 namespace freshet::sql {
@@ -39,12 +40,7 @@ CREATE VIEW total AS SELECT COUNT(*) AS n, SUM(a) AS s FROM u WHERE a > 3;
 )";
 
 std::unique_ptr<CompiledProgram> compile(const std::string& sql, bool share) {
-  CompileOptions options;
-  options.share_subplans = share;
-  options.share_arrangements = share;
-  auto compiled = compile_program(sql, options);
-  EXPECT_TRUE(compiled.ok()) << compiled.status().to_string();
-  return compiled.ok() ? std::move(*compiled) : nullptr;
+  return testing::compile_sharing(sql, share, share);
 }
 
 std::string row_of(const CompiledProgram& program, const char* table, int64_t a, int64_t b) {

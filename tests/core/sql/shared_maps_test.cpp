@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "freshet/sql/compiler.h"
+#include "support/compile_sharing.h"
 #include "support/zset_map.h"
 
 namespace freshet::sql {
@@ -29,11 +30,7 @@ CREATE VIEW counts AS SELECT customer, COUNT(*) AS n FROM orders GROUP BY custom
 )";
 
 std::unique_ptr<CompiledProgram> compile(const std::string& sql, bool share) {
-  CompileOptions options;
-  options.share_subplans = share;
-  auto compiled = compile_program(sql, options);
-  EXPECT_TRUE(compiled.ok()) << compiled.status().to_string();
-  return compiled.ok() ? std::move(*compiled) : nullptr;
+  return testing::compile_sharing(sql, share);
 }
 
 //! The ids of the operators named `name` (all operators when empty).

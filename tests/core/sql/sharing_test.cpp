@@ -12,6 +12,7 @@
 
 #include "freshet/common/byte_io.h"
 #include "freshet/sql/compiler.h"
+#include "support/compile_sharing.h"
 #include "support/zset_map.h"
 
 namespace freshet::sql {
@@ -23,11 +24,7 @@ CREATE TABLE customers (id BIGINT, region VARCHAR, tier INT);
 )";
 
 std::unique_ptr<CompiledProgram> compile(const std::string& sql, bool share) {
-  CompileOptions options;
-  options.share_subplans = share;
-  auto compiled = compile_program(sql, options);
-  EXPECT_TRUE(compiled.ok()) << compiled.status().to_string();
-  return compiled.ok() ? std::move(*compiled) : nullptr;
+  return testing::compile_sharing(sql, share);
 }
 
 //! How many operators named `name` the circuit has.

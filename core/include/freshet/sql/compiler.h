@@ -111,8 +111,9 @@ struct CompileOptions {
   bool share_subplans = true;
   //! With share_subplans: joins that index one input by the same keys keep
   //! the union of their columns of it and read one arrangement of it
-  //! (arrange.h). Off, each join arranges its own sides: the baseline of
-  //! bench/arrange_bench.cpp.
+  //! (arrange.h), and aggregates grouping one input alike (top-k and window
+  //! queries indexing it alike) read one map of it (plan_sharing.h). Off,
+  //! each join arranges its own sides: the baseline of bench/arrange_bench.cpp.
   bool share_arrangements = true;
   //! Bounds on what one program may cost to compile and hold, so that a
   //! program sent to a server fails with LIMIT_EXCEEDED instead of taking
