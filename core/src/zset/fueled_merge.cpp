@@ -78,7 +78,7 @@ void FueledMerge::make_room(uint64_t) {
   const Batch& b = *b_;
   if (Batch::merge_in_place(a, b)) {
     // Rows of fixed widths: the output's rows written in place. As in
-    // merge_fixed_width(), value starts are written from the start when a
+    // merge_fixed_width_many(), value starts are written from the start when a
     // side has them, else from the first key with two values.
     fixed_ = std::make_shared<Batch>();
     key_width_ = a.keys_.width();

@@ -1,7 +1,6 @@
-// merge_fixed_width (and merge_fixed_width_many, of several batches): the
-// merge of batches of rows of one width equals the general merge
-// (FueledMerge, merge_many), builds a well-formed batch, and counts the
-// same work; it declines rows of several widths.
+// merge_fixed_width_many: the merge of batches of rows of one width equals
+// the general merge (merge_many), builds a well-formed batch, and counts
+// one unit of work per entry read; it declines rows of several widths.
 #include "freshet/zset/fixed_width_merge.h"
 
 #include <gtest/gtest.h>
@@ -9,7 +8,6 @@
 #include <random>
 
 #include "freshet/zset/batch_builder.h"
-#include "freshet/zset/fueled_merge.h"
 #include "freshet/zset/merge.h"
 #include "support/oracle.h"
 #include "support/random_batches.h"
@@ -37,29 +35,6 @@ void expect_well_formed(const Batch& batch) {
     EXPECT_EQ(batch.find(batch.key(k)), std::optional<size_t>(k));
   }
   EXPECT_EQ(batch.values_begin(batch.key_count()), batch.size());
-}
-
-TEST(FixedWidthMergeTest, MergesAsTheGeneralMergeDoes) {
-  std::mt19937_64 random(testing::test_seed(47));
-  for (int round = 0; round < 400; ++round) {
-    // Few keys (shared, several values each) to many (interleaved, one
-    // value each), and batches past the size that keeps a fence.
-    const int64_t keys = 1 + static_cast<int64_t>(random() % (random() % 2 ? 20 : 2000));
-    const int64_t values = random() % 3 == 0 ? 0 : 1 + static_cast<int64_t>(random() % 300);
-    BatchPtr a = random_batch(random, 1 + random() % 400, keys, values);
-    BatchPtr b = random_batch(random, 1 + random() % 400, keys, values);
-    if (a->empty() || b->empty()) continue;
-    testing::ZSetMap expected = testing::to_map(*a);
-    testing::add_batch(expected, *b);
-
-    uint64_t work = 0;
-    BatchPtr merged = merge_fixed_width(*a, *b, work);
-    ASSERT_TRUE(merged) << "round " << round;
-    ASSERT_EQ(testing::to_map(*merged), expected) << "round " << round;
-    expect_well_formed(*merged);
-    FueledMerge general(*a, *b);
-    EXPECT_EQ(work, general.work(UINT64_MAX)) << "round " << round;
-  }
 }
 
 // The k-way merge of a spine's small tiers: 2 to 16 batches, tiny to a few
@@ -105,21 +80,6 @@ TEST(FixedWidthMergeTest, ManyBatchesThatCancelLeaveTheEmptyBatch) {
   EXPECT_FALSE(merge_fixed_width_many(batches.data(), batches.size(), work));
 }
 
-TEST(FixedWidthMergeTest, EntriesThatAllCancelLeaveTheEmptyBatch) {
-  BatchBuilder builder;
-  builder.add(RowRef(bigint_row(1)), RowRef(bigint_row(2)), 1);
-  builder.add(RowRef(bigint_row(3)), RowRef(bigint_row(4)), 2);
-  BatchPtr a = builder.finish();
-  builder.add(RowRef(bigint_row(1)), RowRef(bigint_row(2)), -1);
-  builder.add(RowRef(bigint_row(3)), RowRef(bigint_row(4)), -2);
-  BatchPtr b = builder.finish();
-  uint64_t work = 0;
-  BatchPtr merged = merge_fixed_width(*a, *b, work);
-  ASSERT_TRUE(merged);
-  EXPECT_TRUE(merged->empty());
-  EXPECT_EQ(work, 2u);
-}
-
 TEST(FixedWidthMergeTest, DeclinesRowsOfSeveralWidths) {
   BatchBuilder builder;
   builder.add_row(RowRef(std::string("ab")), 1);
@@ -130,13 +90,14 @@ TEST(FixedWidthMergeTest, DeclinesRowsOfSeveralWidths) {
   builder.add_row(RowRef(std::string("xyz")), 1);
   BatchPtr three = builder.finish();
   uint64_t work = 0;
-  EXPECT_FALSE(merge_fixed_width(*varied, *two, work));
-  EXPECT_FALSE(merge_fixed_width(*two, *three, work));  // one width each, not the same
+  const BatchPtr varied_two[] = {varied, two}, two_three[] = {two, three};
+  EXPECT_FALSE(merge_fixed_width_many(varied_two, 2, work));
+  EXPECT_FALSE(merge_fixed_width_many(two_three, 2, work));  // one width each, not the same
   EXPECT_EQ(work, 0u);
   BatchBuilder again;
   again.add_row(RowRef(std::string("cd")), 1);
-  BatchPtr other = again.finish();
-  BatchPtr merged = merge_fixed_width(*two, *other, work);
+  const BatchPtr two_other[] = {two, again.finish()};
+  BatchPtr merged = merge_fixed_width_many(two_other, 2, work);
   ASSERT_TRUE(merged);
   EXPECT_EQ(merged->key_count(), 2u);
 }

@@ -78,7 +78,6 @@ class Batch {
  private:
   friend class SortedBatchBuilder;
   friend class FueledMerge;
-  friend std::shared_ptr<const Batch> merge_fixed_width(const Batch& a, const Batch& b, uint64_t& work);
   friend std::shared_ptr<const Batch> merge_fixed_width_many(const std::shared_ptr<const Batch>* batches, size_t count,
                                                              uint64_t& work);
   //! Whether both batches hold entries, and all keys of both have one

@@ -1,29 +1,25 @@
-// merge_fixed_width: a + b, consolidated, for two batches whose keys all
-// have one width and whose values all have one width (the same in both):
-// tables and arrangements of columns without VARCHAR.
+// merge_fixed_width_many: the sum of a few small batches, consolidated, for
+// batches whose keys all have one width and whose values all have one
+// width (the same in all): tables and arrangements of columns without
+// VARCHAR.
 //
 // A spine merges its small levels at once, about one merge per insert (a
 // one-row change goes through two or three traces). The general merge
-// (FueledMerge) pays, per key of an interleaved merge — small batches of
-// random keys interleave — a run search and three column appends through
-// their general paths: most of a one-row change's time. Rows of one width
-// need no offsets: this merge compares keys in place, copies each run of
-// one side's keys and values with two copies into room reserved once, and
-// writes each output key's value start only once some key has two values.
-// Its result equals merge_batches(a, b).
+// (merge_many, FueledMerge) pays, per key of an interleaved merge — small
+// batches of random keys interleave — a run search and three column
+// appends through their general paths: most of a one-row change's time.
+// Rows of one width need no offsets: this merge compares keys in place,
+// copies each run of one batch's keys and values into room reserved once,
+// and writes each output key's value start only once some key has two
+// values. Its result equals merge_many's.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "freshet/zset/batch.h"
 
 namespace freshet {
-
-//! a + b, or null when either side is empty or their rows are not all of
-//! one width (the caller then merges with merge_batches or a FueledMerge).
-//! Adds to `work` the units a FueledMerge would count: one per entry
-//! copied and one per pair of equal entries summed.
-BatchPtr merge_fixed_width(const Batch& a, const Batch& b, uint64_t& work);
 
 //! The sum of `count` (>= 2) small batches in one pass, or null when any is
 //! empty or their rows are not all of one width (the caller then merges
