@@ -50,6 +50,18 @@ using Reference = std::function<ZSetMap(const std::vector<ZSetMap>& inputs)>;
 //! Builds the circuit under test on the given input streams.
 using BuildCircuit = std::function<Stream(const std::vector<Stream>& inputs)>;
 
+//! Whether the integral of the circuit's output after `step` equals the
+//! reference's; if not, a failure naming the step and seed, with both.
+inline ::testing::AssertionResult integrated_output_matches(const ZSetMap& expected, const ZSetMap& integrated,
+                                                            const Stream& output, int step, uint64_t seed) {
+  if (integrated == expected) return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << "step " << step << " (seed " << seed
+                                       << "): integrated output differs from the reference\n"
+                                       << "expected:\n"
+                                       << describe(expected, output.key_schema(), output.value_schema()) << "actual:\n"
+                                       << describe(integrated, output.key_schema(), output.value_schema());
+}
+
 //! Runs the oracle; reports the first step whose integrated output differs.
 inline void run_oracle(const std::vector<OracleInput>& inputs, const BuildCircuit& build, const Reference& reference,
                        uint64_t seed, OracleOptions options = {}) {
@@ -91,13 +103,7 @@ inline void run_oracle(const std::vector<OracleInput>& inputs, const BuildCircui
     Status status = circuit.step();
     ASSERT_TRUE(status.ok()) << status.to_string();
     add_batch(integrated_output, *output.current());
-    ZSetMap expected = reference(integrated_inputs);
-    if (integrated_output != expected) {
-      FAIL() << "step " << step << " (seed " << seed << "): integrated output differs from the reference\n"
-             << "expected:\n"
-             << describe(expected, output.key_schema(), output.value_schema()) << "actual:\n"
-             << describe(integrated_output, output.key_schema(), output.value_schema());
-    }
+    ASSERT_TRUE(integrated_output_matches(reference(integrated_inputs), integrated_output, output, step, seed));
   }
 }
 

@@ -120,13 +120,7 @@ inline void run_rank_limit_oracle(const BuildCircuit& build, const Reference& re
     ASSERT_TRUE(status.ok()) << status.to_string();
     add_batch(integrated_output, *output.current());
     if (step % options.check_every != 0 && step + 1 != options.steps) continue;
-    ZSetMap expected = reference({integrated_input});
-    if (integrated_output != expected) {
-      FAIL() << "step " << step << " (seed " << seed << "): integrated output differs from the reference\n"
-             << "expected:\n"
-             << describe(expected, output.key_schema(), output.value_schema()) << "actual:\n"
-             << describe(integrated_output, output.key_schema(), output.value_schema());
-    }
+    ASSERT_TRUE(integrated_output_matches(reference({integrated_input}), integrated_output, output, step, seed));
   }
 }
 
