@@ -9,6 +9,7 @@
 #include <string>
 
 #include "field_conversion.h"
+#include "freshet/types/ordered_int.h"
 #include "freshet/types/row.h"
 
 namespace freshet::format {
@@ -22,11 +23,25 @@ uint32_t read_u32(const char* at) {
 }
 
 double read_f64(const char* at) {
+  double value;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  std::memcpy(&value, at, sizeof value);  // one load (wasm is little-endian)
+#else
   uint64_t bits = 0;
   for (int i = 7; i >= 0; --i) bits = bits << 8 | static_cast<uint8_t>(at[i]);
-  double value;
   std::memcpy(&value, &bits, sizeof value);
+#endif
   return value;
+}
+
+// An integral double inside int64 ([-2^63, 2^63), where JSON's integer
+// text is read exactly) as int64, or false.
+bool exact_int64(double cell, int64_t* value) {
+  if (!(cell >= -9223372036854775808.0 && cell < 9223372036854775808.0)) return false;  // NaN too
+  // Converted there and back rather than std::trunc: two instructions in
+  // wasm and natively, where trunc without SSE4.1 is a dozen.
+  *value = static_cast<int64_t>(cell);
+  return static_cast<double>(*value) == cell;
 }
 
 // A number for a message, as JSON.stringify would mostly write it.
@@ -50,6 +65,14 @@ RowBlockReader::RowBlockReader(TableShape table)
   }
   key_schema_ = std::make_unique<Schema>(std::move(key_columns));
   key_row_ = std::make_unique<RowBuilder>(*key_schema_);
+  for (size_t c = 0; c < schema_.size(); ++c) {
+    const SqlType& type = schema_.type(c);
+    if (!type.is_integer() && type.id != TypeId::kDouble && type.id != TypeId::kBoolean) {
+      plain_columns_.clear();
+      break;
+    }
+    plain_columns_.push_back({schema_.offset(c), type.id, type.nullable});
+  }
 }
 RowBlockReader::~RowBlockReader() = default;
 
@@ -104,6 +127,11 @@ __attribute__((noinline)) Status RowBlockReader::read_rows(const Rows& rows, uin
   const uint64_t columns = rows.columns;
   for (uint64_t r = from; r < to; ++r) {
     const uint8_t* row_kinds = rows.kinds + r * columns;
+    // Inserts only: a delete may be by key (finish_row), in the key's layout.
+    if (!plain_columns_.empty() && (!rows.ops || rows.ops[r] == 1) &&
+        read_plain_row(row_kinds, rows.cells + 8 * r * columns, updates)) {
+      continue;
+    }
     for (size_t c = 0; c < columns; ++c) {
       const uint64_t i = r * columns + c;
       Status status = set_cell(c, static_cast<RowBlockKind>(row_kinds[c]), read_f64(rows.cells + 8 * i), rows.block);
@@ -121,6 +149,67 @@ __attribute__((noinline)) Status RowBlockReader::read_rows(const Rows& rows, uin
     }
   }
   return Status::OK();
+}
+
+bool RowBlockReader::read_plain_row(const uint8_t* kinds, const char* cells, ParsedUpdates& updates) const {
+  uint8_t* row = updates.push_room(/*insert=*/true, schema_.fixed_bytes());
+  for (uint32_t i = 0; i < schema_.bitmap_bytes(); ++i) row[i] = 0;  // a byte or two: no memset call
+  for (size_t c = 0; c < plain_columns_.size(); ++c) {
+    const PlainColumn& column = plain_columns_[c];
+    uint8_t* slot = row + column.offset;
+    const double cell = read_f64(cells + 8 * c);
+    bool plain = false;
+    int64_t integer = 0;
+    switch (static_cast<RowBlockKind>(kinds[c])) {
+      case RowBlockKind::kNumber:
+        // The checks of set_cell and field_conversion's set_integer and
+        // set_floating; the stores of RowBuilder::set_int and set_double.
+        switch (column.type) {
+          case TypeId::kBigInt:
+            plain = exact_int64(cell, &integer);
+            if (plain) store_ordered_int<int64_t>(slot, integer);
+            break;
+          case TypeId::kInt:
+            plain = exact_int64(cell, &integer) && integer >= INT32_MIN && integer <= INT32_MAX;
+            if (plain) store_ordered_int<int32_t>(slot, static_cast<int32_t>(integer));
+            break;
+          case TypeId::kSmallInt:
+            plain = exact_int64(cell, &integer) && integer >= INT16_MIN && integer <= INT16_MAX;
+            if (plain) store_ordered_int<int16_t>(slot, static_cast<int16_t>(integer));
+            break;
+          case TypeId::kTinyInt:
+            plain = exact_int64(cell, &integer) && integer >= INT8_MIN && integer <= INT8_MAX;
+            if (plain) store_ordered_int<int8_t>(slot, static_cast<int8_t>(integer));
+            break;
+          case TypeId::kDouble: {
+            plain = std::isfinite(cell);
+            const double canonical = cell == 0 ? 0.0 : cell;  // one zero (row.cpp canonical_double)
+            std::memcpy(slot, &canonical, sizeof canonical);
+            break;
+          }
+          default:
+            break;
+        }
+        break;
+      case RowBlockKind::kNull:
+        plain = column.nullable;
+        row[c >> 3] |= static_cast<uint8_t>(1u << (c & 7));
+        std::memset(slot, 0, fixed_width(column.type));  // a NULL's slot is zeros, as RowBuilder::set_null writes
+        break;
+      case RowBlockKind::kFalse:
+      case RowBlockKind::kTrue:
+        plain = column.type == TypeId::kBoolean;
+        if (plain) *slot = kinds[c] == static_cast<uint8_t>(RowBlockKind::kTrue);
+        break;
+      default:  // ABSENT (a default, or a delete by key), a string, a kind unknown
+        break;
+    }
+    if (!plain) {
+      updates.pop_back();
+      return false;
+    }
+  }
+  return true;
 }
 
 Status RowBlockReader::finish_row(bool insert, const uint8_t* kinds, ParsedUpdates& updates) {
@@ -159,12 +248,9 @@ Status RowBlockReader::set_cell(size_t column, RowBlockKind kind, double cell, s
       return Status::OK();
     case RowBlockKind::kNumber: {
       if (type.is_integer()) {
-        // Integral and inside int64 (2^63 itself is not): exact as a double.
-        if (!(std::trunc(cell) == cell && std::fabs(cell) < 9223372036854775808.0)) {
-          return internal::wrong_kind(type, {number_text(cell)});
-        }
+        int64_t value = 0;
+        if (!exact_int64(cell, &value)) return internal::wrong_kind(type, {number_text(cell)});
         // The value's text is only for a message: written only for one.
-        const int64_t value = static_cast<int64_t>(cell);
         Status status = internal::set_integer(*row_, column, value, {});
         return status.ok() ? status : internal::set_integer(*row_, column, value, std::to_string(value));
       }

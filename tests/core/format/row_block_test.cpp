@@ -6,12 +6,15 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
+#include <random>
 #include <string>
 #include <variant>
 #include <vector>
 
 #include "freshet/types/row.h"
+#include "support/oracle.h"
 
 namespace freshet::format {
 namespace {
@@ -209,6 +212,163 @@ TEST(RowBlockTest, CellsJsonRefusesAreRefused) {
   }
   // After each refusal the reader starts clean.
   EXPECT_EQ(rows_of(reader.read(row_with(1, 2.0))).size(), 1u);
+}
+
+// Rows of integers, DOUBLEs and BOOLEANs only are written straight into
+// the updates (RowBlockReader::read_plain_row) unless a cell is anything but
+// a plain value of its column, which the general path then reads. Either
+// way a record means what it means as JSON: random records of edge values,
+// NULLs, left-out columns and strings, each read alone and in one block
+// with the others, against parse_json of the same records as
+// JSON.stringify writes them.
+TEST(RowBlockTest, PlainRowsEqualTheSameRecordsReadAsJson) {
+  Schema schema({{"b", SqlType::boolean()},
+                 {"t", SqlType::tinyint()},
+                 {"s", SqlType::smallint()},
+                 {"i", SqlType::integer()},
+                 {"big", SqlType::bigint(false)},
+                 {"d", SqlType::double_precision()},
+                 {"d2", SqlType::double_precision(false)},
+                 {"i2", SqlType::integer()},
+                 {"b2", SqlType::boolean(false)},
+                 {"t2", SqlType::tinyint()}});  // 10 columns: two bytes of null bitmap
+  const std::vector<double> numbers = {0.0,
+                                       -0.0,
+                                       1.0,
+                                       -1.0,
+                                       1.5,
+                                       127.0,
+                                       128.0,
+                                       -128.0,
+                                       -129.0,
+                                       32767.0,
+                                       32768.0,
+                                       -32769.0,
+                                       2147483647.0,
+                                       2147483648.0,
+                                       -2147483649.0,
+                                       9007199254740993.0,
+                                       9223372036854775807.0,
+                                       -9223372036854775808.0,
+                                       1e300,
+                                       -1e-300,
+                                       5e-324,
+                                       0.1};
+  const std::vector<std::string> texts = {"42", "1.5", "true", "x", "-0"};
+  std::mt19937_64 random(testing::test_seed(71));
+  // Any cell at all, many of them wrong for some column.
+  auto wild = [&]() -> Cell {
+    switch (random() % 8) {
+      case 0:
+        return Null{};
+      case 1:
+        return Absent{};
+      case 2:
+        return random() % 2 == 0;
+      case 3:
+        return texts[random() % texts.size()];
+      default:
+        return numbers[random() % numbers.size()];
+    }
+  };
+  // A value that fits the column (NULL where it may be).
+  auto fitting = [&](size_t column) -> Cell {
+    const SqlType& type = schema.type(column);
+    if (type.nullable && random() % 6 == 0) return Null{};
+    if (type.id == TypeId::kBoolean) return random() % 2 == 0;
+    if (type.id == TypeId::kDouble) {
+      const double number = numbers[random() % numbers.size()];
+      return random() % 2 == 0 ? number : -number;
+    }
+    return static_cast<double>(static_cast<int64_t>(random() % 255) - 128);
+  };
+  // As JSON.stringify writes the number (integral values as integers, -0 as 0).
+  auto json_number = [](double value) {
+    char text[40];
+    if (std::trunc(value) == value && std::fabs(value) < 1e21) {
+      std::snprintf(text, sizeof text, "%.0f", value == 0 ? 0.0 : value);
+    } else {
+      std::snprintf(text, sizeof text, "%.17g", value);
+    }
+    return std::string(text);
+  };
+  auto json_of = [&](const std::vector<Cell>& row) {
+    std::string json = "{";
+    for (size_t c = 0; c < row.size(); ++c) {
+      const Cell& cell = row[c];
+      if (std::holds_alternative<Absent>(cell)) continue;
+      if (json.size() > 1) json += ",";
+      json += "\"" + schema.column(c).name + "\":";
+      if (std::holds_alternative<Null>(cell)) json += "null";
+      if (const double* number = std::get_if<double>(&cell)) json += json_number(*number);
+      if (const bool* flag = std::get_if<bool>(&cell)) json += *flag ? "true" : "false";
+      if (const std::string* text = std::get_if<std::string>(&cell)) json += "\"" + *text + "\"";
+    }
+    return json + "}";
+  };
+  TableShape shape{&schema, {}};
+  RowBlockReader reader(shape);
+  std::vector<std::vector<Cell>> accepted;
+  std::vector<std::string> accepted_rows;
+  size_t plain = 0;
+  for (int round = 0; round < 3000; ++round) {
+    // A third plain, a third plain but for one cell the general path reads
+    // (a column left out, an integer or a boolean as text), a third plain
+    // but for one cell of any kind and value (out of range, not integral,
+    // NULL in NOT NULL, ...).
+    std::vector<Cell> row;
+    for (size_t c = 0; c < schema.size(); ++c) row.push_back(fitting(c));
+    if (round % 3 == 2) row[random() % schema.size()] = wild();
+    if (round % 3 == 1) {
+      const size_t c = random() % schema.size();
+      const TypeId type = schema.type(c).id;
+      row[c] = schema.type(c).nullable && random() % 2 == 0 ? Cell(Absent{})
+               : type == TypeId::kBoolean                   ? Cell(std::string("true"))
+               : type == TypeId::kDouble                    ? Cell(std::string("1.5"))
+                                                            : Cell(std::string("42"));
+    }
+    const std::string json = "[" + json_of(row) + "]";
+    Result<ParsedUpdates> expected = parse_json(json, shape, InputOptions{UpdateFormat::kRaw, true});
+    Result<ParsedUpdates> actual = reader.read(block_of({row}, schema.size()));
+    ASSERT_EQ(actual.ok(), expected.ok())
+        << json << "\nJSON: " << expected.status().to_string() << "\nblock: " << actual.status().to_string();
+    if (!expected.ok()) continue;
+    ASSERT_EQ(rows_of(actual), rows_of(expected)) << json;
+    accepted.push_back(row);
+    accepted_rows.push_back(rows_of(expected)[0]);
+    bool all_plain = true;
+    for (const Cell& cell : row)
+      all_plain = all_plain && !std::holds_alternative<Absent>(cell) && !std::holds_alternative<std::string>(cell);
+    plain += all_plain;
+  }
+  EXPECT_GT(plain, 900u) << "too few records took the plain path";
+  EXPECT_GT(accepted.size() - plain, 900u) << "too few accepted records took the general path";
+  // All the accepted records in one block, plain and general rows mixed.
+  EXPECT_EQ(rows_of(reader.read(block_of(accepted, schema.size()))), accepted_rows);
+}
+
+// In a keyed table of plain columns, inserts take the plain path and
+// deletes the general one (a delete giving only the key is by key).
+TEST(RowBlockTest, PlainRowsWithOperationsEqualTheSameRecordsReadAsJson) {
+  Schema schema({{"id", SqlType::bigint(false)}, {"x", SqlType::double_precision()}, {"n", SqlType::integer()}});
+  TableShape keyed{&schema, {0}};
+  std::vector<std::vector<Cell>> rows = {
+      {1.0, 1.5, 7.0}, {2.0, Null{}, -3.0}, {1.0, Absent{}, Absent{}}, {3.0, 0.5, 1.0}, {4.0, -0.0, Null{}}};
+  const std::vector<uint8_t> ops = {1, 1, 0, 0, 1};
+  const char* json =
+      "[{\"insert\": {\"id\": 1, \"x\": 1.5, \"n\": 7}}, {\"insert\": {\"id\": 2, \"x\": null, \"n\": -3}},"
+      " {\"delete\": {\"id\": 1}}, {\"delete\": {\"id\": 3, \"x\": 0.5, \"n\": 1}},"
+      " {\"insert\": {\"id\": 4, \"x\": 0, \"n\": null}}]";
+  Result<ParsedUpdates> expected = parse_json(json, keyed, InputOptions{});
+  Result<ParsedUpdates> actual = RowBlockReader(keyed).read(block_of(rows, 3, ops));
+  ASSERT_TRUE(expected.ok()) << expected.status().to_string();
+  ASSERT_TRUE(actual.ok()) << actual.status().to_string();
+  ASSERT_EQ(actual->size(), expected->size());
+  for (size_t i = 0; i < actual->size(); ++i) {
+    EXPECT_EQ((*actual)[i].insert, (*expected)[i].insert) << i;
+    EXPECT_EQ((*actual)[i].key_only, (*expected)[i].key_only) << i;
+    EXPECT_EQ((*actual)[i].row.bytes(), (*expected)[i].row.bytes()) << i;
+  }
 }
 
 // A bulk load is read in chunks of rows (row_block.cpp): across their

@@ -48,6 +48,18 @@ class ParsedUpdates {
     entries_.push_back(Entry{bytes_.size(), row.size, insert, key_only});
     bytes_.append(row.data, row.size);
   }
+  //! Appends an insert or a delete of a row of `size` bytes that the caller
+  //! writes at the address returned (before the next push): a reader that
+  //! writes the row's bytes in place, with no row built elsewhere to copy.
+  uint8_t* push_room(bool insert, uint32_t size) {
+    entries_.push_back(Entry{bytes_.size(), size, insert, false});
+    return bytes_.extend(size);
+  }
+  //! Drops the last update pushed (a row push_room() could not finish).
+  void pop_back() {
+    bytes_.truncate(entries_.back().offset);
+    entries_.pop_back();
+  }
   void clear() {
     entries_.clear();
     bytes_.clear();

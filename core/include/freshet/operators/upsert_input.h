@@ -14,13 +14,14 @@
 
 #include <algorithm>
 #include <optional>
-#include <utility>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "freshet/circuit/circuit.h"
 #include "freshet/operators/lateness_filter.h"
 #include "freshet/operators/pending_operations.h"
+#include "freshet/types/column_projection.h"
 #include "freshet/zset/batch_builder.h"
 #include "freshet/zset/trace.h"
 
@@ -114,6 +115,8 @@ class UpsertInputOperator : public Operator {
   std::vector<size_t> key_columns_;
   SchemaPtr key_schema_;
   RowBuilder key_builder_;
+  ColumnProjection key_projection_;     // key_ref() of keys of fixed width, with no key_builder_
+  std::vector<uint8_t> projected_key_;  // its last key
   PendingOperations pending_;
   struct SortSlot {
     uint64_t prefix;  // the key's first 8 bytes, big-endian
