@@ -36,8 +36,36 @@ void Aggregation::forget(const std::string& key) {
   state_.erase(*it);
 }
 
+namespace {
+
+// The input row's column c, for fold_one(): in a row as it is, or in one of
+// the two parts of a row never built.
+struct WholeRow {
+  const RowReader& row;
+  const RowReader& part(size_t) const { return row; }
+  size_t column(size_t c) const { return c; }
+};
+struct SplitRow {
+  const RowReader* const* parts;
+  const SplitColumn* columns;
+  const RowReader& part(size_t c) const { return *parts[columns[c].part]; }
+  size_t column(size_t c) const { return columns[c].column; }
+};
+
+}  // namespace
+
 Status Aggregation::fold(GroupMap::value_type& group, RowRef value, Weight weight) {
   RowReader row(*value_schema_, value);
+  group.second.count += weight;
+  ++state_.work.rows_folded;
+  for (size_t a = 0; a < plans_.size(); ++a) {
+    FRESHET_RETURN_IF_ERROR(fold_one(a, RowRef(group.first), WholeRow{row}, weight, group.second.accumulators[a]));
+  }
+  return Status::OK();
+}
+
+Status Aggregation::fold_split(GroupMap::value_type& group, const RowReader* const parts[2], Weight weight) {
+  const SplitRow row{parts, split_columns_.data()};
   group.second.count += weight;
   ++state_.work.rows_folded;
   for (size_t a = 0; a < plans_.size(); ++a) {
@@ -48,16 +76,20 @@ Status Aggregation::fold(GroupMap::value_type& group, RowRef value, Weight weigh
 
 // Accumulators directly; MIN/MAX and COUNT DISTINCT values into this step's
 // changes of their traces.
-Status Aggregation::fold_one(size_t a, RowRef key, const RowReader& row, Weight weight, Accumulator& accumulator) {
+template <typename Row>
+Status Aggregation::fold_one(size_t a, RowRef key, const Row& row, Weight weight, Accumulator& accumulator) {
   const AggregatePlan& plan = plans_[a];
-  if (plan.spec.kind == AggregateKind::kCountStar || row.is_null(plan.null_column())) return Status::OK();
-  if (!plan.keeps_trace()) return fold_value(plan, row, weight, accumulator);
+  if (plan.spec.kind == AggregateKind::kCountStar) return Status::OK();
+  const size_t null_column = plan.null_column(), column = plan.spec.column;
+  if (row.part(null_column).is_null(row.column(null_column))) return Status::OK();
+  if (!plan.keeps_trace()) return fold_value(plan, row.part(column), row.column(column), weight, accumulator);
   if (plan.trace_owner != a) return Status::OK();  // the owner folds the same value into the trace read
   if (plan.arg()) {
-    value_rows_[a].copy_field(0, row, plan.spec.compared_column);
-    value_rows_[a].copy_field(1, row, plan.spec.column);
+    const size_t compared = plan.spec.compared_column;
+    value_rows_[a].copy_field(0, row.part(compared), row.column(compared));
+    value_rows_[a].copy_field(1, row.part(column), row.column(column));
   } else {
-    value_rows_[a].copy_field(0, row, plan.spec.column);
+    value_rows_[a].copy_field(0, row.part(column), row.column(column));
   }
   RowRef value = value_rows_[a].finish();
   if (plan.ordered()) {

@@ -18,6 +18,13 @@
 
 namespace freshet::aggregate_detail {
 
+//! Where a column of the input rows is when they are never built (see
+//! Aggregation::fold_split): column `column` of the row `part` (0 or 1).
+struct SplitColumn {
+  uint8_t part = 0;
+  uint32_t column = 0;
+};
+
 class Aggregation {
  public:
   //! Groups are rows of `key_schema`, folded rows of `value_schema`; output
@@ -30,6 +37,12 @@ class Aggregation {
   GroupMap::value_type& group(RowRef key);
   //! Folds one input row of weight `weight` into `group`.
   Status fold(GroupMap::value_type& group, RowRef value, Weight weight);
+  //! Folds one input row that was never built: its column c is
+  //! split_columns[c] of `parts` (set_split_columns()). The same as fold() of
+  //! that row, without writing it.
+  Status fold_split(GroupMap::value_type& group, const RowReader* const parts[2], Weight weight);
+  //! Where fold_split() reads each column of the input rows (one per column).
+  void set_split_columns(std::vector<SplitColumn> columns) { split_columns_ = std::move(columns); }
   //! Ends a step: the output's changes for every touched group. On an error
   //! nothing is emitted and the groups stay touched (see aggregate.h).
   Status emit(BatchPtr* output);
@@ -68,7 +81,8 @@ class Aggregation {
   }
 
  private:
-  Status fold_one(size_t a, RowRef key, const RowReader& row, Weight weight, Accumulator& accumulator);
+  template <typename Row>
+  Status fold_one(size_t a, RowRef key, const Row& row, Weight weight, Accumulator& accumulator);
   Status update_value_traces();
   Status distinct_crossings(size_t a, const Batch& changes);
   Status build_row(const GroupMap::value_type& group);
@@ -90,6 +104,7 @@ class Aggregation {
   const std::vector<AggregatePlan> plans_;
   AggregateState state_;
   AggregateErrorHandler on_error_;
+  std::vector<SplitColumn> split_columns_;  // fold_split()'s
   // The group group() returned last: joined rows often come in runs of one group.
   GroupMap::value_type* last_group_ = nullptr;
   // Scratch, empty between steps.

@@ -4,7 +4,8 @@
 // from the previous key), every pair of matching values mapped, and each
 // mapped entry handed to the caller. Shared by the join, which builds its
 // output batch of the entries, and the join fused with an aggregate, which
-// folds them into their groups.
+// folds them into their groups (or, with step_pairs(), takes the pairs as
+// they are and maps nothing).
 //
 // The traces are the arrangements', which hold the steps before this one
 // while it runs (z⁻¹(A), z⁻¹(B)), so the change is computed as
@@ -37,16 +38,31 @@ class JoinCore {
         mapper_(std::move(mapper)),
         key_builder_(out_key),
         value_builder_(out_value) {}
+  //! A join whose pairs are taken by step_pairs(), unmapped.
+  JoinCore(const Circuit& circuit, Arrangement left, Arrangement right)
+      : JoinCore(circuit, left, right, *empty_schema(), *empty_schema(), nullptr) {}
 
   //! One step: calls emit(key, value, weight) for each mapped entry of this
   //! step's change (the bytes are valid until emit returns).
   template <typename Emit>
   void step(Emit&& emit) {
+    step_pairs([this, &emit](const RowReader& key, const RowReader& left, const RowReader& right, Weight weight) {
+      mapper_(key, left, &right, key_builder_, value_builder_);
+      RowRef out_key = key_builder_.finish();
+      emit(out_key, value_builder_.finish(), weight);
+    });
+  }
+
+  //! One step: calls visit(key, left value, right value, weight) for each
+  //! matched pair of this step's change, in the order step() maps them (the
+  //! rows are the batches', valid for the whole step).
+  template <typename Visit>
+  void step_pairs(Visit&& visit) {
     const BatchPtr& left = left_->batch;
     const BatchPtr& right = right_->batch;
-    walk(*left, right_trace_->batches(), /*delta_is_left=*/true, emit);
-    if (!left->empty() && !right->empty()) walk(*left, {right}, /*delta_is_left=*/true, emit);
-    walk(*right, left_trace_->batches(), /*delta_is_left=*/false, emit);
+    walk(*left, right_trace_->batches(), /*delta_is_left=*/true, visit);
+    if (!left->empty() && !right->empty()) walk(*left, {right}, /*delta_is_left=*/true, visit);
+    walk(*right, left_trace_->batches(), /*delta_is_left=*/false, visit);
   }
 
   std::string describe() const {
@@ -56,8 +72,8 @@ class JoinCore {
  private:
   // Joins every key of `delta` with the matching values in each of `batches`
   // (the other side's).
-  template <typename Emit>
-  void walk(const Batch& delta, const std::vector<BatchPtr>& batches, bool delta_is_left, Emit& emit) {
+  template <typename Visit>
+  void walk(const Batch& delta, const std::vector<BatchPtr>& batches, bool delta_is_left, Visit& visit) {
     if (delta.empty()) return;
     WorkMeter* meter = active_work_meter();
     const Schema& key_schema = *left_->key_schema;
@@ -81,9 +97,7 @@ class JoinCore {
             RowReader other_value(other_schema, batch->value(o));
             const RowReader& left = delta_is_left ? delta_value : other_value;
             const RowReader& right = delta_is_left ? other_value : delta_value;
-            mapper_(key_reader, left, &right, key_builder_, value_builder_);
-            RowRef out_key = key_builder_.finish();
-            emit(out_key, value_builder_.finish(), delta.weight(d) * batch->weight(o));
+            visit(key_reader, left, right, delta.weight(d) * batch->weight(o));
           }
         }
       }
@@ -95,7 +109,7 @@ class JoinCore {
   // The arrangements' traces (the steps before this one while step() runs).
   const Trace* left_trace_;
   const Trace* right_trace_;
-  JoinMapper mapper_;
+  JoinMapper mapper_;  // step()'s; none for step_pairs() alone
   RowBuilder key_builder_, value_builder_;
 };
 
