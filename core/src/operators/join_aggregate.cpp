@@ -124,10 +124,9 @@ Stream add_join_aggregate(Stream left, Stream right, SchemaPtr group_schema, Sch
   Arrangement left_arranged = arrange(left), right_arranged = arrange(right);
   Stream output = circuit.add_stream(make_schema(std::move(columns)), empty_schema());
   auto plans = aggregate_detail::make_plans(*row_schema, aggregates, group_schema->size());
-  circuit.add_operator(std::make_unique<JoinAggregateOperator>(circuit, left_arranged, right_arranged,
-                                                               &circuit.slot(output), std::move(group_schema),
-                                                               std::move(row_schema), std::move(grouping),
-                                                               std::move(plans), std::move(on_error)),
+  circuit.add_operator(std::make_unique<JoinAggregateOperator>(
+                           circuit, left_arranged, right_arranged, &circuit.slot(output), std::move(group_schema),
+                           std::move(row_schema), std::move(grouping), std::move(plans), std::move(on_error)),
                        {left_arranged.stream, right_arranged.stream}, output);
   return output;
 }

@@ -271,10 +271,10 @@ Stream Planner::plan_join_aggregate(Stream left, Stream right, LogicalPlan& join
       const bool from_left = column < left_width;
       picked.push_back({from_left, from_left ? column : column - left_width});
     }
-    return with_empty_input_row(join_aggregate(left_indexed, right_indexed, grouping.key_schema,
-                                               grouping.value_schema, std::move(picked), aggregate.aggregates,
-                                               runtime_errors_.aggregate_handler()),
-                                aggregate);
+    return with_empty_input_row(
+        join_aggregate(left_indexed, right_indexed, grouping.key_schema, grouping.value_schema, std::move(picked),
+                       aggregate.aggregates, runtime_errors_.aggregate_handler()),
+        aggregate);
   }
   // Each joined row is built in a scratch row and grouped from there.
   auto joined = std::make_shared<RowBuilder>(*join.schema);
