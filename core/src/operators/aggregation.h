@@ -82,6 +82,8 @@ class Aggregation {
 
  private:
   template <typename Row>
+  Status fold_row(GroupMap::value_type& group, const Row& row, Weight weight);
+  template <typename Row>
   Status fold_one(size_t a, RowRef key, const Row& row, Weight weight, Accumulator& accumulator);
   Status update_value_traces();
   Status distinct_crossings(size_t a, const Batch& changes);
@@ -100,8 +102,15 @@ class Aggregation {
   //! written when the handler takes it, else the error.
   Status null_on_error(size_t a, RowRef group_key, Status error);
 
+  //! How fold_one() takes a row into an aggregate: the commonest kinds
+  //! inline (a load and an add each, no error possible), the others by
+  //! fold_value() or into their traces.
+  enum class FoldPath : uint8_t { kNothing, kCount, kFloatSum, kGeneral };
+  static FoldPath fold_path(const AggregatePlan& plan);
+
   const SchemaPtr key_schema_, value_schema_, output_schema_;
   const std::vector<AggregatePlan> plans_;
+  std::vector<FoldPath> fold_paths_;  // per aggregate
   AggregateState state_;
   AggregateErrorHandler on_error_;
   std::vector<SplitColumn> split_columns_;  // fold_split()'s

@@ -97,7 +97,8 @@ class JoinAggregateOperator : public Operator {
         group = &aggregation_.group(group_key_.finish());
         if (key_side_ <= kRight) group_row = parts[key_side_]->row();
       }
-      folded = aggregation_.fold_split(*group, parts, weight);
+      Status status = aggregation_.fold_split(*group, parts, weight);
+      if (!status.ok()) folded = std::move(status);
     });
     return folded;
   }
