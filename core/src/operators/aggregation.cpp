@@ -18,7 +18,18 @@ Aggregation::Aggregation(SchemaPtr key_schema, SchemaPtr value_schema, SchemaPtr
   step_changes_.resize(plans_.size());
   for (const AggregatePlan& plan : plans_) {
     value_rows_.emplace_back(plan.value_schema ? *plan.value_schema : *empty_schema());
-    fold_paths_.push_back(fold_path(plan));
+    whole_steps_.push_back({fold_path(plan), {0, static_cast<uint32_t>(plan.spec.column)}});
+  }
+}
+
+void Aggregation::set_split_columns(std::vector<SplitColumn> columns) {
+  split_columns_ = std::move(columns);
+  split_steps_ = whole_steps_;
+  for (FoldStep& step : split_steps_) {
+    // COUNT(*)'s column is no column; the traced kinds read theirs in fold_one().
+    if (step.path == FoldPath::kCount || step.path == FoldPath::kFloatSum) {
+      step.argument = split_columns_[step.argument.column];
+    }
   }
 }
 
@@ -48,50 +59,55 @@ void Aggregation::forget(const std::string& key) {
 namespace {
 
 // The input row's column c, for fold_one(): in a row as it is, or in one of
-// the two parts of a row never built.
+// the two parts of a row never built; reader(p) is part p, as a FoldStep
+// names it.
 struct WholeRow {
   const RowReader& row;
   const RowReader& part(size_t) const { return row; }
   size_t column(size_t c) const { return c; }
+  const RowReader& reader(uint8_t) const { return row; }
 };
 struct SplitRow {
   const RowReader* const* parts;
   const SplitColumn* columns;
   const RowReader& part(size_t c) const { return *parts[columns[c].part]; }
   size_t column(size_t c) const { return columns[c].column; }
+  const RowReader& reader(uint8_t p) const { return *parts[p]; }
 };
 
 }  // namespace
 
 Status Aggregation::fold(GroupMap::value_type& group, RowRef value, Weight weight) {
   RowReader row(*value_schema_, value);
-  return fold_row(group, WholeRow{row}, weight);
+  return fold_row(group, WholeRow{row}, whole_steps_.data(), weight);
 }
 
 Status Aggregation::fold_split(GroupMap::value_type& group, const RowReader* const parts[2], Weight weight) {
-  return fold_row(group, SplitRow{parts, split_columns_.data()}, weight);
+  return fold_row(group, SplitRow{parts, split_columns_.data()}, split_steps_.data(), weight);
 }
 
 // Called for every input row (a bulk load's every joined pair): the common
 // aggregates are folded here without a call or a Status, with the same
 // arithmetic as fold_value()'s.
 template <typename Row>
-Status Aggregation::fold_row(GroupMap::value_type& group, const Row& row, Weight weight) {
+Status Aggregation::fold_row(GroupMap::value_type& group, const Row& row, const FoldStep* steps, Weight weight) {
   group.second.count += weight;
   ++state_.work.rows_folded;
-  for (size_t a = 0; a < plans_.size(); ++a) {
-    const size_t column = plans_[a].spec.column;
-    Accumulator& accumulator = group.second.accumulators[a];
-    switch (fold_paths_[a]) {
+  Accumulator* accumulators = group.second.accumulators.data();
+  for (size_t a = 0, count = whole_steps_.size(); a < count; ++a) {
+    const FoldStep step = steps[a];
+    Accumulator& accumulator = accumulators[a];
+    const RowReader& part = row.reader(step.argument.part);
+    switch (step.path) {
       case FoldPath::kNothing:
         break;
       case FoldPath::kCount:
-        if (!row.part(column).is_null(row.column(column))) accumulator.non_null += weight;
+        if (!part.is_null(step.argument.column)) accumulator.non_null += weight;
         break;
       case FoldPath::kFloatSum:
-        if (row.part(column).is_null(row.column(column))) break;
+        if (part.is_null(step.argument.column)) break;
         accumulator.non_null += weight;
-        accumulator.float_sum += static_cast<double>(weight) * row.part(column).get_double(row.column(column));
+        accumulator.float_sum += static_cast<double>(weight) * part.get_double(step.argument.column);
         break;
       case FoldPath::kGeneral:
         FRESHET_RETURN_IF_ERROR(fold_one(a, RowRef(group.first), row, weight, accumulator));

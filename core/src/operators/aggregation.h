@@ -42,7 +42,7 @@ class Aggregation {
   //! that row, without writing it.
   Status fold_split(GroupMap::value_type& group, const RowReader* const parts[2], Weight weight);
   //! Where fold_split() reads each column of the input rows (one per column).
-  void set_split_columns(std::vector<SplitColumn> columns) { split_columns_ = std::move(columns); }
+  void set_split_columns(std::vector<SplitColumn> columns);
   //! Ends a step: the output's changes for every touched group. On an error
   //! nothing is emitted and the groups stay touched (see aggregate.h).
   Status emit(BatchPtr* output);
@@ -81,8 +81,20 @@ class Aggregation {
   }
 
  private:
+  //! How fold_row() takes a row into an aggregate: the commonest kinds
+  //! inline (a load and an add each, no error possible), the others by
+  //! fold_value() or into their traces.
+  enum class FoldPath : uint8_t { kNothing, kCount, kFloatSum, kGeneral };
+  static FoldPath fold_path(const AggregatePlan& plan);
+  //! One aggregate's part of folding a row: how, and where the inline paths
+  //! find its argument (in a whole row: part 0, the aggregate's column).
+  struct FoldStep {
+    FoldPath path;
+    SplitColumn argument;
+  };
+
   template <typename Row>
-  Status fold_row(GroupMap::value_type& group, const Row& row, Weight weight);
+  Status fold_row(GroupMap::value_type& group, const Row& row, const FoldStep* steps, Weight weight);
   template <typename Row>
   Status fold_one(size_t a, RowRef key, const Row& row, Weight weight, Accumulator& accumulator);
   Status update_value_traces();
@@ -102,15 +114,9 @@ class Aggregation {
   //! written when the handler takes it, else the error.
   Status null_on_error(size_t a, RowRef group_key, Status error);
 
-  //! How fold_one() takes a row into an aggregate: the commonest kinds
-  //! inline (a load and an add each, no error possible), the others by
-  //! fold_value() or into their traces.
-  enum class FoldPath : uint8_t { kNothing, kCount, kFloatSum, kGeneral };
-  static FoldPath fold_path(const AggregatePlan& plan);
-
   const SchemaPtr key_schema_, value_schema_, output_schema_;
   const std::vector<AggregatePlan> plans_;
-  std::vector<FoldPath> fold_paths_;  // per aggregate
+  std::vector<FoldStep> whole_steps_, split_steps_;  // per aggregate: fold()'s and fold_split()'s
   AggregateState state_;
   AggregateErrorHandler on_error_;
   std::vector<SplitColumn> split_columns_;  // fold_split()'s
