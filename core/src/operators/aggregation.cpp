@@ -86,11 +86,27 @@ Status Aggregation::fold_split(GroupMap::value_type& group, const RowReader* con
   return fold_row(group, SplitRow{parts, split_columns_.data()}, split_steps_.data(), weight);
 }
 
+Status Aggregation::fold_split_run(GroupMap::value_type& group, const RowReader& other, uint8_t other_part,
+                                   const Batch& rows, const Schema& schema, size_t begin, size_t end,
+                                   Weight other_weight) {
+  const RowReader* parts[2];
+  parts[other_part] = &other;
+  const SplitRow row{parts, split_columns_.data()};
+  for (size_t r = begin; r < end; ++r) {
+    const RowReader part(schema, rows.value(r));
+    parts[1 - other_part] = &part;
+    FRESHET_RETURN_IF_ERROR(fold_row(group, row, split_steps_.data(), rows.weight(r) * other_weight));
+  }
+  return Status::OK();
+}
+
 // Called for every input row (a bulk load's every joined pair): the common
 // aggregates are folded here without a call or a Status, with the same
-// arithmetic as fold_value()'s.
+// arithmetic as fold_value()'s. Inlined into its callers' loops over rows;
+// fold_one() is not (it would make every caller big).
 template <typename Row>
-Status Aggregation::fold_row(GroupMap::value_type& group, const Row& row, const FoldStep* steps, Weight weight) {
+__attribute__((always_inline)) inline Status Aggregation::fold_row(GroupMap::value_type& group, const Row& row,
+                                                                   const FoldStep* steps, Weight weight) {
   group.second.count += weight;
   ++state_.work.rows_folded;
   Accumulator* accumulators = group.second.accumulators.data();
@@ -120,7 +136,8 @@ Status Aggregation::fold_row(GroupMap::value_type& group, const Row& row, const 
 // Accumulators directly; MIN/MAX and COUNT DISTINCT values into this step's
 // changes of their traces.
 template <typename Row>
-Status Aggregation::fold_one(size_t a, RowRef key, const Row& row, Weight weight, Accumulator& accumulator) {
+__attribute__((noinline)) Status Aggregation::fold_one(size_t a, RowRef key, const Row& row, Weight weight,
+                                                       Accumulator& accumulator) {
   const AggregatePlan& plan = plans_[a];
   if (plan.spec.kind == AggregateKind::kCountStar) return Status::OK();
   const size_t null_column = plan.null_column(), column = plan.spec.column;

@@ -41,6 +41,11 @@ class Aggregation {
   //! split_columns[c] of `parts` (set_split_columns()). The same as fold() of
   //! that row, without writing it.
   Status fold_split(GroupMap::value_type& group, const RowReader* const parts[2], Weight weight);
+  //! fold_split() of the rows of a run: part `other_part` of each is
+  //! `other`, the other part rows.value(r) (a row of `schema`), of weight
+  //! rows.weight(r) * other_weight, for r in [begin, end) in order.
+  Status fold_split_run(GroupMap::value_type& group, const RowReader& other, uint8_t other_part, const Batch& rows,
+                        const Schema& schema, size_t begin, size_t end, Weight other_weight);
   //! Where fold_split() reads each column of the input rows (one per column).
   void set_split_columns(std::vector<SplitColumn> columns);
   //! Ends a step: the output's changes for every touched group. On an error

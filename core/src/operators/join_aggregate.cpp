@@ -80,26 +80,52 @@ class JoinAggregateOperator : public Operator {
 
   // No row is built: the aggregates read the sides. Pairs of one row of the
   // key's side come in runs (the walk pairs each delta row with every match
-  // of the other side in turn), whose group is found once. The group found
-  // last stays valid through the step: groups are only erased by emit() and
-  // between steps, and the sides' rows live as long as the step.
+  // of the other side in turn), whose group is found once; a run of the
+  // join (JoinCore::Run) whose one other row decides the group is folded in
+  // one call. The group found last stays valid through the step: groups are
+  // only erased by emit() and between steps, and the sides' rows live as
+  // long as the step.
   Status fold_picked() {
     Status folded = Status::OK();
     GroupMap::value_type* group = nullptr;
     RowRef group_row;  // the key side's row `group` is of
-    join_.step_pairs([&](const RowReader&, const RowReader& left, const RowReader& right, Weight weight) {
+    auto group_of = [&](const RowReader* const parts[2]) -> GroupMap::value_type& {
+      if (group && key_side_ != kBoth && (key_side_ == kNeither || same_row(parts[key_side_]->row(), group_row))) {
+        return *group;
+      }
+      for (size_t c = 0; c < group_columns_.size(); ++c) {
+        group_key_.copy_field(c, *parts[group_columns_[c].part], group_columns_[c].column);
+      }
+      group = &aggregation_.group(group_key_.finish());
+      if (key_side_ <= kRight) group_row = parts[key_side_]->row();
+      return *group;
+    };
+    auto fold_pair = [&](const RowReader& left, const RowReader& right, Weight weight) {
       if (!folded.ok()) return;
       const RowReader* const parts[2] = {&left, &right};
-      if (!group || key_side_ == kBoth || (key_side_ != kNeither && !same_row(parts[key_side_]->row(), group_row))) {
-        for (size_t c = 0; c < group_columns_.size(); ++c) {
-          group_key_.copy_field(c, *parts[group_columns_[c].part], group_columns_[c].column);
-        }
-        group = &aggregation_.group(group_key_.finish());
-        if (key_side_ <= kRight) group_row = parts[key_side_]->row();
-      }
-      Status status = aggregation_.fold_split(*group, parts, weight);
+      Status status = aggregation_.fold_split(group_of(parts), parts, weight);
       if (!status.ok()) folded = std::move(status);
-    });
+    };
+    auto fold_run = [&](const JoinCore::Run& run) {
+      const uint8_t other_part = run.delta_is_left ? kRight : kLeft;
+      if (key_side_ != other_part && key_side_ != kNeither) {
+        for (size_t d = run.begin; d < run.end; ++d) {  // each delta row may be of another group
+          const RowReader row(run.delta_schema, run.delta.value(d));
+          const Weight weight = run.delta.weight(d) * run.other_weight;
+          run.delta_is_left ? fold_pair(row, run.other, weight) : fold_pair(run.other, row, weight);
+        }
+        return;
+      }
+      if (!folded.ok()) return;
+      // The group key reads the other row alone (or nothing).
+      const RowReader* const parts[2] = {&run.other, &run.other};
+      Status status = aggregation_.fold_split_run(group_of(parts), run.other, other_part, run.delta, run.delta_schema,
+                                                  run.begin, run.end, run.other_weight);
+      if (!status.ok()) folded = std::move(status);
+    };
+    join_.step_runs([&](const RowReader&, const RowReader& left, const RowReader& right,
+                        Weight weight) { fold_pair(left, right, weight); },
+                    fold_run);
     return folded;
   }
 

@@ -10,6 +10,7 @@
 
 #include <climits>
 
+#include "freshet/circuit/work_meter.h"
 #include "freshet/operators/input.h"
 #include "freshet/operators/join.h"
 #include "freshet/operators/join_aggregate.h"
@@ -206,6 +207,63 @@ TEST(JoinAggregatePickedTest, GroupsEmptiedAlternatingAndDeletedWithinSteps) {
   run.right(2, 21, "north", -1);
   run.step_and_check("every customer deleted");
   EXPECT_EQ(run.groups(), 0u);
+}
+
+// Under a meter (an ad-hoc query's, or a step's under a memory budget) the
+// walk stops at the first pair past the bound. A run's pairs are charged
+// before their folds charge their trace entries, so where it stops may
+// differ from the mapper form's walk, pair by pair; whether the bound is
+// passed may not, and below it the forms charge and emit alike.
+TEST(JoinAggregatePickedTest, UnderAMeterBothFormsPassTheBoundAlike) {
+  const KxsGrouping grouping(kxs_picks({{false, 2}}));
+  struct Metered {
+    Circuit circuit;
+    InputOperator* left = add_input(circuit, testing::bigint_schema(), testing::kxs_schema());
+    InputOperator* right = add_input(circuit, testing::bigint_schema(), testing::kxs_schema());
+    Stream out;
+  };
+  auto run = [&](bool picked, uint64_t max_rows, ZSetMap* output) {
+    Metered m;
+    m.out = picked ? grouping.picked({m.left->stream(), m.right->stream()})
+                   : join_aggregate(m.left->stream(), m.right->stream(), grouping.group_schema, grouping.row_schema,
+                                    mapper_of(grouping.picks), grouping.specs);
+    auto push = [](InputOperator* side, int64_t k, int64_t x, const char* s) {
+      std::string key = encode_row(*testing::bigint_schema(), {Value::bigint(k)});
+      std::string value = encode_row(*testing::kxs_schema(), {Value::bigint(k), Value::bigint(x), Value::varchar(s)});
+      side->push(RowRef(key), RowRef(value), 1);
+    };
+    for (int64_t k = 0; k < 4; ++k) push(m.right, k, k, k % 2 ? "east" : "west");
+    EXPECT_TRUE(m.circuit.step().ok());
+    for (int64_t k = 0; k < 4; ++k) {
+      for (int64_t x = 0; x < 10; ++x) push(m.left, k, x, "o");
+    }
+    WorkMeter meter(max_rows, UINT64_MAX);
+    {
+      ScopedWorkMeter metered(&meter);
+      EXPECT_TRUE(m.circuit.step().ok());
+    }
+    if (output) testing::add_batch(*output, *m.out.current());
+    return std::make_pair(meter.rows(), meter.exceeded());
+  };
+  // 40 pairs in runs of 10, after the inputs' own entries.
+  const uint64_t total = run(false, UINT64_MAX, nullptr).first;
+  ASSERT_EQ(run(true, UINT64_MAX, nullptr).first, total);
+  for (uint64_t max_rows : {uint64_t{45}, uint64_t{67}, total - 1, total, total + 1}) {
+    ZSetMap mapped, picked;
+    const auto by_pairs = run(false, max_rows, &mapped);
+    const auto by_runs = run(true, max_rows, &picked);
+    ASSERT_EQ(by_pairs.second, by_runs.second) << "bound " << max_rows;
+    EXPECT_EQ(by_runs.second, max_rows < total) << "bound " << max_rows;
+    // Past a bound met in the walk, it stops: a whole run of pairs and their
+    // folds are never charged.
+    if (by_runs.second && max_rows <= 67) {
+      EXPECT_LT(by_runs.first, total - 10 * 6) << "bound " << max_rows;
+    } else if (!by_runs.second) {
+      EXPECT_EQ(by_pairs.first, by_runs.first);
+      EXPECT_EQ(mapped, picked);
+      EXPECT_EQ(picked.size(), 2u);
+    }
+  }
 }
 
 // ---- (k, d, i, s) sides: floating sums and failures against the mapper form ----
