@@ -25,6 +25,8 @@ Aggregation::Aggregation(SchemaPtr key_schema, SchemaPtr value_schema, SchemaPtr
 void Aggregation::set_split_columns(std::vector<SplitColumn> columns) {
   split_columns_ = std::move(columns);
   split_steps_ = whole_steps_;
+  all_inline_ = true;
+  for (const FoldStep& step : split_steps_) all_inline_ = all_inline_ && step.path != FoldPath::kGeneral;
   for (FoldStep& step : split_steps_) {
     // COUNT(*)'s column is no column; the traced kinds read theirs in fold_one().
     if (step.path == FoldPath::kCount || step.path == FoldPath::kFloatSum) {
@@ -89,6 +91,10 @@ Status Aggregation::fold_split(GroupMap::value_type& group, const RowReader* con
 Status Aggregation::fold_split_run(GroupMap::value_type& group, const RowReader& other, uint8_t other_part,
                                    const Batch& rows, const Schema& schema, size_t begin, size_t end,
                                    Weight other_weight) {
+  if (all_inline_) {
+    fold_run_inline(group, other, other_part, rows, schema, begin, end, other_weight);
+    return Status::OK();
+  }
   const RowReader* parts[2];
   parts[other_part] = &other;
   const SplitRow row{parts, split_columns_.data()};
@@ -98,6 +104,44 @@ Status Aggregation::fold_split_run(GroupMap::value_type& group, const RowReader&
     FRESHET_RETURN_IF_ERROR(fold_row(group, row, split_steps_.data(), rows.weight(r) * other_weight));
   }
   return Status::OK();
+}
+
+// No aggregate of the run can fail, so each is folded over the whole run in
+// turn: every accumulator still takes the rows in their order (a float sum
+// adds the same terms in the same order), and integer totals do not depend
+// on it.
+void Aggregation::fold_run_inline(GroupMap::value_type& group, const RowReader& other, uint8_t other_part,
+                                  const Batch& rows, const Schema& schema, size_t begin, size_t end,
+                                  Weight other_weight) {
+  Weight total = 0;
+  for (size_t r = begin; r < end; ++r) total += rows.weight(r) * other_weight;
+  group.second.count += total;
+  state_.work.rows_folded += end - begin;
+  for (size_t a = 0; a < split_steps_.size(); ++a) {
+    const FoldStep step = split_steps_[a];
+    const size_t column = step.argument.column;
+    Accumulator& accumulator = group.second.accumulators[a];
+    if (step.path == FoldPath::kNothing) continue;
+    if (step.argument.part == other_part) {
+      if (other.is_null(column)) continue;
+      accumulator.non_null += total;
+      if (step.path == FoldPath::kCount) continue;
+      const double value = other.get_double(column);
+      for (size_t r = begin; r < end; ++r) {
+        accumulator.float_sum += static_cast<double>(rows.weight(r) * other_weight) * value;
+      }
+      continue;
+    }
+    for (size_t r = begin; r < end; ++r) {
+      const RowReader row(schema, rows.value(r));
+      if (row.is_null(column)) continue;
+      const Weight weight = rows.weight(r) * other_weight;
+      accumulator.non_null += weight;
+      if (step.path == FoldPath::kFloatSum) {
+        accumulator.float_sum += static_cast<double>(weight) * row.get_double(column);
+      }
+    }
+  }
 }
 
 // Called for every input row (a bulk load's every joined pair): the common

@@ -98,6 +98,8 @@ class Aggregation {
     SplitColumn argument;
   };
 
+  void fold_run_inline(GroupMap::value_type& group, const RowReader& other, uint8_t other_part, const Batch& rows,
+                       const Schema& schema, size_t begin, size_t end, Weight other_weight);
   template <typename Row>
   Status fold_row(GroupMap::value_type& group, const Row& row, const FoldStep* steps, Weight weight);
   template <typename Row>
@@ -122,6 +124,7 @@ class Aggregation {
   const SchemaPtr key_schema_, value_schema_, output_schema_;
   const std::vector<AggregatePlan> plans_;
   std::vector<FoldStep> whole_steps_, split_steps_;  // per aggregate: fold()'s and fold_split()'s
+  bool all_inline_ = false;                          // no split step is kGeneral
   AggregateState state_;
   AggregateErrorHandler on_error_;
   std::vector<SplitColumn> split_columns_;  // fold_split()'s
