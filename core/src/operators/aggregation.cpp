@@ -91,7 +91,7 @@ Status Aggregation::fold_split(GroupMap::value_type& group, const RowReader* con
 Status Aggregation::fold_split_run(GroupMap::value_type& group, const RowReader& other, uint8_t other_part,
                                    const Batch& rows, const Schema& schema, size_t begin, size_t end,
                                    Weight other_weight) {
-  if (all_inline_) {
+  if (all_inline_ && end - begin > 1) {  // (a change's run of one row is cheaper row by row)
     fold_run_inline(group, other, other_part, rows, schema, begin, end, other_weight);
     return Status::OK();
   }
