@@ -18,7 +18,29 @@ Aggregation::Aggregation(SchemaPtr key_schema, SchemaPtr value_schema, SchemaPtr
   step_changes_.resize(plans_.size());
   for (const AggregatePlan& plan : plans_) {
     value_rows_.emplace_back(plan.value_schema ? *plan.value_schema : *empty_schema());
+    whole_steps_.push_back({fold_path(plan), {0, static_cast<uint32_t>(plan.spec.column)}});
   }
+}
+
+void Aggregation::set_split_columns(std::vector<SplitColumn> columns) {
+  split_columns_ = std::move(columns);
+  split_steps_ = whole_steps_;
+  all_inline_ = true;
+  for (const FoldStep& step : split_steps_) all_inline_ = all_inline_ && step.path != FoldPath::kGeneral;
+  for (FoldStep& step : split_steps_) {
+    // COUNT(*)'s column is no column; the traced kinds read theirs in fold_one().
+    if (step.path == FoldPath::kCount || step.path == FoldPath::kFloatSum) {
+      step.argument = split_columns_[step.argument.column];
+    }
+  }
+}
+
+Aggregation::FoldPath Aggregation::fold_path(const AggregatePlan& plan) {
+  if (plan.spec.kind == AggregateKind::kCountStar) return FoldPath::kNothing;
+  if (plan.keeps_trace()) return FoldPath::kGeneral;
+  if (plan.spec.kind == AggregateKind::kCount) return FoldPath::kCount;
+  const bool sum = plan.spec.kind == AggregateKind::kSum || plan.spec.kind == AggregateKind::kAvg;
+  return sum && plan.floating ? FoldPath::kFloatSum : FoldPath::kGeneral;
 }
 
 GroupMap::value_type& Aggregation::group(RowRef key) {
@@ -36,28 +58,142 @@ void Aggregation::forget(const std::string& key) {
   state_.erase(*it);
 }
 
+namespace {
+
+// The input row's column c, for fold_one(): in a row as it is, or in one of
+// the two parts of a row never built; reader(p) is part p, as a FoldStep
+// names it.
+struct WholeRow {
+  const RowReader& row;
+  const RowReader& part(size_t) const { return row; }
+  size_t column(size_t c) const { return c; }
+  const RowReader& reader(uint8_t) const { return row; }
+};
+struct SplitRow {
+  const RowReader* const* parts;
+  const SplitColumn* columns;
+  const RowReader& part(size_t c) const { return *parts[columns[c].part]; }
+  size_t column(size_t c) const { return columns[c].column; }
+  const RowReader& reader(uint8_t p) const { return *parts[p]; }
+};
+
+}  // namespace
+
 Status Aggregation::fold(GroupMap::value_type& group, RowRef value, Weight weight) {
   RowReader row(*value_schema_, value);
+  return fold_row(group, WholeRow{row}, whole_steps_.data(), weight);
+}
+
+Status Aggregation::fold_split(GroupMap::value_type& group, const RowReader* const parts[2], Weight weight) {
+  return fold_row(group, SplitRow{parts, split_columns_.data()}, split_steps_.data(), weight);
+}
+
+Status Aggregation::fold_split_run(GroupMap::value_type& group, const RowReader& other, uint8_t other_part,
+                                   const Batch& rows, const Schema& schema, size_t begin, size_t end,
+                                   Weight other_weight) {
+  if (all_inline_ && end - begin > 1) {  // (a change's run of one row is cheaper row by row)
+    fold_run_inline(group, other, other_part, rows, schema, begin, end, other_weight);
+    return Status::OK();
+  }
+  const RowReader* parts[2];
+  parts[other_part] = &other;
+  const SplitRow row{parts, split_columns_.data()};
+  for (size_t r = begin; r < end; ++r) {
+    const RowReader part(schema, rows.value(r));
+    parts[1 - other_part] = &part;
+    FRESHET_RETURN_IF_ERROR(fold_row(group, row, split_steps_.data(), rows.weight(r) * other_weight));
+  }
+  return Status::OK();
+}
+
+// No aggregate of the run can fail, so each is folded over the whole run in
+// turn: every accumulator still takes the rows in their order (a float sum
+// adds the same terms in the same order), and integer totals do not depend
+// on it.
+void Aggregation::fold_run_inline(GroupMap::value_type& group, const RowReader& other, uint8_t other_part,
+                                  const Batch& rows, const Schema& schema, size_t begin, size_t end,
+                                  Weight other_weight) {
+  Weight total = 0;
+  for (size_t r = begin; r < end; ++r) total += rows.weight(r) * other_weight;
+  group.second.count += total;
+  state_.work.rows_folded += end - begin;
+  for (size_t a = 0; a < split_steps_.size(); ++a) {
+    const FoldStep step = split_steps_[a];
+    const size_t column = step.argument.column;
+    Accumulator& accumulator = group.second.accumulators[a];
+    if (step.path == FoldPath::kNothing) continue;
+    if (step.argument.part == other_part) {
+      if (other.is_null(column)) continue;
+      accumulator.non_null += total;
+      if (step.path == FoldPath::kCount) continue;
+      const double value = other.get_double(column);
+      for (size_t r = begin; r < end; ++r) {
+        accumulator.float_sum += static_cast<double>(rows.weight(r) * other_weight) * value;
+      }
+      continue;
+    }
+    for (size_t r = begin; r < end; ++r) {
+      const RowReader row(schema, rows.value(r));
+      if (row.is_null(column)) continue;
+      const Weight weight = rows.weight(r) * other_weight;
+      accumulator.non_null += weight;
+      if (step.path == FoldPath::kFloatSum) {
+        accumulator.float_sum += static_cast<double>(weight) * row.get_double(column);
+      }
+    }
+  }
+}
+
+// Called for every input row (a bulk load's every joined pair): the common
+// aggregates are folded here without a call or a Status, with the same
+// arithmetic as fold_value()'s. Inlined into its callers' loops over rows;
+// fold_one() is not (it would make every caller big).
+template <typename Row>
+__attribute__((always_inline)) inline Status Aggregation::fold_row(GroupMap::value_type& group, const Row& row,
+                                                                   const FoldStep* steps, Weight weight) {
   group.second.count += weight;
   ++state_.work.rows_folded;
-  for (size_t a = 0; a < plans_.size(); ++a) {
-    FRESHET_RETURN_IF_ERROR(fold_one(a, RowRef(group.first), row, weight, group.second.accumulators[a]));
+  Accumulator* accumulators = group.second.accumulators.data();
+  for (size_t a = 0, count = whole_steps_.size(); a < count; ++a) {
+    const FoldStep step = steps[a];
+    Accumulator& accumulator = accumulators[a];
+    const RowReader& part = row.reader(step.argument.part);
+    switch (step.path) {
+      case FoldPath::kNothing:
+        break;
+      case FoldPath::kCount:
+        if (!part.is_null(step.argument.column)) accumulator.non_null += weight;
+        break;
+      case FoldPath::kFloatSum:
+        if (part.is_null(step.argument.column)) break;
+        accumulator.non_null += weight;
+        accumulator.float_sum += static_cast<double>(weight) * part.get_double(step.argument.column);
+        break;
+      case FoldPath::kGeneral:
+        FRESHET_RETURN_IF_ERROR(fold_one(a, RowRef(group.first), row, weight, accumulator));
+        break;
+    }
   }
   return Status::OK();
 }
 
 // Accumulators directly; MIN/MAX and COUNT DISTINCT values into this step's
 // changes of their traces.
-Status Aggregation::fold_one(size_t a, RowRef key, const RowReader& row, Weight weight, Accumulator& accumulator) {
+template <typename Row>
+__attribute__((noinline)) Status Aggregation::fold_one(size_t a, RowRef key, const Row& row, Weight weight,
+                                                       Accumulator& accumulator) {
   const AggregatePlan& plan = plans_[a];
-  if (plan.spec.kind == AggregateKind::kCountStar || row.is_null(plan.null_column())) return Status::OK();
-  if (!plan.keeps_trace()) return fold_value(plan, row, weight, accumulator);
+  if (plan.spec.kind == AggregateKind::kCountStar) return Status::OK();
+  const size_t null_column = plan.null_column(), column = plan.spec.column;
+  if (row.part(null_column).is_null(row.column(null_column))) return Status::OK();
+  if (!plan.keeps_trace()) return fold_value(plan, row.part(column), row.column(column), weight, accumulator);
   if (plan.trace_owner != a) return Status::OK();  // the owner folds the same value into the trace read
   if (plan.arg()) {
-    value_rows_[a].copy_field(0, row, plan.spec.compared_column);
-    value_rows_[a].copy_field(1, row, plan.spec.column);
+    const size_t compared = plan.spec.compared_column;
+    value_rows_[a].copy_field(0, row.part(compared), row.column(compared));
+    value_rows_[a].copy_field(1, row.part(column), row.column(column));
   } else {
-    value_rows_[a].copy_field(0, row, plan.spec.column);
+    value_rows_[a].copy_field(0, row.part(column), row.column(column));
   }
   RowRef value = value_rows_[a].finish();
   if (plan.ordered()) {

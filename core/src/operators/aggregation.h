@@ -18,6 +18,13 @@
 
 namespace freshet::aggregate_detail {
 
+//! Where a column of the input rows is when they are never built (see
+//! Aggregation::fold_split): column `column` of the row `part` (0 or 1).
+struct SplitColumn {
+  uint8_t part = 0;
+  uint32_t column = 0;
+};
+
 class Aggregation {
  public:
   //! Groups are rows of `key_schema`, folded rows of `value_schema`; output
@@ -30,6 +37,17 @@ class Aggregation {
   GroupMap::value_type& group(RowRef key);
   //! Folds one input row of weight `weight` into `group`.
   Status fold(GroupMap::value_type& group, RowRef value, Weight weight);
+  //! Folds one input row that was never built: its column c is
+  //! split_columns[c] of `parts` (set_split_columns()). The same as fold() of
+  //! that row, without writing it.
+  Status fold_split(GroupMap::value_type& group, const RowReader* const parts[2], Weight weight);
+  //! fold_split() of the rows of a run: part `other_part` of each is
+  //! `other`, the other part rows.value(r) (a row of `schema`), of weight
+  //! rows.weight(r) * other_weight, for r in [begin, end) in order.
+  Status fold_split_run(GroupMap::value_type& group, const RowReader& other, uint8_t other_part, const Batch& rows,
+                        const Schema& schema, size_t begin, size_t end, Weight other_weight);
+  //! Where fold_split() reads each column of the input rows (one per column).
+  void set_split_columns(std::vector<SplitColumn> columns);
   //! Ends a step: the output's changes for every touched group. On an error
   //! nothing is emitted and the groups stay touched (see aggregate.h).
   Status emit(BatchPtr* output);
@@ -68,7 +86,24 @@ class Aggregation {
   }
 
  private:
-  Status fold_one(size_t a, RowRef key, const RowReader& row, Weight weight, Accumulator& accumulator);
+  //! How fold_row() takes a row into an aggregate: the commonest kinds
+  //! inline (a load and an add each, no error possible), the others by
+  //! fold_value() or into their traces.
+  enum class FoldPath : uint8_t { kNothing, kCount, kFloatSum, kGeneral };
+  static FoldPath fold_path(const AggregatePlan& plan);
+  //! One aggregate's part of folding a row: how, and where the inline paths
+  //! find its argument (in a whole row: part 0, the aggregate's column).
+  struct FoldStep {
+    FoldPath path;
+    SplitColumn argument;
+  };
+
+  void fold_run_inline(GroupMap::value_type& group, const RowReader& other, uint8_t other_part, const Batch& rows,
+                       const Schema& schema, size_t begin, size_t end, Weight other_weight);
+  template <typename Row>
+  Status fold_row(GroupMap::value_type& group, const Row& row, const FoldStep* steps, Weight weight);
+  template <typename Row>
+  Status fold_one(size_t a, RowRef key, const Row& row, Weight weight, Accumulator& accumulator);
   Status update_value_traces();
   Status distinct_crossings(size_t a, const Batch& changes);
   Status build_row(const GroupMap::value_type& group);
@@ -88,8 +123,11 @@ class Aggregation {
 
   const SchemaPtr key_schema_, value_schema_, output_schema_;
   const std::vector<AggregatePlan> plans_;
+  std::vector<FoldStep> whole_steps_, split_steps_;  // per aggregate: fold()'s and fold_split()'s
+  bool all_inline_ = false;                          // no split step is kGeneral
   AggregateState state_;
   AggregateErrorHandler on_error_;
+  std::vector<SplitColumn> split_columns_;  // fold_split()'s
   // The group group() returned last: joined rows often come in runs of one group.
   GroupMap::value_type* last_group_ = nullptr;
   // Scratch, empty between steps.

@@ -4,7 +4,8 @@
 // from the previous key), every pair of matching values mapped, and each
 // mapped entry handed to the caller. Shared by the join, which builds its
 // output batch of the entries, and the join fused with an aggregate, which
-// folds them into their groups.
+// folds them into their groups (or, with step_pairs(), takes the pairs as
+// they are and maps nothing).
 //
 // The traces are the arrangements', which hold the steps before this one
 // while it runs (z⁻¹(A), z⁻¹(B)), so the change is computed as
@@ -13,6 +14,8 @@
 //
 // each pair met once, as before arrangements. The join keeps no state.
 #pragma once
+
+#include <type_traits>
 
 #include "freshet/circuit/circuit.h"
 #include "freshet/circuit/operator_description.h"
@@ -37,16 +40,54 @@ class JoinCore {
         mapper_(std::move(mapper)),
         key_builder_(out_key),
         value_builder_(out_value) {}
+  //! A join whose pairs are taken by step_pairs(), unmapped.
+  JoinCore(const Circuit& circuit, Arrangement left, Arrangement right)
+      : JoinCore(circuit, left, right, *empty_schema(), *empty_schema(), nullptr) {}
 
   //! One step: calls emit(key, value, weight) for each mapped entry of this
   //! step's change (the bytes are valid until emit returns).
   template <typename Emit>
   void step(Emit&& emit) {
+    step_pairs([this, &emit](const RowReader& key, const RowReader& left, const RowReader& right, Weight weight) {
+      mapper_(key, left, &right, key_builder_, value_builder_);
+      RowRef out_key = key_builder_.finish();
+      emit(out_key, value_builder_.finish(), weight);
+    });
+  }
+
+  //! One step: calls visit(key, left value, right value, weight) for each
+  //! matched pair of this step's change, in the order step() maps them (the
+  //! rows are the batches', valid for the whole step).
+  template <typename Visit>
+  void step_pairs(Visit&& visit) {
+    NoRuns no_runs;
+    step_runs(visit, no_runs);
+  }
+
+  //! The pairs of one key whose other side's batch holds one value for it:
+  //! the delta's values [begin, end) (rows of `delta_schema`), each with
+  //! `other`, in step_pairs()'s order. Pair weights: the delta value's
+  //! weight times `other_weight`.
+  struct Run {
+    const RowReader& key;
+    const Batch& delta;
+    const Schema& delta_schema;
+    size_t begin, end;
+    const RowReader& other;
+    Weight other_weight;
+    bool delta_is_left;
+  };
+  //! As step_pairs(), but the pairs of such a key are handed over in one
+  //! call, visit_run(run): a bulk load's pairs mostly come so (every order of
+  //! a customer against the customer's one row), and a run skips the walk's
+  //! work per pair.
+  template <typename Visit, typename VisitRun>
+  void step_runs(Visit&& visit, VisitRun&& visit_run) {
     const BatchPtr& left = left_->batch;
     const BatchPtr& right = right_->batch;
-    walk(*left, right_trace_->batches(), /*delta_is_left=*/true, emit);
-    if (!left->empty() && !right->empty()) walk(*left, {right}, /*delta_is_left=*/true, emit);
-    walk(*right, left_trace_->batches(), /*delta_is_left=*/false, emit);
+    walk(*left, right_trace_->batches(), /*delta_is_left=*/true, visit, visit_run);
+    if (!left->empty() && !right->empty()) walk(*left, {right}, /*delta_is_left=*/true, visit, visit_run);
+    walk(*right, left_trace_->batches(), /*delta_is_left=*/false, visit, visit_run);
   }
 
   std::string describe() const {
@@ -54,10 +95,13 @@ class JoinCore {
   }
 
  private:
+  struct NoRuns {};  // step_pairs(): every pair visited alone
+
   // Joins every key of `delta` with the matching values in each of `batches`
   // (the other side's).
-  template <typename Emit>
-  void walk(const Batch& delta, const std::vector<BatchPtr>& batches, bool delta_is_left, Emit& emit) {
+  template <typename Visit, typename VisitRun>
+  void walk(const Batch& delta, const std::vector<BatchPtr>& batches, bool delta_is_left, Visit& visit,
+            VisitRun& visit_run) {
     if (delta.empty()) return;
     WorkMeter* meter = active_work_meter();
     const Schema& key_schema = *left_->key_schema;
@@ -71,6 +115,30 @@ class JoinCore {
         position = k == 0 ? batch->lower_bound(key) : batch->seek_forward(key, position);
         if (position == batch->key_count() || batch->key(position) != key) continue;
         RowReader key_reader(key_schema, key);
+        if constexpr (!std::is_same_v<VisitRun, NoRuns>) {
+          const size_t other = batch->values_begin(position);
+          if (batch->values_end(position) == other + 1) {
+            // Its pairs are charged before any is visited, up to the first
+            // past the bound (where the walk below stops). What the visitor
+            // charges for them (a fused aggregate's trace entries) comes
+            // after them, not between: the same charges in another order,
+            // so whether the step passes the bound does not change.
+            size_t end = delta.values_end(k);
+            bool stopped = false;
+            for (size_t d = delta.values_begin(k); meter && d < end; ++d) {
+              if (meter->charge(0)) continue;
+              end = d;
+              stopped = true;
+            }
+            const RowReader other_value(other_schema, batch->value(other));
+            if (end > delta.values_begin(k)) {
+              visit_run(Run{key_reader, delta, delta_schema, delta.values_begin(k), end, other_value,
+                            batch->weight(other), delta_is_left});
+            }
+            if (stopped) return;
+            continue;
+          }
+        }
         for (size_t d = delta.values_begin(k); d < delta.values_end(k); ++d) {
           RowReader delta_value(delta_schema, delta.value(d));
           for (size_t o = batch->values_begin(position); o < batch->values_end(position); ++o) {
@@ -81,9 +149,7 @@ class JoinCore {
             RowReader other_value(other_schema, batch->value(o));
             const RowReader& left = delta_is_left ? delta_value : other_value;
             const RowReader& right = delta_is_left ? other_value : delta_value;
-            mapper_(key_reader, left, &right, key_builder_, value_builder_);
-            RowRef out_key = key_builder_.finish();
-            emit(out_key, value_builder_.finish(), delta.weight(d) * batch->weight(o));
+            visit(key_reader, left, right, delta.weight(d) * batch->weight(o));
           }
         }
       }
@@ -95,7 +161,7 @@ class JoinCore {
   // The arrangements' traces (the steps before this one while step() runs).
   const Trace* left_trace_;
   const Trace* right_trace_;
-  JoinMapper mapper_;
+  JoinMapper mapper_;  // step()'s; none for step_pairs() alone
   RowBuilder key_builder_, value_builder_;
 };
 

@@ -263,32 +263,28 @@ Stream Planner::plan_join_aggregate(Stream left, Stream right, LogicalPlan& join
                                     const std::optional<std::vector<size_t>>& columns, LogicalPlan& aggregate) {
   auto [left_indexed, right_indexed] = index_join_inputs(left, right, join);
   const size_t left_width = join.left_columns.size();
-  JoinMapper group_joined;
   if (columns) {
-    // Each column of the grouped row is a column of one side: copied from
-    // there, with no joined row in between.
-    group_joined = [columns = *columns, left_width, group_count = aggregate.group_count](
-                       const RowReader&, const RowReader& l, const RowReader* r, RowBuilder& out_key,
-                       RowBuilder& out_value) {
-      for (size_t i = 0; i < columns.size(); ++i) {
-        const bool from_left = columns[i] < left_width;
-        const RowReader& side = from_left ? l : *r;
-        const size_t column = from_left ? columns[i] : columns[i] - left_width;
-        if (i < group_count) out_key.copy_field(i, side, column);
-        out_value.copy_field(i, side, column);
-      }
-    };
-  } else {
-    // Each joined row is built in a scratch row and grouped from there.
-    auto joined = std::make_shared<RowBuilder>(*join.schema);
-    group_joined = [concat = concat_mapper(left_width), joined, joined_schema = join.schema, group = grouping.mapper](
-                       const RowReader& key, const RowReader& l, const RowReader* r, RowBuilder& out_key,
-                       RowBuilder& out_value) {
-      concat(key, l, r, *joined, *joined);
-      static const RowReader kNoValue(*empty_schema(), RowRef());
-      group(RowReader(*joined_schema, joined->finish()), kNoValue, out_key, out_value);
-    };
+    // Each column of the grouped row is a column of one side: read from
+    // there, with no joined or grouped row in between.
+    std::vector<JoinedColumn> picked;
+    for (size_t column : *columns) {
+      const bool from_left = column < left_width;
+      picked.push_back({from_left, from_left ? column : column - left_width});
+    }
+    return with_empty_input_row(
+        join_aggregate(left_indexed, right_indexed, grouping.key_schema, grouping.value_schema, std::move(picked),
+                       aggregate.aggregates, runtime_errors_.aggregate_handler()),
+        aggregate);
   }
+  // Each joined row is built in a scratch row and grouped from there.
+  auto joined = std::make_shared<RowBuilder>(*join.schema);
+  JoinMapper group_joined = [concat = concat_mapper(left_width), joined, joined_schema = join.schema,
+                             group = grouping.mapper](const RowReader& key, const RowReader& l, const RowReader* r,
+                                                      RowBuilder& out_key, RowBuilder& out_value) {
+    concat(key, l, r, *joined, *joined);
+    static const RowReader kNoValue(*empty_schema(), RowRef());
+    group(RowReader(*joined_schema, joined->finish()), kNoValue, out_key, out_value);
+  };
   return with_empty_input_row(join_aggregate(left_indexed, right_indexed, grouping.key_schema, grouping.value_schema,
                                              std::move(group_joined), aggregate.aggregates,
                                              runtime_errors_.aggregate_handler()),

@@ -18,6 +18,15 @@
 //   incremental float sum does.
 // - On an error the arrangements still take the step's input (as for the
 //   join) and the aggregate's rules for errors apply (aggregate.h).
+//
+// ## Rows picked from the sides
+// When every column of the input row is a column of one side (GROUP BY
+// c.region ... SUM(o.amount)), the second form takes those picks instead of
+// a mapper, and a pair builds no rows: the aggregates read their arguments
+// from the two sides' rows. And when the group key's columns all come from
+// one side, the pairs of one row of that side are all in one group, found
+// once for the run of them (a bulk load's pairs come in such runs: every
+// order of a customer, grouped by the customer's region).
 #pragma once
 
 #include <vector>
@@ -33,5 +42,18 @@ namespace freshet {
 //! `on_error` as in aggregate().
 Stream join_aggregate(Stream left, Stream right, SchemaPtr group_schema, SchemaPtr row_schema, JoinMapper mapper,
                       std::vector<AggregateSpec> aggregates, AggregateErrorHandler on_error = nullptr);
+
+//! A column of the left or the right side's value rows.
+struct JoinedColumn {
+  bool from_left = true;
+  size_t column = 0;
+};
+
+//! The same, where the input row's columns (`row_schema`) are `columns`, in
+//! order, of the same types; its first group_schema->size() columns are the
+//! group key.
+Stream join_aggregate(Stream left, Stream right, SchemaPtr group_schema, SchemaPtr row_schema,
+                      std::vector<JoinedColumn> columns, std::vector<AggregateSpec> aggregates,
+                      AggregateErrorHandler on_error = nullptr);
 
 }  // namespace freshet
