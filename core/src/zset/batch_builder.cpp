@@ -4,6 +4,7 @@
 
 #include "freshet/circuit/work_meter.h"
 #include "freshet/common/assert.h"
+#include "freshet/common/fixed_row_bytes.h"
 #include "freshet/common/prefix_sort.h"
 #include "freshet/zset/merge.h"
 
@@ -50,6 +51,30 @@ void SortedBatchBuilder::append_value(RowRef value, Weight weight) {
   }
   b.values_.push_back(value);
   b.weights_.push_back(weight);
+}
+
+void SortedBatchBuilder::append_sorted_values(const WeightedValue* values, size_t count) {
+  if (count == 0) return;
+  Batch& b = *batch_;
+  FRESHET_ASSERT(values_of_key_ == 0 || compare_rows(b.values_.back(), values[0].value) < 0);
+  // As append_value: value ranges become explicit once a key has two values.
+  values_of_key_ += count;
+  if (values_of_key_ > 1 && b.value_starts_.empty()) {
+    for (uint32_t k = 0; k < b.keys_.size(); ++k) b.value_starts_.push_back(k);
+  }
+  const uint32_t width = values[0].value.size;
+  bool one_width = b.values_.fixed_width() && (b.values_.empty() || b.values_.width() == width);
+  for (size_t i = 1; i < count && one_width; ++i) one_width = values[i].value.size == width;
+  if (one_width) {
+    uint8_t* to = b.values_.extend_fixed(width, count);
+    for (size_t i = 0; i < count; ++i, to += width) copy_fixed_row_bytes(to, values[i].value.data, width);
+  } else {
+    for (size_t i = 0; i < count; ++i) b.values_.push_back(values[i].value);
+  }
+  for (size_t i = 0; i < count; ++i) {
+    FRESHET_ASSERT(values[i].weight != 0);
+    b.weights_.push_back(values[i].weight);
+  }
 }
 
 void SortedBatchBuilder::append_values(const Batch& from, size_t begin, size_t end) {
@@ -248,6 +273,7 @@ BatchPtr BatchBuilder::finish() {
     arena_.release();
     std::vector<Entry>().swap(entries_);
     std::vector<Entry>().swap(sort_scratch_);
+    std::vector<WeightedValue>().swap(key_values_);
     BatchPtr merged = merge_many(runs_);
     runs_.clear();
     run_entries_ = 0;
@@ -264,6 +290,7 @@ BatchPtr BatchBuilder::finish() {
     arena_.release();
     std::vector<Entry>().swap(entries_);  // `entries_ = {}` would keep the capacity
     std::vector<Entry>().swap(sort_scratch_);
+    std::vector<WeightedValue>().swap(key_values_);
   }
   return batch;
 }
@@ -312,17 +339,22 @@ BatchPtr BatchBuilder::sort_entries() {
   SortedBatchBuilder sorted;
   sorted.reserve(entries_.size(), key_bytes_, value_bytes_);
   const Entry* last_key = nullptr;  // the entry whose key was appended last
+  std::vector<WeightedValue>& key_values = key_values_;  // of last_key's key, to append together
+  key_values.clear();
   for (size_t i = 0; i < entries_.size();) {
     const Entry& e = entries_[i];
     Weight weight = e.weight;
     for (++i; i < entries_.size() && !before(e, entries_[i]); ++i) weight += entries_[i].weight;
     if (weight == 0) continue;
     if (!last_key || !same_key(*last_key, e)) {
+      sorted.append_sorted_values(key_values.data(), key_values.size());
+      key_values.clear();
       sorted.append_key(key_of(e));
       last_key = &e;
     }
-    sorted.append_value(value_of(e), weight);
+    key_values.push_back({value_of(e), weight});
   }
+  sorted.append_sorted_values(key_values.data(), key_values.size());
   // A run's keys were reserved for as many as its entries: many entries
   // of one key leave most of that room, given back in place.
   if (run_size_ != 0 && entries_.size() >= run_size_) sorted.shrink_to_fit();

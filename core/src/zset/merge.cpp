@@ -175,6 +175,7 @@ struct ValueMergeRoom {
   std::vector<ValueSource> sources;
   std::vector<GatheredValue> gathered, scratch;
   std::vector<size_t> ends;
+  std::vector<WeightedValue> summed;
 };
 
 // Below this many values of a key per batch on average, a heap merge can
@@ -227,15 +228,17 @@ void write_gathered_values(RowRef key, bool key_written, const std::vector<Value
     ends.resize(merged);
     values.swap(room.scratch);
   }
+  std::vector<WeightedValue>& summed = room.summed;
+  summed.clear();
   for (size_t i = 0; i < values.size();) {
     const GatheredValue& first = values[i];
     Weight sum = first.weight;
     for (++i; i < values.size() && compare(first, values[i]) == 0; ++i) sum += values[i].weight;
-    if (sum == 0) continue;
-    if (!key_written) out.append_key(key);
-    key_written = true;
-    out.append_value(row(first), sum);
+    if (sum != 0) summed.push_back({row(first), sum});
   }
+  if (summed.empty()) return;
+  if (!key_written) out.append_key(key);
+  out.append_sorted_values(summed.data(), summed.size());
 }
 
 // Writes the values of `key` that the batches in `group` hold (their current
