@@ -180,7 +180,7 @@ struct ValueMergeRoom {
 
 // Below this many values of a key per batch on average, a heap merge can
 // gain little by moving runs: its values are gathered and sorted at once.
-constexpr size_t kGatherPerSource = 16;
+constexpr size_t kGatherPerSource = 32;
 // A heap merge that has moved fewer than kShortRun values a round over its
 // first kProbeRounds rounds meets values interleaved one by one (the runs
 // of a big step whose rows came in random order): it gathers the rest.
