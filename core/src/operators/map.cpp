@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "freshet/types/slot_projection.h"
 #include "freshet/zset/batch_builder.h"
 #include "freshet/zset/cursor.h"
 
@@ -11,7 +12,7 @@ namespace {
 class MapOperator : public Operator {
  public:
   MapOperator(const StreamSlot* input, StreamSlot* output, RowFilterMapper mapper, ErrorLog* errors,
-              std::string description)
+              std::string description, const std::optional<ColumnProjection>& projection)
       : input_(input),
         output_(output),
         errors_(errors),
@@ -22,6 +23,14 @@ class MapOperator : public Operator {
     // A map re-keys whatever its input holds: over a bulk load, hundreds of
     // thousands of entries in one step (batch_builder.h).
     mapped_.sort_in_runs();
+    if (projection) {
+      key_projection_ = SlotProjection::of(*input->key_schema, projection->key_columns, *output->key_schema);
+      if (!projection->whole_value) {
+        value_projection_ = SlotProjection::of(*input->key_schema, projection->value_columns, *output->value_schema);
+      }
+      projected_ = key_projection_ && (projection->whole_value || value_projection_);
+      drop_null_keys_ = projection->drop_null_keys;
+    }
   }
   const char* name() const override { return "map"; }
   std::string describe() const override { return description_; }
@@ -51,6 +60,7 @@ class MapOperator : public Operator {
 
   //! Maps the entries of keys [from, to) of `input` into mapped_.
   __attribute__((noinline)) void map_keys(const Batch& input, size_t from, size_t to) {
+    if (projected_) return project_keys(input, from, to);
     for (size_t k = from; k < to; ++k) {
       const RowReader key(*input_->key_schema, input.key(k));
       for (size_t v = input.values_begin(k); v < input.values_end(k); ++v) {
@@ -67,6 +77,20 @@ class MapOperator : public Operator {
     }
   }
 
+  //! map_keys() by the projections: rows of input keys' columns, with no
+  //! mapper call (no errors to report: a column's copy cannot fail).
+  void project_keys(const Batch& input, size_t from, size_t to) {
+    for (size_t k = from; k < to; ++k) {
+      const RowRef row = input.key(k);
+      bool any_null = false;
+      const RowRef key = key_projection_->project(row, any_null);
+      if (any_null && drop_null_keys_) continue;
+      bool value_null = false;  // a NULL value is kept
+      const RowRef value = value_projection_ ? value_projection_->project(row, value_null) : row;
+      for (size_t v = input.values_begin(k); v < input.values_end(k); ++v) mapped_.add(key, value, input.weight(v));
+    }
+  }
+
   const StreamSlot* input_;
   StreamSlot* output_;
   ErrorLog* errors_;  // told each entry's weight (error_log.h)
@@ -74,6 +98,9 @@ class MapOperator : public Operator {
   std::string description_;  // what the map computes, for explain
   RowBuilder key_builder_, value_builder_;
   BatchBuilder mapped_;
+  // With a ColumnProjection of fixed-width columns: the rows by slot copies.
+  std::optional<SlotProjection> key_projection_, value_projection_;
+  bool projected_ = false, drop_null_keys_ = false;
 };
 
 }  // namespace
@@ -89,11 +116,11 @@ Stream map(Stream input, SchemaPtr key_schema, SchemaPtr value_schema, RowMapper
 }
 
 Stream filter_map(Stream input, SchemaPtr key_schema, SchemaPtr value_schema, RowFilterMapper mapper,
-                  std::string description) {
+                  std::string description, std::optional<ColumnProjection> projection) {
   Circuit& circuit = *input.circuit();
   Stream output = circuit.add_stream(std::move(key_schema), std::move(value_schema));
   circuit.add_operator(std::make_unique<MapOperator>(&circuit.slot(input), &circuit.slot(output), std::move(mapper),
-                                                     &circuit.error_log(), std::move(description)),
+                                                     &circuit.error_log(), std::move(description), projection),
                        {input}, output);
   return output;
 }

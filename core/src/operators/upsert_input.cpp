@@ -47,13 +47,12 @@ UpsertInputOperator::UpsertInputOperator(Stream output, StreamSlot* slot, std::v
       key_columns_(std::move(key_columns)),
       key_schema_(key_schema_of(*slot->key_schema, key_columns_)),
       key_builder_(*key_schema_),
-      key_projection_(*slot->key_schema, key_columns_),
-      projected_key_(key_projection_.width()) {}
+      key_projection_(SlotProjection::of(*slot->key_schema, key_columns_, *key_schema_)) {}
 
 RowRef UpsertInputOperator::key_ref(RowRef row) {
-  if (key_projection_.fixed()) {
-    key_projection_.project(row.data, projected_key_.data());
-    return RowRef(projected_key_.data(), key_projection_.width());
+  if (key_projection_) {
+    bool any_null = false;  // a key's NULL is the table's to refuse, not this copy's
+    return key_projection_->project(row, any_null);
   }
   RowReader reader(*slot_->key_schema, row);
   for (size_t i = 0; i < key_columns_.size(); ++i) key_builder_.copy_field(i, reader, key_columns_[i]);

@@ -200,6 +200,21 @@ Stream Planner::index_by(Stream input, std::vector<ExprPtr> keys, bool drop_null
     std::string description = "key " + describe_columns(*key_schema);
     if (value_columns) description += " value " + describe_columns(*value_schema);
     if (drop_null_keys) description += " without NULL keys";
+    // Keys that are columns (as most joins' and groupings' are): the map
+    // may copy their slots instead of calling the mapper (map.h).
+    std::optional<ColumnProjection> projection = ColumnProjection{};
+    for (const ExprPtr& key : state->expressions) {
+      if (key->kind != ExprKind::kColumn) {
+        projection.reset();
+        break;
+      }
+      projection->key_columns.push_back(key->column);
+    }
+    if (projection) {
+      if (value_columns) projection->value_columns = *value_columns;
+      projection->whole_value = !value_columns;
+      projection->drop_null_keys = drop_null_keys;
+    }
     return filter_map(
         input, key_schema, value_schema,
         [state, drop_null_keys, value_columns](const RowReader& row, const RowReader&, RowBuilder& key,
@@ -220,7 +235,7 @@ Stream Planner::index_by(Stream input, std::vector<ExprPtr> keys, bool drop_null
           }
           return !(drop_null_keys && any_null);
         },
-        std::move(description));
+        std::move(description), std::move(projection));
   });
 }
 

@@ -1,9 +1,11 @@
 #include "freshet/zset/batch_builder.h"
 
 #include <algorithm>
+#include <cstring>
 
 #include "freshet/circuit/work_meter.h"
 #include "freshet/common/assert.h"
+#include "freshet/common/fixed_row_bytes.h"
 #include "freshet/common/prefix_sort.h"
 #include "freshet/zset/merge.h"
 
@@ -50,6 +52,30 @@ void SortedBatchBuilder::append_value(RowRef value, Weight weight) {
   }
   b.values_.push_back(value);
   b.weights_.push_back(weight);
+}
+
+void SortedBatchBuilder::append_sorted_values(const WeightedValue* values, size_t count) {
+  if (count == 0) return;
+  Batch& b = *batch_;
+  FRESHET_ASSERT(values_of_key_ == 0 || compare_rows(b.values_.back(), values[0].value) < 0);
+  // As append_value: value ranges become explicit once a key has two values.
+  values_of_key_ += count;
+  if (values_of_key_ > 1 && b.value_starts_.empty()) {
+    for (uint32_t k = 0; k < b.keys_.size(); ++k) b.value_starts_.push_back(k);
+  }
+  const uint32_t width = values[0].value.size;
+  bool one_width = b.values_.fixed_width() && (b.values_.empty() || b.values_.width() == width);
+  for (size_t i = 1; i < count && one_width; ++i) one_width = values[i].value.size == width;
+  if (one_width) {
+    uint8_t* to = b.values_.extend_fixed(width, count);
+    for (size_t i = 0; i < count; ++i, to += width) copy_fixed_row_bytes(to, values[i].value.data, width);
+  } else {
+    for (size_t i = 0; i < count; ++i) b.values_.push_back(values[i].value);
+  }
+  for (size_t i = 0; i < count; ++i) {
+    FRESHET_ASSERT(values[i].weight != 0);
+    b.weights_.push_back(values[i].weight);
+  }
 }
 
 void SortedBatchBuilder::append_values(const Batch& from, size_t begin, size_t end) {
@@ -203,6 +229,36 @@ constexpr size_t kKeptBytes = 64 * 1024;
 
 }  // namespace
 
+namespace {
+
+// How many of their first `n` bytes rows `a` and `b` (of `a_size` and
+// `b_size` bytes, both at least n) share: a word at a time, the last part
+// too when both rows have 8 bytes there (rows of a big step share most of
+// their first bytes, a null bitmap and an id's high bytes: a common prefix
+// of 7 bytes was a byte loop per entry).
+size_t shared_prefix(const uint8_t* a, size_t a_size, const uint8_t* b, size_t b_size, size_t n) {
+  size_t i = 0;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  for (; i < n && i + 8 <= a_size && i + 8 <= b_size; i += 8) {
+    uint64_t x, y;
+    std::memcpy(&x, a + i, 8);
+    std::memcpy(&y, b + i, 8);
+    if (x != y) return std::min(n, i + static_cast<size_t>(__builtin_ctzll(x ^ y) >> 3));
+  }
+  if (i >= n) return n;
+#endif
+  while (i < n && a[i] == b[i]) ++i;
+  return i;
+}
+
+// prefix of the `size` bytes at `data`: big_endian_prefix, in one load when
+// there are 8 of them.
+uint64_t row_prefix(const uint8_t* data, size_t size) {
+  return size >= 8 ? big_endian_word(data) : big_endian_prefix(data, size);
+}
+
+}  // namespace
+
 template <typename RowOf>
 size_t BatchBuilder::common_prefix(RowOf row_of) const {
   RowRef first = row_of(entries_.front());
@@ -210,9 +266,7 @@ size_t BatchBuilder::common_prefix(RowOf row_of) const {
   // From the second entry: the first shares all its bytes with itself.
   for (auto e = entries_.begin() + 1; e != entries_.end(); ++e) {
     RowRef row = row_of(*e);
-    size_t n = std::min<size_t>(common, row.size), i = 0;
-    while (i < n && row.data[i] == first.data[i]) ++i;
-    common = i;
+    common = shared_prefix(row.data, row.size, first.data, first.size, std::min<size_t>(common, row.size));
     if (common == 0) break;
   }
   return common;
@@ -248,6 +302,7 @@ BatchPtr BatchBuilder::finish() {
     arena_.release();
     std::vector<Entry>().swap(entries_);
     std::vector<Entry>().swap(sort_scratch_);
+    std::vector<WeightedValue>().swap(key_values_);
     BatchPtr merged = merge_many(runs_);
     runs_.clear();
     run_entries_ = 0;
@@ -264,6 +319,7 @@ BatchPtr BatchBuilder::finish() {
     arena_.release();
     std::vector<Entry>().swap(entries_);  // `entries_ = {}` would keep the capacity
     std::vector<Entry>().swap(sort_scratch_);
+    std::vector<WeightedValue>().swap(key_values_);
   }
   return batch;
 }
@@ -275,9 +331,12 @@ BatchPtr BatchBuilder::sort_entries() {
   // suffixes order as the whole rows do.
   const size_t key_skip = common_prefix([this](const Entry& e) { return key_of(e); });
   const size_t value_skip = common_prefix([this](const Entry& e) { return value_of(e); });
+  const uint32_t key_size = entries_.front().key_size;
+  bool one_key_size = true;
   for (Entry& e : entries_) {
-    e.key_prefix = big_endian_prefix(arena_.data() + e.key_offset + key_skip, e.key_size - key_skip);
-    e.value_prefix = big_endian_prefix(arena_.data() + e.value_offset + value_skip, e.value_size - value_skip);
+    e.key_prefix = row_prefix(arena_.data() + e.key_offset + key_skip, e.key_size - key_skip);
+    e.value_prefix = row_prefix(arena_.data() + e.value_offset + value_skip, e.value_size - value_skip);
+    one_key_size &= e.key_size == key_size;
   }
   auto suffix = [](RowRef row, size_t skip) { return RowRef(row.data + skip, static_cast<uint32_t>(row.size - skip)); };
   // Rows of equal prefixes and one size that fits in its prefix are equal:
@@ -298,7 +357,23 @@ BatchPtr BatchBuilder::sort_entries() {
   // in order): a pass that stops at the first pair out of order is cheap
   // beside a sort's n log n comparisons.
   if (!std::is_sorted(entries_.begin(), entries_.end(), before)) {
-    sort_by_prefix(entries_, sort_scratch_, [](const Entry& e) { return e.key_prefix; }, before);
+    // Keys of one size that end within their prefixes (an integer or two,
+    // past the bytes all keys share) order as those prefixes do, which
+    // leave their last bytes zero: the values' first bytes go there, so
+    // that the radix passes order the values as well as the keys and leave
+    // few ties to `before` (a map keying a bulk load by a column of few
+    // values: ~16 values of a key in each run, otherwise sorted by
+    // comparisons of 40-byte entries).
+    const size_t key_rest = key_size - key_skip;
+    if (one_key_size && key_rest < 8) {
+      const unsigned value_shift = static_cast<unsigned>(8 * key_rest);
+      sort_by_prefix(
+          entries_, sort_scratch_,
+          [value_shift](const Entry& e) { return e.key_prefix | (e.value_prefix >> value_shift); }, before);
+    } else {
+      sort_by_prefix(
+          entries_, sort_scratch_, [](const Entry& e) { return e.key_prefix; }, before);
+    }
   }
   // Equal entries are adjacent now: `before` tells them apart, mostly by
   // their prefixes, so each entry's bytes are read once, to be copied. (A
@@ -312,17 +387,22 @@ BatchPtr BatchBuilder::sort_entries() {
   SortedBatchBuilder sorted;
   sorted.reserve(entries_.size(), key_bytes_, value_bytes_);
   const Entry* last_key = nullptr;  // the entry whose key was appended last
+  std::vector<WeightedValue>& key_values = key_values_;  // of last_key's key, to append together
+  key_values.clear();
   for (size_t i = 0; i < entries_.size();) {
     const Entry& e = entries_[i];
     Weight weight = e.weight;
     for (++i; i < entries_.size() && !before(e, entries_[i]); ++i) weight += entries_[i].weight;
     if (weight == 0) continue;
     if (!last_key || !same_key(*last_key, e)) {
+      sorted.append_sorted_values(key_values.data(), key_values.size());
+      key_values.clear();
       sorted.append_key(key_of(e));
       last_key = &e;
     }
-    sorted.append_value(value_of(e), weight);
+    key_values.push_back({value_of(e), weight});
   }
+  sorted.append_sorted_values(key_values.data(), key_values.size());
   // A run's keys were reserved for as many as its entries: many entries
   // of one key leave most of that room, given back in place.
   if (run_size_ != 0 && entries_.size() >= run_size_) sorted.shrink_to_fit();

@@ -106,13 +106,15 @@ void sift_down(std::vector<Source>& heap, size_t at, After after) {
 // when other sources hold the same item, equal(group) takes the equal items
 // of all of them and moves each on. Sources have valid() and are compared
 // by compare(a, b) on their current items.
-template <typename Source, typename Compare, typename Run, typename Equal>
-void merge_runs(std::vector<Source>& heap, Compare compare, Run run, Equal equal) {
+// Stops early, with the sources left in `heap`, once stop() holds at the
+// start of a round: everything written sorts before what they still hold.
+template <typename Source, typename Compare, typename Run, typename Equal, typename Stop>
+void merge_runs(std::vector<Source>& heap, Compare compare, Run run, Equal equal, Stop stop) {
   auto after = [&](const Source& a, const Source& b) { return compare(a, b) > 0; };
   std::make_heap(heap.begin(), heap.end(), after);
   std::vector<size_t> pending;
   std::vector<Source*> group;
-  while (!heap.empty()) {
+  while (!heap.empty() && !stop()) {
     size_t runner_up = heap.size() > 1 ? 1 : 0;  // the least child of the root: the second least of all
     if (heap.size() > 2 && after(heap[1], heap[2])) runner_up = 2;
     if (runner_up == 0 || compare(heap[0], heap[runner_up]) < 0) {
@@ -160,14 +162,95 @@ struct ValueSource {
   bool valid() const { return v < end; }
 };
 
+// One value of a key, gathered from its batch to be sorted with the others.
+struct GatheredValue {
+  uint64_t prefix;
+  const uint8_t* data;
+  uint32_t size;
+  Weight weight;
+};
+
+// What merge_values keeps between keys for its capacity.
+struct ValueMergeRoom {
+  std::vector<ValueSource> sources;
+  std::vector<GatheredValue> gathered, scratch;
+  std::vector<size_t> ends;
+  std::vector<WeightedValue> summed;
+};
+
+// Below this many values of a key per batch on average, a heap merge can
+// gain little by moving runs: its values are gathered and sorted at once.
+constexpr size_t kGatherPerSource = 32;
+// A heap merge that has moved fewer than kShortRun values a round over its
+// first kProbeRounds rounds meets values interleaved one by one (the runs
+// of a big step whose rows came in random order): it gathers the rest.
+constexpr size_t kProbeRounds = 8, kShortRun = 4;
+// Writes the values [v, end) of every source, which all sort after what
+// `out` holds, sorted and summed, with the key before the first unless
+// `key_written`. An interleaved merge through a heap moves one value per
+// round (a run search, an append of one, a sift); here each source's
+// values are gathered with their prefixes as a sorted stretch, and
+// neighbouring stretches are merged pairwise (log2(sources) passes of a
+// tight loop), then one pass sums equal neighbours.
+void write_gathered_values(RowRef key, bool key_written, const std::vector<ValueSource>& sources,
+                           const PrefixOrder& order, SortedBatchBuilder& out, ValueMergeRoom& room) {
+  std::vector<GatheredValue>& values = room.gathered;
+  std::vector<size_t>& ends = room.ends;  // of the sorted stretches
+  values.clear();
+  ends.clear();
+  for (const ValueSource& s : sources) {
+    for (size_t v = s.v; v < s.end; ++v) {
+      const RowRef value = s.batch->value(v);
+      values.push_back({order.prefix_of(value), value.data, value.size, s.batch->weight(v)});
+    }
+    ends.push_back(values.size());
+  }
+  auto row = [](const GatheredValue& g) { return RowRef(g.data, g.size); };
+  auto compare = [&](const GatheredValue& a, const GatheredValue& b) {
+    return order.compare(row(a), a.prefix, row(b), b.prefix);
+  };
+  auto before = [&](const GatheredValue& a, const GatheredValue& b) {
+    return a.prefix != b.prefix ? a.prefix < b.prefix : compare(a, b) < 0;
+  };
+  room.scratch.resize(values.size());
+  while (ends.size() > 1) {
+    GatheredValue* to = room.scratch.data();
+    size_t begin = 0, merged = 0;
+    for (size_t i = 0; i < ends.size(); i += 2) {
+      const size_t middle = ends[i], end = i + 1 < ends.size() ? ends[i + 1] : middle;
+      to = std::merge(values.begin() + static_cast<std::ptrdiff_t>(begin),
+                      values.begin() + static_cast<std::ptrdiff_t>(middle),
+                      values.begin() + static_cast<std::ptrdiff_t>(middle),
+                      values.begin() + static_cast<std::ptrdiff_t>(end), to, before);
+      ends[merged++] = end;
+      begin = end;
+    }
+    ends.resize(merged);
+    values.swap(room.scratch);
+  }
+  std::vector<WeightedValue>& summed = room.summed;
+  summed.clear();
+  for (size_t i = 0; i < values.size();) {
+    const GatheredValue& first = values[i];
+    Weight sum = first.weight;
+    for (++i; i < values.size() && compare(first, values[i]) == 0; ++i) sum += values[i].weight;
+    if (sum != 0) summed.push_back({row(first), sum});
+  }
+  if (summed.empty()) return;
+  if (!key_written) out.append_key(key);
+  out.append_sorted_values(summed.data(), summed.size());
+}
+
 // Writes the values of `key` that the batches in `group` hold (their current
 // key), summed, and the key before them unless they all cancel.
-void merge_values(RowRef key, const std::vector<KeySource*>& group, SortedBatchBuilder& out,
-                  std::vector<ValueSource>& sources) {
+void merge_values(RowRef key, const std::vector<KeySource*>& group, SortedBatchBuilder& out, ValueMergeRoom& room) {
+  std::vector<ValueSource>& sources = room.sources;
   sources.clear();
+  size_t total = 0;
   for (const KeySource* s : group) {
     const Batch& b = *s->batch;
     sources.push_back({&b, b.values_begin(s->k), b.values_end(s->k), RowRef(), 0});
+    total += sources.back().end - sources.back().v;
   }
   // The batches' values of a key lie apart, one batch's after another's,
   // when the batches hold consecutive parts of their input (the runs of a
@@ -188,10 +271,12 @@ void merge_values(RowRef key, const std::vector<KeySource*>& group, SortedBatchB
   for (const ValueSource& s : sources) {
     order.skip = std::min({order.skip, shared_bytes(first(sources[0]), first(s)), shared_bytes(first(s), last(s))});
   }
+  if (total <= kGatherPerSource * sources.size()) return write_gathered_values(key, false, sources, order, out, room);
   for (ValueSource& s : sources) {
     s.value = first(s);
     s.prefix = order.prefix_of(s.value);
   }
+  size_t rounds = 0, moved = 0;
   auto move_to = [&](ValueSource& s, size_t v) {
     s.v = v;
     if (v == s.end) return;
@@ -204,7 +289,8 @@ void merge_values(RowRef key, const std::vector<KeySource*>& group, SortedBatchB
     key_written = true;
   };
   merge_runs(
-      sources, [&](const ValueSource& a, const ValueSource& b) { return order.compare(a.value, a.prefix, b.value, b.prefix); },
+      sources,
+      [&](const ValueSource& a, const ValueSource& b) { return order.compare(a.value, a.prefix, b.value, b.prefix); },
       [&](ValueSource& s, const ValueSource* runner_up) {
         size_t end = s.end;
         if (runner_up) {
@@ -215,6 +301,8 @@ void merge_values(RowRef key, const std::vector<KeySource*>& group, SortedBatchB
         }
         write_key();
         out.append_values(*s.batch, s.v, end);
+        ++rounds;
+        moved += end - s.v;
         move_to(s, end);
       },
       [&](const std::vector<ValueSource*>& equal) {
@@ -224,8 +312,12 @@ void merge_values(RowRef key, const std::vector<KeySource*>& group, SortedBatchB
           write_key();
           out.append_value(equal[0]->value, sum);
         }
+        ++rounds;
+        moved += equal.size();
         for (ValueSource* s : equal) move_to(*s, s->v + 1);
-      });
+      },
+      [&] { return rounds >= kProbeRounds && moved < kShortRun * rounds; });
+  if (!sources.empty()) write_gathered_values(key, key_written, sources, order, out, room);
 }
 
 }  // namespace
@@ -268,7 +360,7 @@ BatchPtr merge_many(const std::vector<BatchPtr>& batches) {
   };
   SortedBatchBuilder out;
   out.reserve(entries, key_bytes, value_bytes);
-  std::vector<ValueSource> values;
+  ValueMergeRoom values;
   merge_runs(
       sources, [&](const KeySource& a, const KeySource& b) { return order.compare(a.key, a.prefix, b.key, b.prefix); },
       [&](KeySource& s, const KeySource* runner_up) {
@@ -286,7 +378,8 @@ BatchPtr merge_many(const std::vector<BatchPtr>& batches) {
       [&](const std::vector<KeySource*>& group) {
         merge_values(group[0]->key, group, out, values);
         for (KeySource* s : group) move_to(*s, s->k + 1);
-      });
+      },
+      [] { return false; });
   // Keys many batches share, or entries that cancel, leave room unused.
   out.shrink_to_fit();
   return out.finish();

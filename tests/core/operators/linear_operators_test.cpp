@@ -91,6 +91,60 @@ TEST(MapTest, BigStepsSortedInRunsMatchTheirSum) {
   }
 }
 
+// A map given a ColumnProjection (an index by columns) builds by slot
+// copies what its mapper builds: keys of one or two columns with NULLs
+// kept or dropped, a value of columns, the whole row as the value, and a
+// VARCHAR value (no slot copy: the mapper serves).
+TEST(MapTest, ColumnProjectionsBuildWhatTheirMapperBuilds) {
+  struct Case {
+    std::vector<size_t> key_columns, value_columns;
+    bool whole_value, drop_null_keys;
+  };
+  const std::vector<Case> cases = {
+      {{1, 0}, {0}, false, false}, {{1}, {0, 1}, false, true}, {{1}, {}, true, false},
+      {{0}, {}, true, true},       {{0}, {2}, false, false},
+  };
+  uint64_t seed = testing::test_seed(103);
+  for (const Case& c : cases) {
+    const Schema& input_schema = *testing::kxs_schema();
+    std::vector<Column> key_columns, value_columns;
+    for (size_t column : c.key_columns) key_columns.push_back(input_schema.column(column));
+    for (size_t column : c.value_columns) value_columns.push_back(input_schema.column(column));
+    SchemaPtr key_schema = make_schema(key_columns);
+    SchemaPtr value_schema = c.whole_value ? testing::kxs_schema() : make_schema(value_columns);
+    // The mapper: copy_field of each column; false for a NULL key when dropped.
+    auto mapper = [c](const RowReader& row, const RowReader&, RowBuilder& key, RowBuilder& value) {
+      bool any_null = false;
+      for (size_t i = 0; i < c.key_columns.size(); ++i) {
+        key.copy_field(i, row, c.key_columns[i]);
+        any_null = any_null || row.is_null(c.key_columns[i]);
+      }
+      const std::vector<size_t> all = {0, 1, 2};
+      const std::vector<size_t>& columns = c.whole_value ? all : c.value_columns;
+      for (size_t i = 0; i < columns.size(); ++i) value.copy_field(i, row, columns[i]);
+      return !(c.drop_null_keys && any_null);
+    };
+    ColumnProjection projection{c.key_columns, c.value_columns, c.whole_value, c.drop_null_keys};
+    testing::run_oracle(
+        {testing::kxs_input()},
+        [&](const std::vector<Stream>& in) {
+          return filter_map(in[0], key_schema, value_schema, mapper, "", projection);
+        },
+        [&](const std::vector<ZSetMap>& in) {
+          ZSetMap out;
+          RowBuilder key(*key_schema), value(*value_schema);
+          for (const auto& [entry, weight] : in[0]) {
+            const bool keep =
+                mapper(RowReader(input_schema, RowRef(entry.first)), RowReader(*empty_schema(), RowRef()), key, value);
+            std::string key_bytes = key.finish().to_bytes(), value_bytes = value.finish().to_bytes();
+            if (keep) testing::add_entry(out, key_bytes, value_bytes, weight);
+          }
+          return out;
+        },
+        seed++);
+  }
+}
+
 TEST(PlusTest, MatchesOracle) {
   testing::run_oracle(
       {testing::kxs_input(), testing::kxs_input(), testing::kxs_input()},

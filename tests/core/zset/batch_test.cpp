@@ -557,5 +557,76 @@ TEST(MergeTest, MergeManyOfConsecutiveRunsIsTheSumOfZSets) {
   }
 }
 
+// Keys whose values interleave across many batches, one by one (the runs
+// of a big step whose rows came in random order: merge_values gathers and
+// sorts them) or in stretches (its heap merge): values of one width or of
+// several (strings), some equal across batches, some cancelling.
+TEST(MergeTest, MergeManyOfInterleavedValuesIsTheSumOfZSets) {
+  std::mt19937_64 random(testing::test_seed(18));
+  for (int round = 0; round < 60; ++round) {
+    const int keys = std::uniform_int_distribution<int>(1, 6)(random);
+    const int64_t distinct_values = std::uniform_int_distribution<int64_t>(1, 5000)(random);
+    const bool strings = random() % 3 == 0, stretches = random() % 3 == 0;
+    std::vector<BatchPtr> batches;
+    ZSetMap expected;
+    const int count = std::uniform_int_distribution<int>(2, 16)(random);
+    for (int b = 0; b < count; ++b) {
+      BatchBuilder builder;
+      const int n = std::uniform_int_distribution<int>(0, 600)(random);
+      // In stretches: this batch's values come from one part of the range.
+      const int64_t base = stretches ? static_cast<int64_t>(random() % 4) * distinct_values : 0;
+      for (int i = 0; i < n; ++i) {
+        std::string key = bigint_row(static_cast<int64_t>(random() % static_cast<uint64_t>(keys)));
+        std::string value = bigint_row(base + static_cast<int64_t>(random() % static_cast<uint64_t>(distinct_values)));
+        if (strings) value += std::string(static_cast<size_t>(random() % 12), static_cast<char>('a' + random() % 3));
+        const Weight weight = std::uniform_int_distribution<int>(-2, 2)(random);
+        builder.add(RowRef(key), RowRef(value), weight);
+        if (weight != 0) testing::add_entry(expected, key, value, weight);
+      }
+      batches.push_back(builder.finish());
+      if (random() % 4 == 0) {  // entries that cancel across batches
+        batches.push_back(negate_batch(*batches.back()));
+        for (BatchCursor c(*batches.back()); c.valid(); c.next()) {
+          testing::add_entry(expected, c.key().to_bytes(), c.value().to_bytes(), c.weight());
+        }
+      }
+    }
+    std::shuffle(batches.begin(), batches.end(), random);
+    BatchPtr merged = merge_many(batches);
+    EXPECT_EQ(testing::to_map(*merged), expected);
+    expect_consolidated(*merged);
+  }
+}
+
+// A big step of few keys with many values each, in random order, sorted in
+// runs: every run holds some values of every key, interleaved with the
+// other runs' (as a map re-keying a bulk load by a column of few values).
+TEST(BatchBuilderTest, SortingInRunsOfInterleavedValuesBuildsWhatOneSortBuilds) {
+  std::mt19937_64 random(testing::test_seed(19));
+  for (int round = 0; round < 30; ++round) {
+    BatchBuilder runs, one;
+    runs.sort_in_runs(std::uniform_int_distribution<size_t>(50, 400)(random));
+    const int keys = std::uniform_int_distribution<int>(1, 20)(random);
+    const bool strings = random() % 2 == 0;
+    ZSetMap expected;
+    const int n = std::uniform_int_distribution<int>(0, 5000)(random);
+    for (int i = 0; i < n; ++i) {
+      std::string key = bigint_row(static_cast<int64_t>(random() % static_cast<uint64_t>(keys)));
+      std::string value = bigint_row(static_cast<int64_t>(random() % 3000));
+      if (strings) value = std::string(static_cast<size_t>(random() % 4), 'x') + value;
+      const Weight weight = random() % 6 == 0 ? -1 : 1;
+      runs.add(RowRef(key), RowRef(value), weight);
+      one.add(RowRef(key), RowRef(value), weight);
+      testing::add_entry(expected, key, value, weight);
+    }
+    BatchPtr from_runs = runs.finish(), from_one = one.finish();
+    EXPECT_EQ(testing::to_map(*from_runs), expected);
+    expect_consolidated(*from_runs);
+    EXPECT_EQ(from_runs->size(), from_one->size());
+    EXPECT_EQ(from_runs->key_count(), from_one->key_count());
+    EXPECT_EQ(from_runs->value_bytes(), from_one->value_bytes());
+  }
+}
+
 }  // namespace
 }  // namespace freshet

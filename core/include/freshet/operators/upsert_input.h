@@ -21,7 +21,7 @@
 #include "freshet/circuit/circuit.h"
 #include "freshet/operators/lateness_filter.h"
 #include "freshet/operators/pending_operations.h"
-#include "freshet/types/column_projection.h"
+#include "freshet/types/slot_projection.h"
 #include "freshet/zset/batch_builder.h"
 #include "freshet/zset/trace.h"
 
@@ -115,8 +115,7 @@ class UpsertInputOperator : public Operator {
   std::vector<size_t> key_columns_;
   SchemaPtr key_schema_;
   RowBuilder key_builder_;
-  ColumnProjection key_projection_;     // key_ref() of keys of fixed width, with no key_builder_
-  std::vector<uint8_t> projected_key_;  // its last key
+  std::optional<SlotProjection> key_projection_;  // key_ref() of keys of fixed width, with no key_builder_
   PendingOperations pending_;
   struct SortSlot {
     uint64_t prefix;  // the key's first 8 bytes, big-endian

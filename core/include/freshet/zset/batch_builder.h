@@ -15,6 +15,12 @@
 
 namespace freshet {
 
+//! A value with its weight, as SortedBatchBuilder::append_sorted_values takes them.
+struct WeightedValue {
+  RowRef value;
+  Weight weight;
+};
+
 class SortedBatchBuilder {
  public:
   //! Entries must come in non-decreasing (key, value) order; equal ones are summed.
@@ -29,6 +35,12 @@ class SortedBatchBuilder {
   //! its values. No comparisons (push() ends in them once it has summed).
   void append_key(RowRef key);
   void append_value(RowRef value, Weight weight);
+  //! append_value() of each of `count` values, which the caller's sort
+  //! leaves strictly increasing and summed, none of weight 0: only the
+  //! first is compared with the values before it, and values of the
+  //! column's width are copied into room made once (a big step's sort
+  //! and merge write each of its values so).
+  void append_sorted_values(const WeightedValue* values, size_t count);
   //! Values [begin, end) of `from` with their weights, after the current
   //! key's values so far (the first of them sorting after those): a bulk
   //! copy, as append_keys.
@@ -111,7 +123,8 @@ class BatchBuilder {
   size_t memory_bytes() const {
     size_t runs = 0;
     for (const BatchPtr& run : runs_) runs += run->memory_bytes();
-    return runs + arena_.capacity() + (entries_.capacity() + sort_scratch_.capacity()) * sizeof(Entry);
+    return runs + arena_.capacity() + (entries_.capacity() + sort_scratch_.capacity()) * sizeof(Entry) +
+           key_values_.capacity() * sizeof(WeightedValue);
   }
   bool empty() const { return entries_.empty() && runs_.empty(); }
   //! Consolidates everything added into a batch and starts over.
@@ -147,6 +160,7 @@ class BatchBuilder {
   ByteBuffer arena_;
   std::vector<Entry> entries_;
   std::vector<Entry> sort_scratch_;  // sort_by_prefix's room; may trade buffers with entries_
+  std::vector<WeightedValue> key_values_;  // sort_entries()'s values of one key, kept for the capacity
   size_t run_size_ = 0;               // 0: no runs (sort_in_runs)
   std::vector<BatchPtr> runs_;        // the runs sorted since the last finish()
   size_t run_entries_ = 0;            // entries in runs_

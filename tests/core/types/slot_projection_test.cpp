@@ -1,10 +1,12 @@
-// ColumnProjection: the projected row has the bytes a RowBuilder makes of
+// SlotProjection: the projected row has the bytes a RowBuilder makes of
 // the same columns (copy_field), NULLs included, for columns in any order
-// and across the bytes of a null bitmap; VARCHAR columns are not fixed.
-#include "freshet/types/column_projection.h"
+// and across the bytes of a null bitmap; VARCHAR columns, or a schema
+// whose types differ, are declined.
+#include "freshet/types/slot_projection.h"
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -15,7 +17,7 @@
 namespace freshet {
 namespace {
 
-TEST(ColumnProjectionTest, ProjectsAsARowBuilderCopiesTheColumns) {
+TEST(SlotProjectionTest, ProjectsAsARowBuilderCopiesTheColumns) {
   std::vector<Column> columns = {
       {"b", SqlType::boolean()},      {"t", SqlType::tinyint()},       {"s", SqlType::smallint()},
       {"i", SqlType::integer()},      {"big", SqlType::bigint()},      {"d", SqlType::double_precision()},
@@ -29,11 +31,9 @@ TEST(ColumnProjectionTest, ProjectsAsARowBuilderCopiesTheColumns) {
     std::vector<Column> projected_columns;
     for (size_t c : chosen) projected_columns.push_back(columns[c]);
     const Schema projected(projected_columns);
-    const ColumnProjection projection(schema, chosen);
-    ASSERT_TRUE(projection.fixed());
-    ASSERT_EQ(projection.width(), projected.fixed_bytes());
+    std::optional<SlotProjection> projection = SlotProjection::of(schema, chosen, projected);
+    ASSERT_TRUE(projection);
     RowBuilder row(schema), expected(projected);
-    std::vector<uint8_t> out(projection.width());
     for (int round = 0; round < 500; ++round) {
       for (size_t c = 0; c < schema.size(); ++c) {
         if (c != 10 && random() % 4 == 0) {
@@ -62,20 +62,29 @@ TEST(ColumnProjectionTest, ProjectsAsARowBuilderCopiesTheColumns) {
       }
       const std::string source = row.finish().to_bytes();
       const RowReader reader(schema, RowRef(source));
-      for (size_t i = 0; i < chosen.size(); ++i) expected.copy_field(i, reader, chosen[i]);
+      bool want_null = false;
+      for (size_t i = 0; i < chosen.size(); ++i) {
+        expected.copy_field(i, reader, chosen[i]);
+        want_null = want_null || reader.is_null(chosen[i]);
+      }
       const std::string want = expected.finish().to_bytes();
-      projection.project(reinterpret_cast<const uint8_t*>(source.data()), out.data());
-      ASSERT_EQ(std::string(out.begin(), out.end()), want) << "round " << round << ", " << chosen.size() << " columns";
+      bool any_null = false;
+      ASSERT_EQ(projection->project(RowRef(source), any_null).to_bytes(), want)
+          << "round " << round << ", " << chosen.size() << " columns";
+      EXPECT_EQ(any_null, want_null);
     }
   }
 }
 
-TEST(ColumnProjectionTest, VarcharColumnsAreNotFixed) {
-  const Schema schema({{"id", SqlType::bigint(false)}, {"name", SqlType::varchar()}});
-  EXPECT_TRUE(ColumnProjection(schema, {0}).fixed());
-  EXPECT_FALSE(ColumnProjection(schema, {1}).fixed());
-  EXPECT_FALSE(ColumnProjection(schema, {0, 1}).fixed());
-  EXPECT_FALSE(ColumnProjection(schema, {}).fixed());
+TEST(SlotProjectionTest, DeclinesVarcharAndOtherTypes) {
+  const Schema schema({{"id", SqlType::bigint(false)}, {"name", SqlType::varchar()}, {"n", SqlType::integer()}});
+  const Schema id({{"id", SqlType::bigint(false)}}), name({{"name", SqlType::varchar()}});
+  const Schema id_name({{"id", SqlType::bigint(false)}, {"name", SqlType::varchar()}});
+  EXPECT_TRUE(SlotProjection::of(schema, {0}, id));
+  EXPECT_FALSE(SlotProjection::of(schema, {1}, name));
+  EXPECT_FALSE(SlotProjection::of(schema, {0, 1}, id_name));
+  EXPECT_FALSE(SlotProjection::of(schema, {2}, id));     // INTEGER into BIGINT
+  EXPECT_FALSE(SlotProjection::of(schema, {0, 2}, id));  // two columns into one
 }
 
 }  // namespace
