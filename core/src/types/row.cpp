@@ -41,12 +41,6 @@ int64_t RowReader::get_int(size_t column) const {
   return 0;
 }
 
-double RowReader::get_double(size_t column) const {
-  if (schema_->type(column).id == TypeId::kReal) return load<float>(column);
-  FRESHET_ASSERT(schema_->type(column).id == TypeId::kDouble);
-  return load<double>(column);
-}
-
 int128 RowReader::get_decimal(size_t column) const {
   FRESHET_ASSERT(schema_->type(column).id == TypeId::kDecimal);
   return load<int128>(column);

@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include "freshet/common/assert.h"
 #include "freshet/common/byte_buffer.h"
 #include "freshet/common/hash.h"
 #include "freshet/types/ordered_int.h"
@@ -110,8 +111,13 @@ class RowReader {
   bool get_bool(size_t column) const { return row_.data[schema_->offset(column)] != 0; }
   //! Integer types, DATE and TIMESTAMP, widened to 64 bits.
   int64_t get_int(size_t column) const;
-  //! REAL and DOUBLE, widened to double.
-  double get_double(size_t column) const;
+  //! REAL and DOUBLE, widened to double. Inline: an aggregate's fold reads
+  //! one per row (a call per row was ~4% of a 200k-row load in wasm).
+  double get_double(size_t column) const {
+    if (schema_->type(column).id == TypeId::kReal) return load<float>(column);
+    FRESHET_ASSERT(schema_->type(column).id == TypeId::kDouble);
+    return load<double>(column);
+  }
   int128 get_decimal(size_t column) const;
   std::string_view get_string(size_t column) const;
   //! Any column as a Value (slow path).
