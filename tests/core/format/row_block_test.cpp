@@ -92,6 +92,16 @@ std::vector<std::string> rows_of(const Result<ParsedUpdates>& result) {
   return rows;
 }
 
+// The same updates: operations, deletes by key and row bytes, in order.
+void expect_same_updates(const ParsedUpdates& actual, const ParsedUpdates& expected) {
+  ASSERT_EQ(actual.size(), expected.size());
+  for (size_t i = 0; i < actual.size(); ++i) {
+    EXPECT_EQ(actual[i].insert, expected[i].insert) << i;
+    EXPECT_EQ(actual[i].key_only, expected[i].key_only) << i;
+    EXPECT_EQ(actual[i].row.bytes(), expected[i].row.bytes()) << i;
+  }
+}
+
 TEST(RowBlockTest, RowsEqualTheSameValuesReadAsJson) {
   Schema schema = all_types_schema();
   RowBlockReader reader(TableShape{&schema, {}});
@@ -160,12 +170,7 @@ TEST(RowBlockTest, OperationsEqualTheSameRecordsReadAsJson) {
     Result<ParsedUpdates> actual = reader.read(block_of(rows, 3, ops));
     ASSERT_TRUE(expected.ok()) << expected.status().to_string();
     ASSERT_TRUE(actual.ok()) << actual.status().to_string();
-    ASSERT_EQ(actual->size(), expected->size());
-    for (size_t i = 0; i < actual->size(); ++i) {
-      EXPECT_EQ((*actual)[i].insert, (*expected)[i].insert) << i;
-      EXPECT_EQ((*actual)[i].key_only, (*expected)[i].key_only) << i;
-      EXPECT_EQ((*actual)[i].row.bytes(), (*expected)[i].row.bytes()) << i;
-    }
+    ASSERT_NO_FATAL_FAILURE(expect_same_updates(*actual, *expected));
     EXPECT_TRUE((*actual)[2].key_only) << "a delete of key columns only is by key in a keyed table";
   }
   // In a keyless table that delete is of a whole row, which misses NOT NULL "name".
@@ -363,12 +368,7 @@ TEST(RowBlockTest, PlainRowsWithOperationsEqualTheSameRecordsReadAsJson) {
   Result<ParsedUpdates> actual = RowBlockReader(keyed).read(block_of(rows, 3, ops));
   ASSERT_TRUE(expected.ok()) << expected.status().to_string();
   ASSERT_TRUE(actual.ok()) << actual.status().to_string();
-  ASSERT_EQ(actual->size(), expected->size());
-  for (size_t i = 0; i < actual->size(); ++i) {
-    EXPECT_EQ((*actual)[i].insert, (*expected)[i].insert) << i;
-    EXPECT_EQ((*actual)[i].key_only, (*expected)[i].key_only) << i;
-    EXPECT_EQ((*actual)[i].row.bytes(), (*expected)[i].row.bytes()) << i;
-  }
+  ASSERT_NO_FATAL_FAILURE(expect_same_updates(*actual, *expected));
 }
 
 // A bulk load is read in chunks of rows (row_block.cpp): across their
