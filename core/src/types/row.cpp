@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "freshet/common/assert.h"
+#include "freshet/common/copy_row_bytes.h"
 
 namespace freshet {
 namespace {
@@ -158,17 +159,7 @@ void RowBuilder::copy_field(size_t column, const RowReader& source, size_t sourc
   clear_null(column);
   uint8_t* to = fixed_.data() + schema_->offset(column);
   const uint8_t* from = source.row().data + source.schema().offset(source_column);
-  // Copies of a constant size: loads and stores in wasm, where a memcpy of
-  // unknown size is a call out of the compiled code (memory.copy).
-  const uint32_t width = fixed_width(schema_->type(column).id);
-  switch (width) {
-    case 1: std::memcpy(to, from, 1); break;
-    case 2: std::memcpy(to, from, 2); break;
-    case 4: std::memcpy(to, from, 4); break;
-    case 8: std::memcpy(to, from, 8); break;
-    case 16: std::memcpy(to, from, 16); break;
-    default: std::memcpy(to, from, width); break;
-  }
+  copy_slot_bytes(to, from, fixed_width(schema_->type(column).id));
 }
 
 RowRef RowBuilder::finish() {

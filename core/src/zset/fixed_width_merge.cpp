@@ -23,6 +23,25 @@ Weight* weight_room(size_t entries, std::vector<Weight>& own) {
   return room.data();
 }
 
+// Which of `count` rows of `width` bytes (row(i)) are the least: their
+// positions, in order, into `at`, and how many they are (count - 1
+// comparisons, no heap: the small merges take 2 to 4 batches).
+template <typename RowAt>
+size_t least_rows(size_t count, uint32_t width, RowAt row, size_t* at) {
+  size_t found = 1;
+  at[0] = 0;
+  for (size_t i = 1; i < count; ++i) {
+    const int c = compare_row_bytes(row(i), row(at[0]), width);
+    if (c < 0) {
+      found = 1;
+      at[0] = i;
+    } else if (c == 0) {
+      at[found++] = i;
+    }
+  }
+  return found;
+}
+
 }  // namespace
 
 BatchPtr merge_fixed_width_many(const BatchPtr* batches, size_t count, uint64_t& work) {
@@ -71,18 +90,9 @@ BatchPtr merge_fixed_width_many(const BatchPtr* batches, size_t count, uint64_t&
   size_t equal[kMostSources];
   while (live > 0) {
     // The least current key, and every source holding it.
-    size_t least = 0, equals = 1;
-    equal[0] = 0;
-    for (size_t i = 1; i < live; ++i) {
-      const int c = compare_row_bytes(sources[i].key, sources[least].key, key_width);
-      if (c < 0) {
-        least = i;
-        equals = 1;
-        equal[0] = i;
-      } else if (c == 0) {
-        equal[equals++] = i;
-      }
-    }
+    const size_t equals = least_rows(
+        live, key_width, [&](size_t i) { return sources[i].key; }, equal);
+    const size_t least = equal[0];
     const uint8_t* const key = sources[least].key;
     if (equals == 1) {
       // (A key with several values means the batch keeps value starts, so
@@ -105,19 +115,10 @@ BatchPtr merge_fixed_width_many(const BatchPtr* batches, size_t count, uint64_t&
       bool key_written = false;
       size_t same[kMostSources];
       while (runs_live > 0) {
-        size_t low = 0, sames = 1;
-        same[0] = 0;
-        for (size_t r = 1; r < runs_live; ++r) {
-          const int c = compare_row_bytes(runs[r].batch->values_.data() + runs[r].v * value_width,
-                                          runs[low].batch->values_.data() + runs[low].v * value_width, value_width);
-          if (c < 0) {
-            low = r;
-            sames = 1;
-            same[0] = r;
-          } else if (c == 0) {
-            same[sames++] = r;
-          }
-        }
+        const size_t sames = least_rows(
+            runs_live, value_width, [&](size_t r) { return runs[r].batch->values_.data() + runs[r].v * value_width; },
+            same);
+        const size_t low = same[0];
         const uint8_t* const value = runs[low].batch->values_.data() + runs[low].v * value_width;
         Weight sum = 0;
         for (size_t e = 0; e < sames; ++e) sum += runs[same[e]].batch->weight(runs[same[e]].v);

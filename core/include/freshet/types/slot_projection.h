@@ -16,6 +16,7 @@
 #include <optional>
 #include <vector>
 
+#include "freshet/common/copy_row_bytes.h"
 #include "freshet/types/row.h"
 #include "freshet/types/schema.h"
 
@@ -52,28 +53,7 @@ class SlotProjection {
         any_null = true;
         continue;
       }
-      const uint8_t* from = row.data + slot.from;
-      // Copies of a constant size (no call of memcpy, natively or in wasm).
-      switch (slot.width) {
-        case 1:
-          std::memcpy(to, from, 1);
-          break;
-        case 2:
-          std::memcpy(to, from, 2);
-          break;
-        case 4:
-          std::memcpy(to, from, 4);
-          break;
-        case 8:
-          std::memcpy(to, from, 8);
-          break;
-        case 16:
-          std::memcpy(to, from, 16);
-          break;
-        default:
-          std::memcpy(to, from, slot.width);
-          break;
-      }
+      copy_slot_bytes(to, row.data + slot.from, slot.width);
     }
     return RowRef(out, static_cast<uint32_t>(row_.size()));
   }
