@@ -229,36 +229,6 @@ constexpr size_t kKeptBytes = 64 * 1024;
 
 }  // namespace
 
-namespace {
-
-// How many of their first `n` bytes rows `a` and `b` (of `a_size` and
-// `b_size` bytes, both at least n) share: a word at a time, the last part
-// too when both rows have 8 bytes there (rows of a big step share most of
-// their first bytes, a null bitmap and an id's high bytes: a common prefix
-// of 7 bytes was a byte loop per entry).
-size_t shared_prefix(const uint8_t* a, size_t a_size, const uint8_t* b, size_t b_size, size_t n) {
-  size_t i = 0;
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  for (; i < n && i + 8 <= a_size && i + 8 <= b_size; i += 8) {
-    uint64_t x, y;
-    std::memcpy(&x, a + i, 8);
-    std::memcpy(&y, b + i, 8);
-    if (x != y) return std::min(n, i + static_cast<size_t>(__builtin_ctzll(x ^ y) >> 3));
-  }
-  if (i >= n) return n;
-#endif
-  while (i < n && a[i] == b[i]) ++i;
-  return i;
-}
-
-// prefix of the `size` bytes at `data`: big_endian_prefix, in one load when
-// there are 8 of them.
-uint64_t row_prefix(const uint8_t* data, size_t size) {
-  return size >= 8 ? big_endian_word(data) : big_endian_prefix(data, size);
-}
-
-}  // namespace
-
 template <typename RowOf>
 size_t BatchBuilder::common_prefix(RowOf row_of) const {
   RowRef first = row_of(entries_.front());
@@ -266,7 +236,7 @@ size_t BatchBuilder::common_prefix(RowOf row_of) const {
   // From the second entry: the first shares all its bytes with itself.
   for (auto e = entries_.begin() + 1; e != entries_.end(); ++e) {
     RowRef row = row_of(*e);
-    common = shared_prefix(row.data, row.size, first.data, first.size, std::min<size_t>(common, row.size));
+    common = shared_prefix_bytes(row.data, row.size, first.data, first.size, std::min<size_t>(common, row.size));
     if (common == 0) break;
   }
   return common;
@@ -334,8 +304,8 @@ BatchPtr BatchBuilder::sort_entries() {
   const uint32_t key_size = entries_.front().key_size;
   bool one_key_size = true;
   for (Entry& e : entries_) {
-    e.key_prefix = row_prefix(arena_.data() + e.key_offset + key_skip, e.key_size - key_skip);
-    e.value_prefix = row_prefix(arena_.data() + e.value_offset + value_skip, e.value_size - value_skip);
+    e.key_prefix = big_endian_prefix(arena_.data() + e.key_offset + key_skip, e.key_size - key_skip);
+    e.value_prefix = big_endian_prefix(arena_.data() + e.value_offset + value_skip, e.value_size - value_skip);
     one_key_size &= e.key_size == key_size;
   }
   auto suffix = [](RowRef row, size_t skip) { return RowRef(row.data + skip, static_cast<uint32_t>(row.size - skip)); };

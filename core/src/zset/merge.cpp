@@ -35,10 +35,7 @@ namespace {
 
 // How many leading bytes `a` and `b` share.
 size_t shared_bytes(RowRef a, RowRef b) {
-  const size_t n = std::min(a.size, b.size);
-  size_t i = 0;
-  while (i < n && a.data[i] == b.data[i]) ++i;
-  return i;
+  return shared_prefix_bytes(a.data, a.size, b.data, b.size, std::min(a.size, b.size));
 }
 
 // Row order for rows that all start with the same `skip` bytes: 8 bytes
@@ -47,11 +44,7 @@ size_t shared_bytes(RowRef a, RowRef b) {
 // byte (and not even those when both end within them).
 struct PrefixOrder {
   size_t skip = 0;
-  uint64_t prefix_of(RowRef row) const {
-    const size_t size = row.size - skip;
-    if (size >= 8) return big_endian_word(row.data + skip);  // a merge takes a prefix per item it reaches
-    return big_endian_prefix(row.data + skip, size);
-  }
+  uint64_t prefix_of(RowRef row) const { return big_endian_prefix(row.data + skip, row.size - skip); }
   int compare(RowRef a, uint64_t a_prefix, RowRef b, uint64_t b_prefix) const {
     if (a_prefix != b_prefix) return a_prefix < b_prefix ? -1 : 1;
     if (a.size == b.size && a.size <= skip + 8) return 0;

@@ -32,24 +32,45 @@ inline constexpr int kRadixDigits = 3;
 inline constexpr size_t kMinRadixSortItems = 256;  // below, std::sort is as fast
 
 //! The prefix of `size` bytes at `data`: their first 8, big-endian, zeros
-//! past the end (so prefixes order as the bytes do).
+//! past the end (so prefixes order as the bytes do). Eight or more bytes in
+//! one load and a byte swap.
 inline uint64_t big_endian_prefix(const uint8_t* data, size_t size) {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+  if (size >= 8) {
+    uint64_t word;
+    std::memcpy(&word, data, 8);
+    return __builtin_bswap64(word);
+  }
+#endif
   uint64_t prefix = 0;
   const size_t n = size < 8 ? size : 8;
   for (size_t i = 0; i < n; ++i) prefix |= static_cast<uint64_t>(data[i]) << (56 - 8 * i);
   return prefix;
 }
 
-//! big_endian_prefix(data, 8) in one load and a byte swap: the 8 bytes at
-//! `data` as a big-endian integer, so such words order as their bytes do.
-inline uint64_t big_endian_word(const uint8_t* data) {
+//! The 8 bytes at `data` as a big-endian integer, so such words order as
+//! their bytes do.
+inline uint64_t big_endian_word(const uint8_t* data) { return big_endian_prefix(data, 8); }
+
+//! How many of their first `n` bytes rows `a` and `b` (of `a_size` and
+//! `b_size` bytes, both at least n) share: the bytes a sort's prefixes
+//! skip. A word at a time, the last part too when both rows have 8 bytes
+//! there (rows of a big step share most of their first bytes, a null
+//! bitmap and an id's high bytes: a common prefix of 7 bytes was a byte
+//! loop per entry).
+inline size_t shared_prefix_bytes(const uint8_t* a, size_t a_size, const uint8_t* b, size_t b_size, size_t n) {
+  size_t i = 0;
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-  uint64_t word;
-  std::memcpy(&word, data, 8);
-  return __builtin_bswap64(word);
-#else
-  return big_endian_prefix(data, 8);
+  for (; i < n && i + 8 <= a_size && i + 8 <= b_size; i += 8) {
+    uint64_t x, y;
+    std::memcpy(&x, a + i, 8);
+    std::memcpy(&y, b + i, 8);
+    if (x != y) return std::min(n, i + static_cast<size_t>(__builtin_ctzll(x ^ y) >> 3));
+  }
+  if (i >= n) return n;
 #endif
+  while (i < n && a[i] == b[i]) ++i;
+  return i;
 }
 
 //! Sorts `items` by `less`. `scratch` is working room, kept by the caller
