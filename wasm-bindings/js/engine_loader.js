@@ -39,6 +39,7 @@ export function loadEngineModule() {
 }
 
 function load(source) {
+  detachAnArrayBuffer();
   let fail;
   const failed = new Promise((_, reject) => (fail = reject));
   const ready = createFreshetEngine({
@@ -53,4 +54,25 @@ function load(source) {
   });
   // The glue's own promise never settles when instantiation fails.
   return Promise.race([ready, failed]);
+}
+
+// V8 compiles JS's typed-array reads without a "was the buffer detached?"
+// check for as long as no ArrayBuffer of the isolate has ever been
+// detached; the first detach throws all such optimized code away at once.
+// The wasm memory's first growth detaches its old buffer: without this, an
+// application's first big load threw away the optimized code of the
+// package's row readers and writers (and of the application's own code
+// over typed arrays) at its end, and V8 compiled it all again on its
+// helper threads during the next ~4,000 changes, which then waited ~4 ms
+// for a core now and then on a 2-core machine (bench/js/user_shaped.mjs
+// --explain-spikes). Detaching a buffer of our own before anything is
+// optimized makes V8 compile with the check from the start (one compare
+// per typed-array read).
+function detachAnArrayBuffer() {
+  try {
+    const buffer = new ArrayBuffer(8);
+    structuredClone(buffer, { transfer: [buffer] });
+  } catch {
+    // no structuredClone with transfer in this host
+  }
 }

@@ -1,6 +1,8 @@
 // warmUp(): runs a small built-in program through a throwaway pipeline so
 // that the engine's hot paths are compiled by the host's optimizing wasm
-// tier before the application's own pipelines need them (docs/js-api.md).
+// tier, and the package's JS around each step by its optimizing JS
+// compiler, before the application's own pipelines need them
+// (docs/js-api.md).
 //
 // ## Why
 // V8 (Node, Chrome, workerd) first runs every wasm function in its baseline
@@ -9,8 +11,10 @@
 // paths therefore get compiled while the application's first big load and
 // first ~1,000 changes run: 1-2 s of compiler CPU on helper threads, which
 // on a machine with few cores takes the cores the application's steps need
-// (changes of a few µs then take 4-30 ms). Running the same paths here first
-// moves that compilation before the application's first pipeline.
+// (changes of a few µs then take 4-30 ms). The JS that drives each step
+// (ingesting a row, stepping, taking a chunk) is compiled the same way
+// by the optimizing JS compiler. Running the same paths here first moves
+// that compilation before the application's first pipeline.
 //
 // The program touches what ordinary programs use: a PRIMARY KEY table's
 // upserts and deletes, a table without a key (inserts and deletes of whole
@@ -49,7 +53,13 @@ const KEYS = 64;
 // operations) and sent in two parts (engine_fast_path.js, ~16k cells a part),
 // so that a bulk load's own paths are compiled too.
 const BATCH_ROWS = 6000;
-const SINGLE_ROW_STEPS = 400;
+// The package's JS per change (insert, step, taking a chunk) is compiled by
+// V8's optimizing JS compiler only after ~1,500-3,000 calls: with 400
+// single-row steps it was compiled during the application's first ~4,000
+// changes, on the helper threads those changes then waited for (8 changes
+// over 4 ms in five runs of 100k, 3 with 2,000; the warm-up takes ~150 ms
+// longer on a 2-core VM).
+const SINGLE_ROW_STEPS = 2000;
 
 const warmed = new WeakMap();  // engine module → Promise of the first warm-up's result
 
