@@ -18,7 +18,9 @@
 //
 // The program touches what ordinary programs use: a PRIMARY KEY table's
 // upserts and deletes, a table without a key (inserts and deletes of whole
-// rows), a join, a GROUP BY with COUNT/SUM/MAX, a filter, one big step and
+// rows), a join, GROUP BYs (COUNT/SUM/MAX over the join; AVG/MIN and
+// COUNT(DISTINCT) by a column; by a CASE), a filter, DISTINCT, a top-k
+// (ORDER BY ... LIMIT) and a ROW_NUMBER() window, one big step and
 // single-row steps (which merge the traces' spines level by level), and the
 // egress of two views. Its pipeline is closed at the end: it shares nothing
 // with the application's pipelines but the wasm instance (whose memory it
@@ -44,6 +46,18 @@ CREATE MATERIALIZED VIEW warm_by_name AS
   FROM warm_facts f JOIN warm_keys k ON f.key_id = k.id
   GROUP BY k.name;
 CREATE MATERIALIZED VIEW warm_even AS SELECT a, b FROM warm_plain WHERE a % 2 = 0;
+CREATE MATERIALIZED VIEW warm_stats AS
+  SELECT key_id, AVG(amount) AS mean, MIN(amount) AS least, COUNT(DISTINCT amount) AS amounts
+  FROM warm_facts GROUP BY key_id;
+CREATE MATERIALIZED VIEW warm_sizes AS
+  SELECT CASE WHEN amount < 100 THEN 'small' ELSE 'large' END AS size, COUNT(*) AS n
+  FROM warm_facts GROUP BY CASE WHEN amount < 100 THEN 'small' ELSE 'large' END;
+CREATE MATERIALIZED VIEW warm_names AS
+  SELECT DISTINCT k.name FROM warm_facts f JOIN warm_keys k ON f.key_id = k.id WHERE f.amount > 2000;
+CREATE MATERIALIZED VIEW warm_top AS SELECT id, amount FROM warm_facts ORDER BY amount DESC, id LIMIT 5;
+CREATE MATERIALIZED VIEW warm_ranked AS SELECT t.id, t.key_id FROM (
+  SELECT id, key_id, ROW_NUMBER() OVER (PARTITION BY key_id ORDER BY amount DESC, id) AS rn FROM warm_facts) AS t
+  WHERE t.rn <= 2;
 `;
 const KEYS = 64;
 // Enough that V8 tiers up what a big step and a single-row step run (fewer
