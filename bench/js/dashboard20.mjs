@@ -27,12 +27,12 @@
 // so they get the first N changes of the same sequence (their percentiles are
 // of those N).
 // --warm-up: the freshet engines' processes call the package's warmUp() first,
-// as a dashboard that follows docs/js-api.md does at startup (untimed). Without
-// it, a program's paths are still in V8's baseline code during the first
-// changes: the 20-view pipeline runs each path once a change where the 20
-// pipelines run theirs 20 times, so V8 optimizes the latter's sooner, and
-// 1,000 changes are few enough for that to show in the p50 (one pipeline
-// 87 µs over 1,000 changes, 77 µs over 3,000; the 20 pipelines 166 and 165).
+// as a dashboard that follows docs/js-api.md does at startup (untimed).
+// 1,000 changes are few for a steady p50: a fresh process's first ~500 are
+// slower for both ways, with or without a warm-up (its JS heap grows then:
+// ~4,000 page faults, ~14 µs each on a small VM), which weighs more on the
+// faster one (one pipeline 87 µs over 1,000 changes, 77 µs over 3,000; the
+// 20 pipelines 166 and 165: README.md, sixteenth session).
 
 import { execFileSync } from 'node:child_process';
 import { readFileSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
