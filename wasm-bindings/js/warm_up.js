@@ -72,7 +72,7 @@ const BATCH_ROWS = 6000;
 // single-row steps it was compiled during the application's first ~4,000
 // changes, on the helper threads those changes then waited for (in five
 // runs of 100k changes, 8 over 4 ms with 400 steps, 3 with 2,000; with
-// this program's views too, one each in 4 of 16 runs: bench/js/README.md,
+// this program's views too, 1-3 in 9 of 25 runs: bench/js/README.md,
 // sixteenth session). The warm-up takes ~250 ms longer on a 2-core VM.
 const SINGLE_ROW_STEPS = 2000;
 
