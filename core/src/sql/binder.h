@@ -16,6 +16,7 @@ namespace freshet::sql {
 
 struct SubqueryValues;
 struct KeyedSubquery;
+class ExpressionBinder;
 
 class QueryBinder {
  public:
@@ -58,6 +59,11 @@ class QueryBinder {
   Result<Bound> bind_order_limit(const Query& query, Bound body);
   //! A SELECT list with window function calls (bind_window.cpp).
   Result<Bound> bind_window(const Select& select, Bound input);
+  //! The select list over `input`'s columns, a Project over `plan` (which
+  //! may add columns behind them): `*` and `t.*` stand for those columns,
+  //! every other item is bound by `binder` (bind_select_list.cpp).
+  static Result<Bound> project_select_list(const Select& select, const Scope& input, ExpressionBinder& binder,
+                                           PlanPtr plan);
   // VALUES, the row of SELECT without FROM, and WITH items (bind_values_with.cpp).
   Result<Bound> bind_values(const Query& query);
   //! The one row of no columns that a SELECT without FROM reads.
