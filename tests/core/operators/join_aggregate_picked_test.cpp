@@ -83,6 +83,14 @@ std::vector<AggregateSpec> kxs_specs(const Schema& row, size_t g) {
           spec_of(row, K::kVarPop, rx, "var_rx")};
 }
 
+//! A circuit of two (k, x, s) inputs; `out` is what a test builds over them.
+struct KxsSides {
+  Circuit circuit;
+  InputOperator* left = add_input(circuit, testing::bigint_schema(), testing::kxs_schema());
+  InputOperator* right = add_input(circuit, testing::bigint_schema(), testing::kxs_schema());
+  Stream out;
+};
+
 struct KxsGrouping {
   Picks picks;
   SchemaPtr group_schema, row_schema;
@@ -99,16 +107,14 @@ struct KxsGrouping {
   }
   //! The join, then the aggregate, from scratch in one step over the integrated inputs.
   ZSetMap reference(const std::vector<ZSetMap>& inputs) const {
-    Circuit circuit;
-    InputOperator* left = add_input(circuit, testing::bigint_schema(), testing::kxs_schema());
-    InputOperator* right = add_input(circuit, testing::bigint_schema(), testing::kxs_schema());
-    Stream joined = join(left->stream(), right->stream(), group_schema, row_schema, mapper_of(picks));
-    Stream out = aggregate(joined, specs);
-    for (const auto& [entry, weight] : inputs[0]) left->push(RowRef(entry.first), RowRef(entry.second), weight);
-    for (const auto& [entry, weight] : inputs[1]) right->push(RowRef(entry.first), RowRef(entry.second), weight);
-    EXPECT_TRUE(circuit.step().ok());
+    KxsSides c;
+    Stream joined = join(c.left->stream(), c.right->stream(), group_schema, row_schema, mapper_of(picks));
+    c.out = aggregate(joined, specs);
+    for (const auto& [entry, weight] : inputs[0]) c.left->push(RowRef(entry.first), RowRef(entry.second), weight);
+    for (const auto& [entry, weight] : inputs[1]) c.right->push(RowRef(entry.first), RowRef(entry.second), weight);
+    EXPECT_TRUE(c.circuit.step().ok());
     ZSetMap result;
-    testing::add_batch(result, *out.current());
+    testing::add_batch(result, *c.out.current());
     return result;
   }
 };
@@ -216,14 +222,8 @@ TEST(JoinAggregatePickedTest, GroupsEmptiedAlternatingAndDeletedWithinSteps) {
 // passed may not, and below it the forms charge and emit alike.
 TEST(JoinAggregatePickedTest, UnderAMeterBothFormsPassTheBoundAlike) {
   const KxsGrouping grouping(kxs_picks({{false, 2}}));
-  struct Metered {
-    Circuit circuit;
-    InputOperator* left = add_input(circuit, testing::bigint_schema(), testing::kxs_schema());
-    InputOperator* right = add_input(circuit, testing::bigint_schema(), testing::kxs_schema());
-    Stream out;
-  };
   auto run = [&](bool picked, uint64_t max_rows, ZSetMap* output) {
-    Metered m;
+    KxsSides m;
     m.out = picked ? grouping.picked({m.left->stream(), m.right->stream()})
                    : join_aggregate(m.left->stream(), m.right->stream(), grouping.group_schema, grouping.row_schema,
                                     mapper_of(grouping.picks), grouping.specs);
@@ -388,13 +388,7 @@ TEST(JoinAggregatePickedTest, FailsTheStepTheMapperFormFails) {
 
 TEST(JoinAggregatePickedTest, ItsStateSurvivesACheckpoint) {
   const KxsGrouping grouping(kxs_picks({{false, 1}}));
-  struct PickedCircuit {
-    Circuit circuit;
-    InputOperator* left = add_input(circuit, testing::bigint_schema(), testing::kxs_schema());
-    InputOperator* right = add_input(circuit, testing::bigint_schema(), testing::kxs_schema());
-    Stream out;
-  };
-  auto build = [&](PickedCircuit& c) { c.out = grouping.picked({c.left->stream(), c.right->stream()}); };
+  auto build = [&](KxsSides& c) { c.out = grouping.picked({c.left->stream(), c.right->stream()}); };
   std::mt19937_64 random(testing::test_seed(237));
   testing::OracleInput input = testing::indexed_kxs_input(4);
   RowBuilder key(*testing::bigint_schema()), value(*testing::kxs_schema());
@@ -405,7 +399,7 @@ TEST(JoinAggregatePickedTest, ItsStateSurvivesACheckpoint) {
       for (InputOperator* side : sides) side->push(RowRef(k), RowRef(v), 1);
     }
   };
-  PickedCircuit original;
+  KxsSides original;
   build(original);
   for (int step = 0; step < 30; ++step) {
     push_random({step % 2 ? original.left : original.right});
@@ -413,7 +407,7 @@ TEST(JoinAggregatePickedTest, ItsStateSurvivesACheckpoint) {
   }
   ByteWriter saved;
   original.circuit.save_state(saved);
-  PickedCircuit restored;
+  KxsSides restored;
   build(restored);
   ASSERT_TRUE(restored.circuit.restore_state(saved.data()).ok());
   for (int step = 0; step < 30; ++step) {
