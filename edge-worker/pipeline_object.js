@@ -141,7 +141,8 @@ export class PipelineObject {
     try {
       await beginResume(this.#ctx.storage);
       await armTestAbort(this.#env);
-      this.#install(await this.#open(definition, { fresh: false }), saved.get('paused') === true);
+      const paused = saved.get('paused') === true;
+      this.#install(await this.#open(definition, { fresh: false, paused }), paused);
       await endResume(this.#ctx.storage);
       await this.#resetConnectorsAfterLegacyLoss();
     } catch (thrown) {
@@ -180,8 +181,9 @@ export class PipelineObject {
   /**
    * A pipeline for `definition` on its storage (pipeline_storage.js); `fresh` wipes log, checkpoints and sinks first.
    * `onProgramChange` 'fail': a checkpoint the new program cannot resume from is an error, not a fresh start.
+   * `paused`: it starts paused, so that input the resume leaves buffered is not stepped (the package steps it otherwise).
    */
-  async #open(definition, { fresh, onProgramChange = 'restart' }) {
+  async #open(definition, { fresh, onProgramChange = 'restart', paused = false }) {
     if (fresh) {
       await wipePipelineStorage(this.#ctx, this.#env, definition.name);
       await Promise.all(Object.values(definition.outputs).map((output) => sinkOf(this.#env.KV, output).reset()));
@@ -197,6 +199,7 @@ export class PipelineObject {
       // another program is left over from a change that did not finish (a
       // format-7 one resumes with what changed bootstrapped).
       onProgramChange,
+      paused,
       ...runtimeErrorOptionsOf(definition),
     }).catch((error) => {
       throw explainIncompatibleCheckpoint(error, definition.name);  // CHECKPOINT_VERSION: say the way out
@@ -301,13 +304,13 @@ export class PipelineObject {
    * a bootstrap resumes the checkpoint (a checkpoint the engine cannot resume
    * into it is an error: nothing was wiped); a changed table starts afresh.
    */
-  async #openChanged(definition, before, change) {
+  async #openChanged(definition, before, change, paused = false) {
     if (change.kind !== 'bootstrap') {
       await this.#wipeStorage(before, definition);
-      return this.#open(definition, { fresh: false });
+      return this.#open(definition, { fresh: false, paused });
     }
     await this.#wipeAddedConnectors(definition, before);
-    return this.#open(definition, { fresh: false, onProgramChange: 'fail' });
+    return this.#open(definition, { fresh: false, onProgramChange: 'fail', paused });
   }
 
   /**
@@ -589,8 +592,10 @@ export class PipelineObject {
   /** Opens the definition (over `before`'s state when `change`), installs it and records the deployment. */
   async #startWith(initial, before, change) {
     let pipeline;
+    const paused = initial === 'paused';
     try {
-      pipeline = change ? await this.#openChanged(this.#definition, before, change) : await this.#open(this.#definition, { fresh: false });
+      pipeline = change ? await this.#openChanged(this.#definition, before, change, paused)
+                        : await this.#open(this.#definition, { fresh: false, paused });
     } catch (error) {
       await this.#deployment.update({ stopped: true, awaiting: null, error: errorObject(error) });
       throw error;
@@ -600,7 +605,7 @@ export class PipelineObject {
     await this.#ctx.storage.put('paused', initial === 'paused');
     await this.#deployment.update({ stopped: false, initial, error: null, awaiting: null, storage_status: 'InUse', id: crypto.randomUUID(),
                                     ...(programChanged ? { program_change: programChanged } : {}) });
-    this.#install(pipeline, initial === 'paused');
+    this.#install(pipeline, paused);
     await this.#setRan(this.#definition);
     if (change) {
       await this.#afterChange(pipeline, this.#definition, before, change);

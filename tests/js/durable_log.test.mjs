@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 
 import { FileStorage, MemoryStorage, Pipeline, callbackSink } from 'freshet';
+import { decodeRecords } from '../../wasm-bindings/js/input_log.js';
 
 import { DURABLE_SQL, random, seed, tick } from './support.mjs';
 
@@ -124,6 +125,37 @@ test('replay re-runs the same steps: the same step numbers and connector chunks 
   assert.deepEqual(after.chunks, before.chunks.slice(covered));
   assert.deepEqual(q.snapshot('totals'), p.snapshot('totals'));
   await q.close();
+});
+
+test('a crash before the last step\'s record was written: create resolves with that input in the views (paused: after a step)', async () => {
+  const storage = new MemoryStorage();
+  const first = mortal(storage);
+  const p = await Pipeline.create({ sql: DURABLE_SQL, storage: first.storage, durability: 'log' });
+  await p.waitForCompletion(await p.insert('t', [{ id: 1, v: 1 }]));
+  await p.checkpoint();
+  const token = await p.insert('t', [{ id: 2, v: 2 }]);
+  await p.waitForCompletion(token);  // stepped, its output delivered
+  first.crash();  // the step's record is written lazily: it never reaches the storage
+  p.pause();
+  const logged = [];
+  for (const name of await storage.list('inputlog-')) logged.push(...decodeRecords(name, await storage.get(name)).map((r) => r.header.kind));
+  assert.equal(logged.at(-1), 'ingest', 'the log ends with the ingest, no step record after it');
+  const image = new MemoryStorage();  // the crash image again, for the paused resume (the next create writes the step's record)
+  for (const name of await storage.list('')) await image.put(name, await storage.get(name));
+
+  const q = await Pipeline.create({ sql: DURABLE_SQL, storage, durability: 'log' });
+  assert.deepEqual(q.snapshot('all_rows'), [{ id: 1, v: 1 }, { id: 2, v: 2 }], 'in the view as create resolves, no tick later');
+  assert.equal(q.stats().step, p.stats().step, 'the same step ran again');
+  await q.close({ checkpoint: false });
+
+  const paused = await Pipeline.create({ sql: DURABLE_SQL, storage: image, durability: 'log', paused: true });
+  assert.equal(paused.state, 'paused');
+  await tick(20);
+  assert.deepEqual(paused.snapshot('all_rows'), [{ id: 1, v: 1 }], 'paused: buffered until a step');
+  await paused.step();
+  assert.deepEqual(paused.snapshot('all_rows'), [{ id: 1, v: 1 }, { id: 2, v: 2 }]);
+  await paused.close({ checkpoint: false });
+  await assert.rejects(Pipeline.create({ sql: DURABLE_SQL, paused: 'yes' }), { code: 'INVALID_ARGUMENT', message: /paused is true or false/ });
 });
 
 /** A storage whose puts of log blobs can be held (never resolve) or made to fail. */

@@ -103,6 +103,7 @@ EMSCRIPTEN_BINDINGS(freshet) {
       .function("nextChunkInPlace", &Engine::next_chunk_in_place)
       .function("lastError", &Engine::last_error)
       .function("needsStep", &Engine::needs_step)
+      .function("hasBufferedInput", &Engine::has_buffered_input)
       .function("canAutoStep", &Engine::can_auto_step)
       .function("setPaused", &Engine::set_paused)
       .function("setMemoryBudget", &Engine::set_memory_budget)

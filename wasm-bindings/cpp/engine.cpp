@@ -182,6 +182,7 @@ double Engine::next_clock_change() const {
 }
 
 bool Engine::needs_step() const { return pipeline_ && pipeline_->needs_step(); }
+bool Engine::has_buffered_input() const { return pipeline_ && pipeline_->buffered_records() > 0; }
 bool Engine::can_auto_step() const { return pipeline_ && pipeline_->can_auto_step(); }
 
 void Engine::set_memory_budget(double bytes) {

@@ -63,6 +63,8 @@ class Engine {
   //! Why the last ingest(), step() or next_chunk() failed (code "" when it did not).
   Reply last_error() const { return last_error_; }
   bool needs_step() const;
+  //! Input is buffered for the next step (not a pending snapshot alone).
+  bool has_buffered_input() const;
   bool can_auto_step() const;
   void set_paused(bool paused);
   //! Pipeline::set_memory_budget (bytes as a double: a budget past 4 GiB is none).

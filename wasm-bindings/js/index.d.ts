@@ -113,6 +113,12 @@ export interface CreateOptions {
   /** Rows the system view error_view keeps, the newest (default 1000; older ones leave it). */
   errorViewRetention?: number;
   /**
+   * Starts paused (as if pause() ran first): input a resume left buffered
+   * waits for step() or start(). Default false: that input is stepped before
+   * create resolves.
+   */
+  paused?: boolean;
+  /**
    * A checkpoint of a format version this package does not read (written by
    * a newer package, or by an older one whose format is no longer read):
    * fail with CHECKPOINT_VERSION (default; details: version, readableVersions)

@@ -45,7 +45,7 @@ import { abandonResetsOfFailedViews } from './view_failures.js';
 
 const CREATE_OPTIONS = new Set(['sql', 'outputs', 'storage', 'onProgramChange', 'clock', 'clockResolutionMs', 'temporalStepMs',
                                 'onIncompatibleCheckpoint', 'storageRetry', 'durability', 'maxMemoryBytes', 'onRuntimeError',
-                                'errorViewRetention']);
+                                'errorViewRetention', 'paused']);
 const SINK_METHODS = ['write', 'reset'];
 const DEFAULT_CLOSE_TIMEOUT_MS = 5000;
 const encoder = new TextEncoder();
@@ -101,12 +101,13 @@ export class Pipeline {
   #lastCoreStats = null;            // the engine's last stats, for stats() once the engine stopped
 
   /**
-   * Compiles `sql` and starts the pipeline (running). With a `storage` that
+   * Compiles `sql` and starts the pipeline (running, unless `paused`). With a `storage` that
    * holds checkpoints it resumes from the newest valid one.
    * With `durability: 'log'` every ingest is also written to the storage's
    * input log before its token resolves, and the log after the checkpoint
-   * is replayed here (input_log.js, log_replay.js).
-   * @param {{ sql: string, outputs?: Record<string, object>, storage?: object, onProgramChange?: 'fail' | 'restart', durability?: 'none' | 'log' }} options
+   * is replayed here (input_log.js, log_replay.js). Input that a resume
+   * leaves buffered is stepped before it resolves, unless `paused`.
+   * @param {{ sql: string, outputs?: Record<string, object>, storage?: object, onProgramChange?: 'fail' | 'restart', durability?: 'none' | 'log', paused?: boolean }} options
    */
   static async create(options) {
     if (typeof options?.sql !== 'string') throw invalidArgument('Pipeline.create needs { sql: string }');
@@ -126,6 +127,8 @@ export class Pipeline {
     if (onIncompatibleCheckpoint !== 'fail' && onIncompatibleCheckpoint !== 'restart') {
       throw invalidArgument(`onIncompatibleCheckpoint is 'fail' or 'restart', not '${onIncompatibleCheckpoint}'`);
     }
+    const { paused = false } = options;
+    if (typeof paused !== 'boolean') throw invalidArgument(`paused is true or false, not ${JSON.stringify(paused)}`);
     const memoryBudget = memoryBudgetOf(options);
     const runtime = runtimeErrorOptions(options);
     const retry = retryPolicy(options.storageRetry);
@@ -179,7 +182,14 @@ export class Pipeline {
       pipeline.#free();
       throw error;
     }
-    pipeline.#stepper.wake();  // input a checkpoint buffered is stepped without waiting for more
+    if (paused) pipeline.pause();
+    // Input the checkpoint held buffered, or that the log's end replayed without the
+    // step record after it (step records are written lazily: input_log.js), was
+    // acknowledged and, in the pipeline that wrote it, most likely stepped already
+    // (its output delivered): it is in the views before create resolves, so that
+    // a query right after a restart does not lack it. Paused: it waits for a step.
+    else if (engine.hasBufferedInput()) pipeline.#autoStep(false);
+    pipeline.#stepper.wake();  // snapshots of outputs added above
     pipeline.#scheduleClock();  // a resumed temporal filter may have rows due
     return pipeline;
   }

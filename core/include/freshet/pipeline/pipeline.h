@@ -157,6 +157,9 @@ class Pipeline {
   Status view_failure(std::string_view name) const;
   //! Input is buffered, or an endpoint waits for a snapshot.
   bool needs_step() const;
+  //! Records ingested since the last step: the next step's input (a
+  //! checkpoint keeps them).
+  uint64_t buffered_records() const { return pending_records_; }
   //! No endpoint holds automatic steps back (block policy with a full queue).
   bool can_auto_step() const;
   void pause() { paused_ = true; }
