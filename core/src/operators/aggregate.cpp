@@ -15,12 +15,13 @@ using aggregate_detail::Aggregation;
 class AggregateOperator : public Operator {
  public:
   AggregateOperator(const StreamSlot* input, StreamSlot* output, std::vector<aggregate_detail::AggregatePlan> plans,
-                    std::optional<GroupEvictionSpec> eviction, AggregateErrorHandler on_error)
+                    std::optional<GroupEvictionSpec> eviction, AggregateErrorHandler on_error, EmptyInput empty_input)
       : input_(input),
         output_(output),
         aggregation_(input->key_schema, input->value_schema, output->key_schema, std::move(plans)) {
     if (eviction) eviction_.emplace(input->key_schema, *eviction);
     aggregation_.set_error_handler(std::move(on_error));
+    aggregation_.set_empty_input(empty_input);
   }
   const char* name() const override { return "aggregate"; }
   size_t state_bytes() const override {
@@ -67,8 +68,9 @@ class AggregateOperator : public Operator {
 }  // namespace
 
 Stream aggregate(Stream input, std::vector<AggregateSpec> aggregates, const AggregateWork** work,
-                 std::optional<GroupEvictionSpec> eviction, AggregateErrorHandler on_error) {
+                 std::optional<GroupEvictionSpec> eviction, AggregateErrorHandler on_error, EmptyInput empty_input) {
   FRESHET_ASSERT(validate_aggregates(input.value_schema(), aggregates).ok());
+  FRESHET_ASSERT(empty_input == EmptyInput::kNoRow || (input.key_schema().size() == 0 && !eviction));
   for (const AggregateSpec& spec : aggregates) {
     // Only accumulators are forgotten: MIN/MAX, DISTINCT and the recomputed aggregates keep traces.
     FRESHET_ASSERT(!eviction || is_accumulated_aggregate(spec, spec.kind == AggregateKind::kCountStar
@@ -82,7 +84,8 @@ Stream aggregate(Stream input, std::vector<AggregateSpec> aggregates, const Aggr
   auto plans = aggregate_detail::make_plans(input.value_schema(), aggregates, input.key_schema().size());
   AggregateOperator* op = circuit.add_operator(
       std::make_unique<AggregateOperator>(&circuit.slot(input), &circuit.slot(output), std::move(plans), eviction,
-                                                 std::move(on_error)), {input}, output);
+                                          std::move(on_error), empty_input),
+      {input}, output);
   if (work) *work = &op->work();
   return output;
 }

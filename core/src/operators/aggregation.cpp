@@ -51,6 +51,12 @@ GroupMap::value_type& Aggregation::group(RowRef key) {
   return group;
 }
 
+void Aggregation::set_empty_input(EmptyInput empty_input) {
+  FRESHET_ASSERT(empty_input == EmptyInput::kNoRow || key_schema_->size() == 0);
+  default_row_group_.reset();
+  if (empty_input == EmptyInput::kDefaultRow) default_row_group_ = RowBuilder(*key_schema_).finish().to_bytes();
+}
+
 void Aggregation::forget(const std::string& key) {
   auto it = state_.groups.find(key);
   if (it == state_.groups.end() || it->second.pending) return;
@@ -228,6 +234,12 @@ std::optional<RowRef> Aggregation::emitted_row(RowRef key) const {
 }
 
 Status Aggregation::emit(BatchPtr* output) {
+  if (default_row_group_) {
+    // The one group's row is out from the first step on (and again after a
+    // checkpoint of a step before its first, or a rebuild): it is kept once emitted.
+    auto found = state_.groups.find(*default_row_group_);
+    if (found == state_.groups.end() || !found->second.emitted) group(RowRef(*default_row_group_));
+  }
   Status status = update_value_traces();
   // Recomputes the row of every pending group, then emits the differences.
   // Nothing is committed unless every row could be computed, so after an
@@ -237,7 +249,13 @@ Status Aggregation::emit(BatchPtr* output) {
     const GroupMap::value_type& group = *state_.pending[i];
     ++state_.work.groups_evaluated;
     new_rows_[i].reset();
-    if (group.second.count <= 0) continue;
+    if (group.second.count <= 0) {
+      if (default_row_group_) {
+        build_empty_input_row();
+        new_rows_[i] = output_row_.finish().to_bytes();
+      }
+      continue;
+    }
     status = build_row(group);
     RowRef row = output_row_.finish();
     if (status.ok()) new_rows_[i] = row.to_bytes();
@@ -293,6 +311,18 @@ Status Aggregation::distinct_crossings(size_t a, const Batch& changes) {
     }
   }
   return status;
+}
+
+void Aggregation::build_empty_input_row() {
+  for (const AggregatePlan& plan : plans_) {
+    const AggregateKind kind = plan.spec.kind;
+    if (kind == AggregateKind::kCountStar || kind == AggregateKind::kCount || kind == AggregateKind::kCountDistinct ||
+        kind == AggregateKind::kCountIf) {
+      output_row_.set_int(plan.output_column, 0);
+    } else {
+      output_row_.set_null(plan.output_column);
+    }
+  }
 }
 
 Status Aggregation::build_row(const GroupMap::value_type& group) {
@@ -404,7 +434,8 @@ void Aggregation::commit(GroupMap::value_type& group, std::optional<std::string>
     empty = empty && accumulator.zero();
   }
   state_.group_bytes += group_footprint(group);
-  if (empty) state_.erase(group);
+  // kDefaultRow's group keeps the row it emitted for no input (emitted_rows(), the next change's retraction).
+  if (empty && !(default_row_group_ && state.emitted)) state_.erase(group);
 }
 
 void Aggregation::save_state(ByteWriter& out) const {
@@ -538,6 +569,8 @@ std::string Aggregation::describe() const {
     text += aggregate_kind_name(plan.spec.kind);
     if (plan.spec.distinct) text += " DISTINCT";
   }
+  // SQL's aggregate without GROUP BY: its one row also when there is no input.
+  if (default_row_group_) return text + " by () (one row also of no input)";
   return text + " by " + describe_columns(*key_schema_);
 }
 

@@ -33,6 +33,10 @@ class Aggregation {
 
   //! What a result out of its type's range does (aggregate.h); none: the step fails.
   void set_error_handler(AggregateErrorHandler on_error) { on_error_ = std::move(on_error); }
+  //! EmptyInput::kDefaultRow (aggregate.h): the one group (no key columns)
+  //! is emitted from the first step on, as the aggregates of nothing while
+  //! it has no rows, and is kept (with its emitted row) while empty.
+  void set_empty_input(EmptyInput empty_input);
   //! The group of `key`, created if new and marked as touched this step.
   GroupMap::value_type& group(RowRef key);
   //! Folds one input row of weight `weight` into `group`.
@@ -107,6 +111,8 @@ class Aggregation {
   Status update_value_traces();
   Status distinct_crossings(size_t a, const Batch& changes);
   Status build_row(const GroupMap::value_type& group);
+  //! The aggregates of nothing: COUNT 0, the others NULL.
+  void build_empty_input_row();
   //! What a step did to a group's MIN/MAX, when told without reading the trace.
   struct ExtremeChange {
     enum Kind { kUnchanged, kToBestChange, kNeedsSeek } kind;
@@ -127,6 +133,8 @@ class Aggregation {
   bool all_inline_ = false;                          // no split step is kGeneral
   AggregateState state_;
   AggregateErrorHandler on_error_;
+  // kDefaultRow: the key of the one group (a row of no columns); nullopt: kNoRow.
+  std::optional<std::string> default_row_group_;
   std::vector<SplitColumn> split_columns_;  // fold_split()'s
   // The group group() returned last: joined rows often come in runs of one group.
   GroupMap::value_type* last_group_ = nullptr;

@@ -24,7 +24,8 @@ class JoinAggregateOperator : public Operator {
  public:
   JoinAggregateOperator(const Circuit& circuit, Arrangement left, Arrangement right, StreamSlot* output,
                         SchemaPtr group_schema, SchemaPtr row_schema, PairGrouping grouping,
-                        std::vector<aggregate_detail::AggregatePlan> plans, AggregateErrorHandler on_error)
+                        std::vector<aggregate_detail::AggregatePlan> plans, AggregateErrorHandler on_error,
+                        EmptyInput empty_input)
       : output_(output),
         picked_(!grouping.mapper),
         join_(picked_ ? JoinCore(circuit, left, right)
@@ -32,6 +33,7 @@ class JoinAggregateOperator : public Operator {
         group_key_(*group_schema),
         aggregation_(group_schema, row_schema, output->key_schema, std::move(plans)) {
     aggregation_.set_error_handler(std::move(on_error));
+    aggregation_.set_empty_input(empty_input);
     if (picked_) pick(grouping.columns, group_schema->size());
   }
   const char* name() const override { return "join_aggregate"; }
@@ -143,33 +145,35 @@ class JoinAggregateOperator : public Operator {
 
 Stream add_join_aggregate(Stream left, Stream right, SchemaPtr group_schema, SchemaPtr row_schema,
                           PairGrouping grouping, const std::vector<AggregateSpec>& aggregates,
-                          AggregateErrorHandler on_error) {
+                          AggregateErrorHandler on_error, EmptyInput empty_input) {
   FRESHET_ASSERT(validate_aggregates(*row_schema, aggregates).ok());
+  FRESHET_ASSERT(empty_input == EmptyInput::kNoRow || group_schema->size() == 0);
   std::vector<Column> columns = group_schema->columns();
   for (const AggregateSpec& spec : aggregates) columns.push_back({spec.name, spec.result_type});
   Circuit& circuit = *left.circuit();
   Arrangement left_arranged = arrange(left), right_arranged = arrange(right);
   Stream output = circuit.add_stream(make_schema(std::move(columns)), empty_schema());
   auto plans = aggregate_detail::make_plans(*row_schema, aggregates, group_schema->size());
-  circuit.add_operator(std::make_unique<JoinAggregateOperator>(
-                           circuit, left_arranged, right_arranged, &circuit.slot(output), std::move(group_schema),
-                           std::move(row_schema), std::move(grouping), std::move(plans), std::move(on_error)),
-                       {left_arranged.stream, right_arranged.stream}, output);
+  circuit.add_operator(
+      std::make_unique<JoinAggregateOperator>(circuit, left_arranged, right_arranged, &circuit.slot(output),
+                                              std::move(group_schema), std::move(row_schema), std::move(grouping),
+                                              std::move(plans), std::move(on_error), empty_input),
+      {left_arranged.stream, right_arranged.stream}, output);
   return output;
 }
 
 }  // namespace
 
 Stream join_aggregate(Stream left, Stream right, SchemaPtr group_schema, SchemaPtr row_schema, JoinMapper mapper,
-                      std::vector<AggregateSpec> aggregates, AggregateErrorHandler on_error) {
+                      std::vector<AggregateSpec> aggregates, AggregateErrorHandler on_error, EmptyInput empty_input) {
   FRESHET_ASSERT(mapper);
   return add_join_aggregate(left, right, std::move(group_schema), std::move(row_schema), {std::move(mapper), {}},
-                            aggregates, std::move(on_error));
+                            aggregates, std::move(on_error), empty_input);
 }
 
 Stream join_aggregate(Stream left, Stream right, SchemaPtr group_schema, SchemaPtr row_schema,
                       std::vector<JoinedColumn> columns, std::vector<AggregateSpec> aggregates,
-                      AggregateErrorHandler on_error) {
+                      AggregateErrorHandler on_error, EmptyInput empty_input) {
   FRESHET_ASSERT(columns.size() == row_schema->size() && group_schema->size() <= columns.size());
   const Schema& left_values = left.value_schema();
   const Schema& right_values = right.value_schema();
@@ -179,7 +183,7 @@ Stream join_aggregate(Stream left, Stream right, SchemaPtr group_schema, SchemaP
     FRESHET_ASSERT(c >= group_schema->size() || group_schema->type(c).id == row_schema->type(c).id);
   }
   return add_join_aggregate(left, right, std::move(group_schema), std::move(row_schema), {nullptr, std::move(columns)},
-                            aggregates, std::move(on_error));
+                            aggregates, std::move(on_error), empty_input);
 }
 
 }  // namespace freshet

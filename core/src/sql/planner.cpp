@@ -6,7 +6,6 @@
 #include "freshet/common/out_of_line.h"
 #include "freshet/operators/aggregate.h"
 #include "freshet/operators/anti_join.h"
-#include "freshet/operators/constant.h"
 #include "freshet/operators/distinct.h"
 #include "freshet/operators/filter.h"
 #include "freshet/operators/join.h"
@@ -59,14 +58,6 @@ bool write_expression(Evaluator& evaluator, const Expr& expr, const RowReader& r
 
 void copy_row(const RowReader& from, RowBuilder& to, size_t offset) {
   for (size_t c = 0; c < from.schema().size(); ++c) to.copy_field(offset + c, from, c);
-}
-
-// A Z-set stream from an indexed one whose values are whole rows.
-Stream rows_of(Stream indexed) {
-  return map(
-      indexed, indexed.value_schema_ptr(), empty_schema(),
-      [](const RowReader&, const RowReader& value, RowBuilder& out, RowBuilder&) { copy_row(value, out, 0); },
-      "rows " + describe_columns(indexed.value_schema()));
 }
 
 }  // namespace
@@ -241,6 +232,13 @@ Stream Planner::index_by(Stream input, std::vector<ExprPtr> keys, bool drop_null
 
 namespace {
 
+// Without GROUP BY there is always one row: the aggregates of nothing
+// (COUNT 0, the others NULL) while the input is empty. The aggregate emits
+// it itself (one operator, no arrangement of its output and a constant's).
+EmptyInput empty_input_of(const LogicalPlan& aggregate) {
+  return aggregate.global ? EmptyInput::kDefaultRow : EmptyInput::kNoRow;
+}
+
 // The joined row: the left side's columns, then the right side's (NULLs
 // for an unmatched left row).
 JoinMapper concat_mapper(size_t left_width) {
@@ -286,10 +284,8 @@ Stream Planner::plan_join_aggregate(Stream left, Stream right, LogicalPlan& join
       const bool from_left = column < left_width;
       picked.push_back({from_left, from_left ? column : column - left_width});
     }
-    return with_empty_input_row(
-        join_aggregate(left_indexed, right_indexed, grouping.key_schema, grouping.value_schema, std::move(picked),
-                       aggregate.aggregates, runtime_errors_.aggregate_handler()),
-        aggregate);
+    return join_aggregate(left_indexed, right_indexed, grouping.key_schema, grouping.value_schema, std::move(picked),
+                          aggregate.aggregates, runtime_errors_.aggregate_handler(), empty_input_of(aggregate));
   }
   // Each joined row is built in a scratch row and grouped from there.
   auto joined = std::make_shared<RowBuilder>(*join.schema);
@@ -300,10 +296,9 @@ Stream Planner::plan_join_aggregate(Stream left, Stream right, LogicalPlan& join
     static const RowReader kNoValue(*empty_schema(), RowRef());
     group(RowReader(*joined_schema, joined->finish()), kNoValue, out_key, out_value);
   };
-  return with_empty_input_row(join_aggregate(left_indexed, right_indexed, grouping.key_schema, grouping.value_schema,
-                                             std::move(group_joined), aggregate.aggregates,
-                                             runtime_errors_.aggregate_handler()),
-                              aggregate);
+  return join_aggregate(left_indexed, right_indexed, grouping.key_schema, grouping.value_schema,
+                        std::move(group_joined), aggregate.aggregates, runtime_errors_.aggregate_handler(),
+                        empty_input_of(aggregate));
 }
 
 Stream Planner::join_rows(Stream left_indexed, Stream right_indexed, LogicalPlan& node, const JoinMapper& concat) {
@@ -431,37 +426,8 @@ Stream Planner::plan_aggregate(Stream grouped, LogicalPlan& plan, std::optional<
                                       std::to_string(eviction->watermark->lateness()));
     return aggregate(grouped, plan.aggregates, nullptr, eviction, runtime_errors_.aggregate_handler());
   }
-  return with_empty_input_row(aggregate(grouped, plan.aggregates, nullptr, eviction, runtime_errors_.aggregate_handler()),
-                              plan);
-}
-
-Stream Planner::with_empty_input_row(Stream result, LogicalPlan& plan) {
-  if (!plan.global) return result;
-
-  // Without GROUP BY there is always one row: the aggregates of nothing
-  // (COUNT 0, the others NULL) while the input is empty.
-  RowBuilder default_values(*plan.schema);
-  for (size_t i = 0; i < plan.aggregates.size(); ++i) {
-    AggregateKind kind = plan.aggregates[i].kind;
-    bool count = kind == AggregateKind::kCountStar || kind == AggregateKind::kCount ||
-                 kind == AggregateKind::kCountDistinct || kind == AggregateKind::kCountIf;
-    if (count) {
-      default_values.set_int(i, 0);
-    } else {
-      default_values.set_null(i);
-    }
-  }
-  BatchBuilder default_row;
-  default_row.add_row(default_values.finish(), 1);
-  Stream fallback = constant(circuit_, plan.schema, empty_schema(), default_row.finish());
-  // Built one per statement: an operator's id counts its place in its scope
-  // (operator_ids.h), and two as arguments of one call would be built in the
-  // compiler's order. The result's index comes first, as checkpoints of g++
-  // builds have them (scripts/check_operand_order.sh).
-  Stream result_keys = index_by(result, {});
-  Stream fallback_keys = index_by(fallback, {});
-  Stream missing = anti_join(fallback_keys, result_keys);
-  return plus(result, rows_of(missing));
+  return aggregate(grouped, plan.aggregates, nullptr, eviction, runtime_errors_.aggregate_handler(),
+                   empty_input_of(plan));
 }
 
 }  // namespace freshet::sql

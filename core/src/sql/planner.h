@@ -107,9 +107,6 @@ class Planner {
   //! linear.
   std::optional<GroupEvictionSpec> closing_groups(const LogicalPlan& source, const std::vector<ExprPtr>& row,
                                                   const LogicalPlan& aggregate) const;
-  //! An aggregate's result, with the one row of an aggregate without GROUP
-  //! BY over an empty input.
-  Stream with_empty_input_row(Stream result, LogicalPlan& aggregate);
   //! Indexes a Z-set by key expressions (none: the empty key); the value is
   //! the whole row, or only `value_columns` of it. Rows with a NULL in their
   //! key are dropped when asked.

@@ -157,11 +157,19 @@ struct GroupEvictionSpec {
   int64_t span = 0;
 };
 
+//! What an aggregate with no group key columns (SQL's aggregate without
+//! GROUP BY) gives while its input is empty: no row, or SQL's one row of the
+//! aggregates of nothing (COUNT 0, the others NULL), emitted at the first
+//! step and replaced by the group's row while the input has rows.
+enum class EmptyInput { kNoRow, kDefaultRow };
+
 //! The GROUP BY aggregate of an indexed stream (see the header comment).
 //! The specs must pass validate_aggregates(). When `work` is given, it
 //! receives a pointer to the operator's counters (owned by the circuit).
 //! `on_error` decides what a result out of its type's range does.
+//! `empty_input` kDefaultRow needs an input without key columns.
 Stream aggregate(Stream input, std::vector<AggregateSpec> aggregates, const AggregateWork** work = nullptr,
-                 std::optional<GroupEvictionSpec> eviction = std::nullopt, AggregateErrorHandler on_error = nullptr);
+                 std::optional<GroupEvictionSpec> eviction = std::nullopt, AggregateErrorHandler on_error = nullptr,
+                 EmptyInput empty_input = EmptyInput::kNoRow);
 
 }  // namespace freshet

@@ -39,9 +39,10 @@ namespace freshet {
 //! GROUP BY `aggregates` of left ⋈ right, whose `mapper` writes each joined
 //! pair as a group key row (`group_schema`) and an input row (`row_schema`).
 //! The specs must pass validate_aggregates() against `row_schema`.
-//! `on_error` as in aggregate().
+//! `on_error` and `empty_input` as in aggregate().
 Stream join_aggregate(Stream left, Stream right, SchemaPtr group_schema, SchemaPtr row_schema, JoinMapper mapper,
-                      std::vector<AggregateSpec> aggregates, AggregateErrorHandler on_error = nullptr);
+                      std::vector<AggregateSpec> aggregates, AggregateErrorHandler on_error = nullptr,
+                      EmptyInput empty_input = EmptyInput::kNoRow);
 
 //! A column of the left or the right side's value rows.
 struct JoinedColumn {
@@ -54,6 +55,6 @@ struct JoinedColumn {
 //! group key.
 Stream join_aggregate(Stream left, Stream right, SchemaPtr group_schema, SchemaPtr row_schema,
                       std::vector<JoinedColumn> columns, std::vector<AggregateSpec> aggregates,
-                      AggregateErrorHandler on_error = nullptr);
+                      AggregateErrorHandler on_error = nullptr, EmptyInput empty_input = EmptyInput::kNoRow);
 
 }  // namespace freshet
