@@ -13,7 +13,12 @@
 //
 //   cp -r wasm-bindings/js /tmp/before   # a build, before a change
 //   ... change, npm run build ...
-//   node bench/js/ab.mjs /tmp/before/node.js wasm-bindings/js/node.js [--rounds 3] [--changes 4000]
+//   node bench/js/ab.mjs /tmp/before/node.js wasm-bindings/js/node.js [--rounds 3] [--changes 4000] [--view NAME]
+//
+// --view NAME: instead of the workload's by_region, the program of one view
+// of the 20-view dashboard (dashboard20_program.mjs: the tables and that
+// view), its deltas taken by a callbackSink; each change is timed until the
+// step's sink writes ran (one microtask), whether or not the view changed.
 
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -21,6 +26,7 @@ import { fileURLToPath } from 'node:url';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { SQL } from './freshet_module.mjs';
+import { programOf } from './dashboard20_program.mjs';
 import { LOAD_CHUNK, makeWorkload } from './workload.mjs';
 
 const { values: options, positionals: entries } = parseArgs({
@@ -28,6 +34,7 @@ const { values: options, positionals: entries } = parseArgs({
   options: {
     rounds: { type: 'string', default: '3' },
     changes: { type: 'string', default: '4000' },
+    view: { type: 'string' },
     child: { type: 'boolean', default: false },  // one order only, figures as JSON (the parent's two runs)
   },
 });
@@ -38,6 +45,7 @@ if (entries.length !== 2) {
 if (!options.child) {
   const run = (order) => JSON.parse(execFileSync(process.execPath, [
     fileURLToPath(import.meta.url), ...order, '--child', '--rounds', options.rounds, '--changes', options.changes,
+    ...(options.view ? ['--view', options.view] : []),
   ], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }));
   const [forward, backward] = [run(entries), run([...entries].reverse())];
   for (const i of [0, 1]) {
@@ -59,10 +67,15 @@ const inTurn = (n) => (n % 2 ? [0, 1] : [1, 0]);
 
 for (let round = 0; round < rounds; ++round) {
   const pipelines = [], streams = [];
-  for (const { Pipeline } of builds) {
-    const p = await Pipeline.create({ sql: SQL });
+  for (const { Pipeline, callbackSink } of builds) {
+    const p = await Pipeline.create({ sql: options.view ? programOf(options.view) : SQL });
     p.pause();
-    streams.push(p.egress('by_region')[Symbol.asyncIterator]());
+    if (options.view) {
+      p.addOutput('view', { view: options.view, sink: callbackSink(() => {}) });
+      streams.push({ next: () => null });  // the sink's writes run on the microtask a step queues
+    } else {
+      streams.push(p.egress('by_region')[Symbol.asyncIterator]());
+    }
     p.insert('customers', workload.customers);
     p.step();
     pipelines.push(p);
@@ -83,7 +96,7 @@ for (let round = 0; round < rounds; ++round) {
       if (change.kind === 'insert') pipelines[i].insert('orders', [change.order]);
       else pipelines[i].ingest('orders', [{ delete: change.old }, { insert: change.order }]);
       pipelines[i].step();
-      if (change.changesView) await streams[i].next();
+      if (change.changesView || options.view) await streams[i].next();
       changeNanos[i].push(Number(process.hrtime.bigint() - begin));
     }
   }
