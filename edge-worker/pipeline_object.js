@@ -602,7 +602,7 @@ export class PipelineObject {
     }
     const programChanged = change ? PipelineObject.#changeRecord(change, change.kind === 'bootstrap' ? 'bootstrapped' : 'fresh_start') : undefined;
     if (change) console.log(`freshet edge worker: pipeline '${this.#definition.name}' changed its program (${programChanged.status}):\n${describeDiff(change.diff)}`);
-    await this.#ctx.storage.put('paused', initial === 'paused');
+    await this.#ctx.storage.put('paused', paused);
     await this.#deployment.update({ stopped: false, initial, error: null, awaiting: null, storage_status: 'InUse', id: crypto.randomUUID(),
                                     ...(programChanged ? { program_change: programChanged } : {}) });
     this.#install(pipeline, paused);
