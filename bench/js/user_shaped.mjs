@@ -104,6 +104,12 @@ function summary(nanos) {
   return { p50Us: at(0.5), meanUs, p99Us: at(0.99), maxUs: sorted[sorted.length - 1] / 1000, overSpike: sorted.filter((n) => n > SPIKE_MS * 1e6).length };
 }
 
+/** The `count` largest of `values` in change order, as "#change ms" (`toMs` scales a value to ms). */
+function slowestByChange(values, count, toMs) {
+  const slowest = values.map((value, i) => [i, value]).sort((a, b) => b[1] - a[1]).slice(0, count).sort((a, b) => a[0] - b[0]);
+  return slowest.map(([i, value]) => `#${i} ${(value * toMs).toFixed(1)}`);
+}
+
 /** A paused pipeline whose by_region deltas feed a mirror; take() awaits the next chunk. */
 async function openPipeline() {
   const p = await Pipeline.create({ sql: SQL });
@@ -152,11 +158,9 @@ async function userShapedRun() {
     // A merge spike recurs at regular change indices; a wait for a core
     // (a loaded machine) does not. (process.cpuUsage() cannot tell them
     // apart: it counts V8's compiler and GC threads too.)
-    const slowest = nanos.map((n, i) => [i, n]).sort((a, b) => b[1] - a[1]).slice(0, 12).sort((a, b) => a[0] - b[0]);
-    const slowestSteps = stepMs.map((ms, i) => [i, ms]).sort((a, b) => b[1] - a[1]).slice(0, 6).sort((a, b) => a[0] - b[0]);
     const steps = { maxMs: stepMs.reduce((a, b) => Math.max(a, b), 0), overSpike: stepMs.filter((ms) => ms > SPIKE_MS).length,
-                    slowest: slowestSteps.map(([i, ms]) => `#${i} ${ms.toFixed(1)}`) };
-    return { ...summary(nanos), slowest: slowest.map(([i, n]) => `#${i} ${(n / 1e6).toFixed(1)}`), spikes, steps };
+                    slowest: slowestByChange(stepMs, 6, 1) };
+    return { ...summary(nanos), slowest: slowestByChange(nanos, 12, 1e-6), spikes, steps };
   });
   const problems = compareResults(referenceResult(workload), run.mirror.view);
   const memoryBytes = run.p.stats().memoryBytes;
