@@ -21,11 +21,23 @@
 // rows), a join, GROUP BYs (COUNT/SUM/MAX over the join; AVG/MIN and
 // COUNT(DISTINCT) by a column; by a CASE), a filter, DISTINCT, a top-k
 // (ORDER BY ... LIMIT) and a ROW_NUMBER() window, one big step and
-// single-row steps (which merge the traces' spines level by level), and the
-// egress of two views. Its pipeline is closed at the end: it shares nothing
-// with the application's pipelines but the wasm instance (whose memory it
-// does not grow: its peak fits in the initial 16 MiB). It does not wait for
-// V8's compiler threads: they go on for a moment after it resolves.
+// single-row steps (which merge the traces' spines level by level), the
+// egress of two views and an output (a callback sink) of a third. Its
+// pipeline is closed at the end: it shares nothing with the application's
+// pipelines but the wasm instance (whose memory it does not grow: its peak
+// fits in the initial 16 MiB). It does not wait for V8's compiler threads:
+// they go on for a moment after it resolves.
+//
+// Before all that it runs and closes a small pipeline with an egress stream
+// and an output: V8's optimized code assumes what it has seen of an object
+// of a class so far (a stream's closed flag was never set; a pipeline's
+// engine was always an engine) and is thrown away the first time any
+// object of that class breaks it. Closing only the warm-up's pipeline, at
+// its end, threw away the per-change paths it had just had compiled
+// (insert, ingest, delete, an egress's next): the application's first
+// ~4,000 changes then ran them unoptimized and had them compiled again on
+// V8's helper threads, which on a 2-core machine took the core its steps
+// needed (bench/js/README.md, eighteenth session).
 //
 // Last, it writes zeros over the instance's memory that no allocation holds
 // (above the heap's top, up to the memory's size, ~8-12 MiB), so that its
@@ -36,6 +48,7 @@
 
 import { loadEngineModule } from './engine_loader.js';
 import { Pipeline } from './pipeline.js';
+import { callbackSink } from './sinks/callback_sink.js';
 
 const PROGRAM = `
 CREATE TABLE warm_keys (id BIGINT NOT NULL PRIMARY KEY, name VARCHAR);
@@ -95,10 +108,13 @@ export async function warmUp() {
 
 async function run(module) {
   const started = performance.now();
+  await closeOnce();
   const p = await Pipeline.create({ sql: PROGRAM });
   try {
     p.pause();
     const views = ['warm_by_name', 'warm_even'].map((view) => p.egress(view, { sendSnapshot: false })[Symbol.asyncIterator]());
+    // An output too (addOutput: a connector and its sink), on a third view.
+    p.addOutput('warm_output', { view: 'warm_stats', sink: callbackSink(() => {}) });
     const takeChunks = () => Promise.all(views.map((view) => view.next()));
     p.insert('warm_keys', Array.from({ length: KEYS }, (_, i) => ({ id: i, name: `k${i % 16}` })));
     p.insert('warm_facts', Array.from({ length: BATCH_ROWS }, (_, i) => ({ id: i, key_id: i % KEYS, amount: i / 2 })));
@@ -125,4 +141,22 @@ async function run(module) {
   }
   module.touchFreeMemory();
   return { ms: performance.now() - started };
+}
+
+// A pipeline's life in short, before the warm-up's hot loop: a step that
+// reaches an egress stream and an output, then the stream's return() and
+// the pipeline's close() (see "Before all that" above).
+async function closeOnce() {
+  const p = await Pipeline.create({ sql: 'CREATE TABLE warm_t (a BIGINT); CREATE MATERIALIZED VIEW warm_v AS SELECT a FROM warm_t;' });
+  try {
+    p.pause();
+    const stream = p.egress('warm_v', { sendSnapshot: false })[Symbol.asyncIterator]();
+    p.addOutput('warm_output', { view: 'warm_v', sink: callbackSink(() => {}) });
+    p.insert('warm_t', [{ a: 1 }]);
+    p.step();
+    await stream.next();
+    await stream.return();
+  } finally {
+    await p.close();
+  }
 }
