@@ -4,9 +4,12 @@
 // it, and it runs once per wasm instance. (That it makes V8 compile
 // the hot paths earlier is a timing, measured by bench/js/user_shaped.mjs
 // --warm-up, not asserted here.) The entry points other than Node's are
-// covered in loader.test.mjs.
+// covered in loader.test.mjs. One test reads V8's own trace: that the
+// warm-up's end does not throw away the optimized code it exists to have.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
 
 import { Pipeline, warmUp } from 'freshet';
 
@@ -90,4 +93,22 @@ test('a pipeline created after the warm-up, with the same table names, starts em
   assert.deepEqual(bag(inserted), bag([{ a: 2, b: 'x' }]));
   assert.equal(p.stats().inputs.warm_plain.totalRecords, 2);
   await p.close();
+});
+
+// The package's per-change code: what the warm-up exists to have optimized.
+const PER_CHANGE = ['insert', 'ingest', 'delete', 'step', 'next', '#take', '#ingestNumber', '#stepNow', '#afterStep',
+                    'ingestObjects', 'readRowChunk', 'deliverWrites', '#runJobs', '#enqueue', 'deliver'];
+
+test('closing the warm-up\'s pipeline and streams throws away none of the per-change code it had optimized', () => {
+  // V8 throws optimized code away ("code dependencies") when an object of a
+  // class first breaks what the code assumed of that class, as closing a
+  // stream or freeing a pipeline's engine did at the warm-up's end: the
+  // application's first ~4,000 changes then had that code compiled again.
+  const trace = execFileSync(process.execPath, ['--trace-deopt', '--input-type=module', '-e', "import { warmUp } from 'freshet'; await warmUp();"],
+                             { cwd: fileURLToPath(new URL('.', import.meta.url)), encoding: 'utf8', maxBuffer: 1 << 28 });
+  const thrownAway = trace.split('\n')
+    .filter((line) => line.includes('marking dependent code') && line.includes('reason: code dependencies'))
+    .map((line) => /<SharedFunctionInfo ([^>]*)>/.exec(line)?.[1])
+    .filter((name) => PER_CHANGE.includes(name));
+  assert.deepEqual(thrownAway, []);
 });
