@@ -39,13 +39,14 @@ const char* aggregate_kind_name(AggregateKind kind) {
   return "?";
 }
 
+bool is_count(AggregateKind kind) {
+  return kind == AggregateKind::kCountStar || kind == AggregateKind::kCount || kind == AggregateKind::kCountDistinct ||
+         kind == AggregateKind::kCountIf;
+}
+
 SqlType default_aggregate_type(AggregateKind kind, const SqlType& input) {
+  if (is_count(kind)) return SqlType::bigint(false);
   switch (kind) {
-    case AggregateKind::kCountStar:
-    case AggregateKind::kCount:
-    case AggregateKind::kCountDistinct:
-    case AggregateKind::kCountIf:
-      return SqlType::bigint(false);
     case AggregateKind::kSum:
       if (input.id == TypeId::kDecimal) return SqlType::decimal(kMaxDecimalPrecision, input.scale);
       return input.with_nullable(true);

@@ -315,9 +315,7 @@ Status Aggregation::distinct_crossings(size_t a, const Batch& changes) {
 
 void Aggregation::build_empty_input_row() {
   for (const AggregatePlan& plan : plans_) {
-    const AggregateKind kind = plan.spec.kind;
-    if (kind == AggregateKind::kCountStar || kind == AggregateKind::kCount || kind == AggregateKind::kCountDistinct ||
-        kind == AggregateKind::kCountIf) {
+    if (is_count(plan.spec.kind)) {
       output_row_.set_int(plan.output_column, 0);
     } else {
       output_row_.set_null(plan.output_column);

@@ -38,10 +38,9 @@ AstExprPtr key_reference(size_t index, SourcePosition position) {
 ExprPtr empty_group(const Expr& expr, const LogicalPlan& aggregate) {
   return substitute_columns(expr, [&](size_t column, const SqlType& type) -> ExprPtr {
     if (column < aggregate.group_count) return null_literal(type.with_nullable(true));
-    AggregateKind kind = aggregate.aggregates[column - aggregate.group_count].kind;
-    bool count =
-        kind == AggregateKind::kCountStar || kind == AggregateKind::kCount || kind == AggregateKind::kCountDistinct;
-    if (count) return literal_expr(Value::bigint(0), type.with_nullable(false));
+    if (is_count(aggregate.aggregates[column - aggregate.group_count].kind)) {
+      return literal_expr(Value::bigint(0), type.with_nullable(false));
+    }
     return null_literal(type.with_nullable(true));
   });
 }

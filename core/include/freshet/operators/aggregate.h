@@ -114,6 +114,10 @@ struct AggregateSpec {
 //! "COUNT(*)", "SUM", ...: the SQL name of an aggregate function.
 const char* aggregate_kind_name(AggregateKind kind);
 
+//! COUNT(*), COUNT, COUNT(DISTINCT) and COUNTIF: a BIGINT NOT NULL, 0 over
+//! no rows (where every other aggregate of no rows is NULL).
+bool is_count(AggregateKind kind);
+
 //! SQL's/Feldera's result type for an aggregate over `input`: COUNT, COUNTIF
 //! -> BIGINT NOT NULL; SUM/AVG/MIN/MAX/VAR_*/STDDEV_*/BIT_* -> the input type
 //! made nullable; SUM of DECIMAL(p,s) -> DECIMAL(38,s); BOOL_AND/BOOL_OR ->
