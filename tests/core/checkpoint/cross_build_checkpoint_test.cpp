@@ -6,10 +6,13 @@
 // planner once built in two arguments of one call, in the order the compiler
 // evaluated them (g++ and clang differ): NOW() outside a temporal filter,
 // LEFT and FULL joins with a residual condition; and a global aggregate,
-// which was one until it emitted its row over an empty input itself. Every build (the wasm one, built by clang, among
-// them) must restore it, every operator by its id, and go on as a pipeline fed the same input does. An operator named
-// otherwise would not be restored: the resume would take it for a changed view and rebuild that view from its tables
-// (right here, as the tables have keys; PROGRAM_MISMATCH for a table without), which the test counts as a failure too.
+// which was one until it emitted its row over an empty input itself. Every
+// build (the wasm one, built by clang, among them) must restore it, every
+// operator by its id, and go on as a pipeline fed the same input does. An
+// operator named otherwise would not be restored: the resume would take it
+// for a changed view and rebuild that view from its tables (right here, as
+// the tables have keys; PROGRAM_MISMATCH for a table without), which the
+// test counts as a failure too.
 //
 // FRESHET_WRITE_CROSS_BUILD_CHECKPOINT=1 rewrites the fixture: only from the
 // native build, and only when the operators of kProgram were meant to
