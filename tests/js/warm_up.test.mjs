@@ -112,3 +112,31 @@ test('closing the warm-up\'s pipeline and streams throws away none of the per-ch
     .filter((name) => PER_CHANGE.includes(name));
   assert.deepEqual(thrownAway, []);
 });
+
+test('after the warm-up, an application\'s single-row steps have V8 optimize none of step(), #stepNow() or #afterStep() again', () => {
+  // Inlined into the warm-up's optimized loop, these three did not run
+  // enough on their own to be optimized there: V8 compiled them during the
+  // application's first ~5,000 changes, on the helper threads those
+  // changes then waited for. The warm-up's steps without input fix that.
+  const script = `
+    import { Pipeline, warmUp } from 'freshet';
+    await warmUp();
+    console.log('WARMED UP');
+    const p = await Pipeline.create({ sql: 'CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY, v BIGINT); CREATE MATERIALIZED VIEW s AS SELECT v, COUNT(*) AS n FROM t GROUP BY v;' });
+    p.pause();
+    const stream = p.egress('s', { sendSnapshot: false })[Symbol.asyncIterator]();
+    for (let i = 0; i < 3000; ++i) {
+      p.insert('t', [{ id: i % 500, v: i % 7 }]);
+      p.step();
+      await stream.next();
+    }
+    await p.close();`;
+  const trace = execFileSync(process.execPath, ['--trace-opt', '--input-type=module', '-e', script],
+                             { cwd: fileURLToPath(new URL('.', import.meta.url)), encoding: 'utf8', maxBuffer: 1 << 28 });
+  const afterWarmUp = trace.slice(trace.indexOf('WARMED UP'));
+  const optimizedAgain = afterWarmUp.split('\n')
+    .filter((line) => line.startsWith('[marking') && line.includes('for optimization'))
+    .map((line) => /<JSFunction ([^ >]*)/.exec(line)?.[1])
+    .filter((name) => ['step', '#stepNow', '#afterStep'].includes(name));
+  assert.deepEqual(optimizedAgain, []);
+});

@@ -88,6 +88,16 @@ const BATCH_ROWS = 6000;
 // this program's views too, 1-3 in 9 of 25 runs: bench/js/README.md,
 // sixteenth session). The warm-up takes ~250 ms longer on a 2-core VM.
 const SINGLE_ROW_STEPS = 2000;
+// Then steps without input. V8 optimizes a function once it has run enough
+// of its own code, and code inlined into an optimized caller no longer
+// counts for it: step(), #stepNow() and #afterStep() ran inlined into the
+// loop above and were compiled only during the application's first
+// ~5,000 changes (~25-40 ms of compiler work on helper threads, traced
+// with --trace-opt). 6,000 more calls, each almost free in the engine, get
+// them compiled here (traced: none of the three compiled during the
+// changes after it), at no cost we could measure (the warm-up took 420-470
+// ms with them and without). bench/js/README.md, nineteenth session.
+const EMPTY_STEPS = 6000;
 
 const warmed = new WeakMap();  // engine module → Promise of the first warm-up's result
 
@@ -135,6 +145,7 @@ async function run(module) {
       p.step();
       await takeChunks();
     }
+    for (let i = 0; i < EMPTY_STEPS; ++i) p.step();
     for (const view of views) view.return();
   } finally {
     await p.close();
