@@ -6,12 +6,17 @@
 //           against the same view written by hand as a join with the DISTINCT
 //           customers of those orders (target: <= 1.3x), and against
 //           duckdb-wasm re-running the query after each change (>= 500x)
+//   not_exists  customers without an order above 999 (`WHERE NOT EXISTS
+//           (...)`, an anti-join), against the same view written by hand as a
+//           LEFT JOIN with the DISTINCT customers of those orders keeping the
+//           unmatched rows (<= 1.3x), with its operators' state, and
+//           against duckdb-wasm (>= 500x)
 //   count   each customer's number of orders as a correlated scalar subquery
 //           (`(SELECT COUNT(*) FROM orders o WHERE o.customer = c.id)`),
 //           against the hand-written LEFT JOIN of a GROUP BY with COALESCE(n, 0)
 //           (<= 1.3x) and against duckdb-wasm (>= 500x)
 //
-//   node bench/js/subqueries.mjs [--only exists,count] [--orders 200000]
+//   node bench/js/subqueries.mjs [--only exists,not_exists,count] [--orders 200000]
 //        [--changes 1000] [--duckdb-queries 100]
 //
 // freshet is found as bench/js/run.mjs finds it (FRESHET_MODULE or the
@@ -26,7 +31,7 @@ import { percentiles } from './stats.mjs';
 
 const { values: args } = parseArgs({
   options: {
-    only: { type: 'string', default: 'exists,count' },
+    only: { type: 'string', default: 'exists,not_exists,count' },
     orders: { type: 'string', default: '200000' },
     changes: { type: 'string', default: '1000' },
     'duckdb-queries': { type: 'string', default: '100' },
@@ -47,6 +52,15 @@ const MEASURES = {
       WHERE EXISTS (SELECT 1 FROM orders o WHERE o.customer = c.id AND o.amount > 999)`,
     byHand: `SELECT c.id, c.region FROM customers c
       JOIN (SELECT DISTINCT customer FROM orders WHERE amount > 999) AS b ON b.customer = c.id`,
+    key: (r) => `${Number(r.id)}|${r.region}`,
+  },
+  not_exists: {
+    title: 'customers without an order above 999: correlated NOT EXISTS',
+    subquery: `SELECT c.id, c.region FROM customers c
+      WHERE NOT EXISTS (SELECT 1 FROM orders o WHERE o.customer = c.id AND o.amount > 999)`,
+    byHand: `SELECT c.id, c.region FROM customers c
+      LEFT JOIN (SELECT DISTINCT customer FROM orders WHERE amount > 999) AS b ON b.customer = c.id
+      WHERE b.customer IS NULL`,
     key: (r) => `${Number(r.id)}|${r.region}`,
   },
   count: {
@@ -88,7 +102,7 @@ async function runFreshet(query) {
     nanos.push(Number(process.hrtime.bigint() - begin));
   }
   await new Promise((resolve) => setImmediate(resolve)); // the sink's last deliveries
-  const result = { ...percentiles(nanos), rows: p.snapshot('v'), deltaRows: rows };
+  const result = { ...percentiles(nanos), rows: p.snapshot('v'), deltaRows: rows, stateBytes: p.inspect().totals.bytes };
   p.close();
   return result;
 }
@@ -150,8 +164,11 @@ for (const [name, measure] of Object.entries(MEASURES)) {
   checkSame(subquery.rows, byHand.rows, measure.key, `${name}: subquery vs hand-written view`);
   checkSame(subquery.rows, duck.rows, measure.key, `${name}: subquery vs duckdb`);
   console.log(`\n== ${measure.title}, ${workload.orders.length} orders, ${workload.changes.length} changes (wasm)`);
-  line('hand-written join (baseline)', `p50 ${us(byHand.p50Us)}  p99 ${us(byHand.p99Us)}  delta rows ${byHand.deltaRows}`);
-  line('subquery', `p50 ${us(subquery.p50Us)}  p99 ${us(subquery.p99Us)}  delta rows ${subquery.deltaRows}`);
+  const kib = (bytes) => `${(bytes / 1024).toFixed(0)} KiB`;
+  line('hand-written join (baseline)',
+       `p50 ${us(byHand.p50Us)}  p99 ${us(byHand.p99Us)}  delta rows ${byHand.deltaRows}  operators' state ${kib(byHand.stateBytes)}`);
+  line('subquery',
+       `p50 ${us(subquery.p50Us)}  p99 ${us(subquery.p99Us)}  delta rows ${subquery.deltaRows}  operators' state ${kib(subquery.stateBytes)}`);
   line(`duckdb-wasm re-query (${duck.queries} changes)`, `p50 ${us(duck.p50Us)}  p99 ${us(duck.p99Us)}`);
   line('subquery / hand-written p50 (target <= 1.3)', (subquery.p50Us / byHand.p50Us).toFixed(2));
   line('duckdb / subquery p50 (target >= 500)', (duck.p50Us / subquery.p50Us).toFixed(0));

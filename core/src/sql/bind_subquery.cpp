@@ -16,8 +16,12 @@
 //
 // A WHERE conjunct `EXISTS (q)` or `x IN (q)` needs no mark: an inner join
 // with the DISTINCT facts keeps each outer row once, with its multiplicity.
+// A WHERE conjunct `NOT EXISTS (q)` is an anti-join with q's keys as they
+// are: it asks only whether a key has a row, so neither a DISTINCT nor a mark.
 // Every join is incremental: a change costs the rows it touches.
 #include "bind_subquery.h"
+
+#include <unordered_set>
 
 #include "expression_tools.h"
 #include "type_rules.h"
@@ -82,6 +86,7 @@ void push_key(std::vector<ExprPtr>& keys, ExprPtr key, bool null_safe) {
 // Joins `facts` (its first keys.size() columns the key) to the rows of
 // `plan`/`scope`, on `keys` over them (the first `null_safe_count` matching
 // NULL to NULL). The facts' columns come last, hidden. Returns where they start.
+// An anti-join (kAnti) keeps the rows that match no fact, and adds no column.
 size_t join_facts(PlanPtr& plan, Scope& scope, PlanPtr facts, std::vector<ExprPtr> keys, size_t null_safe_count,
                   JoinType type) {
   const size_t offset = scope.columns.size();
@@ -93,7 +98,7 @@ size_t join_facts(PlanPtr& plan, Scope& scope, PlanPtr facts, std::vector<ExprPt
     push_key(join->right_keys, column_expr(i, facts->schema->type(i)), i < null_safe_count);
   }
   // Every column, as the binder's joins have them (prune_columns drops those unused above).
-  for (size_t c = 0; c < facts->schema->size(); ++c) {
+  for (size_t c = 0; c < facts->schema->size() && type != JoinType::kAnti; ++c) {
     SqlType column_type = facts->schema->type(c);
     if (type == JoinType::kLeft) column_type.nullable = true;
     scope.columns.push_back({"", "$fact" + std::to_string(offset + c), column_type, false, true});
@@ -173,6 +178,7 @@ Result<QueryBinder::Bound> QueryBinder::bind_where_subqueries(const std::vector<
                                                               Bound input) {
   const Scope original = input.scope;
   SubqueryValues values;
+  std::unordered_set<const AstExpr*> anti_joined;
   for (const AstExpr* conjunct : conjuncts) {
     if (contains_window(*conjunct)) return sql_error(conjunct->position, "window functions are not allowed in WHERE");
     if (contains_aggregate(*conjunct)) {
@@ -181,11 +187,24 @@ Result<QueryBinder::Bound> QueryBinder::bind_where_subqueries(const std::vector<
     bool semi = conjunct->kind == AstExprKind::kExists ||
                 (conjunct->kind == AstExprKind::kInSubquery && !conjunct->negated) ||
                 (conjunct->kind == AstExprKind::kQuantified && conjunct->op == AstOperator::kEqual && !conjunct->all);
+    // `NOT EXISTS (q)`: an anti-join with q's keys, where a LEFT JOIN with
+    // its DISTINCT keys and a test of the mark would keep two more traces.
+    const bool anti = conjunct->kind == AstExprKind::kUnary && conjunct->op == AstOperator::kNot &&
+                      conjunct->children[0]->kind == AstExprKind::kExists;
+    if (anti) {
+      Result<bool> planned = attach_anti_join(*conjunct->children[0], input);
+      if (!planned.ok()) return planned.status();
+      if (*planned) {
+        anti_joined.insert(conjunct);
+        continue;
+      }
+    }
     FRESHET_RETURN_IF_ERROR(attach_subqueries(*conjunct, input, values, semi));
   }
   std::vector<ExprPtr> predicates;
   ExpressionBinder binder(input.scope, values.interceptor());
   for (const AstExpr* conjunct : conjuncts) {
+    if (anti_joined.count(conjunct)) continue;  // the anti-join has done its filtering
     Result<ExprPtr> predicate = binder.bind_condition(*conjunct, "WHERE");
     if (!predicate.ok()) return predicate.status();
     // A semi-join's conjunct is TRUE: the join has done its filtering.
@@ -210,6 +229,23 @@ Result<QueryBinder::Bound> QueryBinder::bind_where_subqueries(const std::vector<
 Status QueryBinder::attach_subqueries(const AstExpr& ast, Bound& input, SubqueryValues& values, bool semi) {
   return for_each_subquery(
       ast, [&](const AstExpr& node) { return attach_subquery(node, input, values, semi && &node == &ast); });
+}
+
+Result<bool> QueryBinder::attach_anti_join(const AstExpr& exists, Bound& input) {
+  outer_scopes_.push_back(input.scope);
+  Result<KeyedSubquery> bound = bind_keyed(*exists.subquery, input, true);
+  outer_scopes_.pop_back();
+  if (!bound.ok()) return bound.status();
+  KeyedSubquery& keyed = *bound;
+  // An aggregate without GROUP BY has a row for every key: the general path
+  // (EXISTS is TRUE, or its HAVING's error).
+  if (keyed.one_row_per_key) return false;
+  // The keys alone: the anti-join asks only whether a key has a row.
+  const size_t keys = keyed.key_types.size();
+  PlanPtr facts = keys_and(std::move(keyed.plan), keys, {});
+  join_facts(input.plan, input.scope, std::move(facts), std::move(keyed.outer_keys), keyed.null_safe ? keys : 0,
+             JoinType::kAnti);
+  return true;
 }
 
 Status QueryBinder::attach_subquery(const AstExpr& node, Bound& input, SubqueryValues& values, bool semi) {

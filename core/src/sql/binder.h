@@ -90,6 +90,9 @@ class QueryBinder {
   //! conjunct whose rows pass only when it holds (an inner join suffices).
   Status attach_subqueries(const AstExpr& ast, Bound& input, SubqueryValues& values, bool semi = false);
   Status attach_subquery(const AstExpr& node, Bound& input, SubqueryValues& values, bool semi);
+  // A WHERE conjunct `NOT EXISTS (q)` as an anti-join of the input with q's
+  // keys; false (nothing attached) where q has a row for every key.
+  Result<bool> attach_anti_join(const AstExpr& exists, Bound& input);
   //! A subquery's rows with its correlation keys first, decorrelated
   //! against `outer` (the scope and rows of the query it appears in).
   Result<KeyedSubquery> bind_keyed(const Query& query, const Bound& outer, bool keys_only);

@@ -260,7 +260,7 @@ std::pair<Stream, Stream> Planner::index_join_inputs(Stream left, Stream right, 
   // padded (outer_join.h).
   // Each side keeps only the columns used above the join (prune_columns.h).
   const JoinType type = node.join_type;
-  const bool keep_left = type == JoinType::kLeft || type == JoinType::kFull;
+  const bool keep_left = type == JoinType::kLeft || type == JoinType::kFull || type == JoinType::kAnti;
   const bool keep_right = type == JoinType::kRight || type == JoinType::kFull;
   // Each side is arranged, shared with the joins that index it alike.
   return {arranged_index(left, std::move(node.left_keys), !keep_left, node.left_columns),
@@ -302,6 +302,16 @@ Stream Planner::plan_join_aggregate(Stream left, Stream right, LogicalPlan& join
 }
 
 Stream Planner::join_rows(Stream left_indexed, Stream right_indexed, LogicalPlan& node, const JoinMapper& concat) {
+  if (node.join_type == JoinType::kAnti) {
+    // The left rows whose key has no right row (the right side's index has
+    // no value: the anti-join reads its arrangement as it is).
+    return map(
+        anti_join(left_indexed, right_indexed), node.schema, empty_schema(),
+        [concat](const RowReader& key, const RowReader& value, RowBuilder& out_key, RowBuilder& out_value) {
+          concat(key, value, nullptr, out_key, out_value);
+        },
+        "rows without a match");
+  }
   if (node.join_type != JoinType::kInner && node.join_type != JoinType::kCross) {
     return plan_outer_join(left_indexed, right_indexed, node, concat);
   }

@@ -58,10 +58,13 @@ std::vector<size_t> prune_filter(LogicalPlan& plan, std::vector<bool> needed, Co
 }
 
 std::vector<size_t> prune_join(LogicalPlan& plan, const std::vector<bool>& needed, ColumnDemand* demand) {
-  size_t left_width = plan.inputs[0]->schema->size(), right_width = plan.inputs[1]->schema->size();
+  // An anti-join's rows are its left's: of the right it reads the keys only.
+  const bool anti = plan.join_type == JoinType::kAnti;
+  size_t left_width = plan.inputs[0]->schema->size(), right_width = anti ? 0 : plan.inputs[1]->schema->size();
   // Columns kept in the join's rows: those needed above and by the residual.
   std::vector<bool> keep_left(needed.begin(), needed.begin() + left_width);
   std::vector<bool> keep_right(needed.begin() + left_width, needed.end());
+  if (anti) keep_right.assign(plan.inputs[1]->schema->size(), false);
   if (plan.residual) {
     mark_columns(*plan.residual, keep_left);
     mark_columns(*plan.residual, keep_right, left_width);
@@ -76,7 +79,7 @@ std::vector<size_t> prune_join(LogicalPlan& plan, const std::vector<bool>& neede
   // and so share its arrangement (plan_arrange.cpp).
   if (demand) {
     keep_left = demand->widen_side(*plan.inputs[0], plan.left_keys, keep_left);
-    keep_right = demand->widen_side(*plan.inputs[1], plan.right_keys, keep_right);
+    if (!anti) keep_right = demand->widen_side(*plan.inputs[1], plan.right_keys, keep_right);
   }
   // Each input must also provide what its join keys read.
   std::vector<bool> left_needed = keep_left, right_needed = keep_right;

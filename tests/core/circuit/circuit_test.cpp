@@ -147,6 +147,10 @@ TEST(CircuitTest, TheGraphKnowsInputsConsumersAndDelaysBackEdges) {
   EXPECT_EQ(downstream.size(), 2u);  // the plus and its delay
   EXPECT_EQ(circuit.downstream_of(source).size(), circuit.operator_count());
   EXPECT_EQ(circuit.downstream_of(circuit.producer_of(b)), std::vector<size_t>{circuit.producer_of(b)});
+  // A stream no operator writes, added after the last one (error_view's):
+  // no producer, not a read past the end of the table (valgrind found one).
+  Stream outside = circuit.add_stream(testing::bigint_schema(), empty_schema());
+  EXPECT_EQ(circuit.producer_of(outside), SIZE_MAX);
 }
 
 TEST(CircuitTest, StreamsKnowTheirSchemas) {

@@ -21,6 +21,16 @@ const std::vector<DifferentialQuery> kSubqueryQueries = {
     {"s_exists", "SELECT id, name FROM emp WHERE EXISTS (SELECT 1 FROM ev WHERE ev.emp_id = emp.id)"},
     {"s_not_exists",
      "SELECT id FROM emp WHERE NOT EXISTS (SELECT 1 FROM ev WHERE ev.emp_id = emp.id AND ev.amount > 5)"},
+    // NOT EXISTS as a WHERE conjunct is an anti-join: uncorrelated, beside
+    // another conjunct, correlated on two columns (NULL keys match nothing)
+    // and on a non-equality (the DISTINCT outer values joined back).
+    {"s_not_exists_uncorrelated", "SELECT id FROM emp WHERE NOT EXISTS (SELECT 1 FROM dept WHERE budget > 150)"},
+    {"s_not_exists_and",
+     "SELECT id, name FROM emp WHERE bonus > 2 AND NOT EXISTS (SELECT 1 FROM tag WHERE tag.k = emp.dept) "
+     "AND salary < 95"},
+    {"s_not_exists_two_keys",
+     "SELECT id FROM emp WHERE NOT EXISTS (SELECT 1 FROM ev WHERE ev.emp_id = emp.id AND ev.amount = emp.bonus)"},
+    {"s_not_exists_residual", "SELECT id FROM emp WHERE NOT EXISTS (SELECT 1 FROM ev WHERE ev.amount > emp.bonus + 8)"},
     {"s_exists_residual",
      "SELECT id FROM emp WHERE EXISTS (SELECT 1 FROM ev WHERE ev.amount > emp.bonus + 8 AND "
      "ev.kind = 'view')"},

@@ -110,8 +110,11 @@ class Circuit {
   const std::vector<uint32_t>& inputs_of(size_t index) const { return nodes_[index].inputs; }
   //! The stream operator `index` writes.
   uint32_t output_of(size_t index) const { return nodes_[index].output; }
-  //! The operator that writes `stream`.
-  size_t producer_of(Stream stream) const { return producers_[stream.id()]; }
+  //! The operator that writes `stream`; SIZE_MAX when none does (a stream
+  //! filled from outside, as error_view's, may come after the last operator).
+  size_t producer_of(Stream stream) const {
+    return stream.id() < producers_.size() ? producers_[stream.id()] : SIZE_MAX;
+  }
   //! The operators that read operator `index`'s output, in evaluation order.
   std::vector<size_t> consumers_of(size_t index) const;
   //! Operator `index` and every operator downstream of it, in evaluation order.

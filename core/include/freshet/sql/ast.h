@@ -159,8 +159,10 @@ struct SelectItem {
   std::string alias;            //!< empty when none
 };
 
-//! kRight and kFull are RIGHT [OUTER] and FULL [OUTER] JOIN.
-enum class JoinType : uint8_t { kInner, kLeft, kCross, kRight, kFull };
+//! kRight and kFull are RIGHT [OUTER] and FULL [OUTER] JOIN. kAnti is
+//! no SQL join: the binder's plan of a WHERE conjunct `NOT EXISTS (q)`, the
+//! left rows whose keys match no row of the right (its rows are the left's).
+enum class JoinType : uint8_t { kInner, kLeft, kCross, kRight, kFull, kAnti };
 
 //! One item of GROUP BY beyond a plain expression: `()` or `(a, b)`,
 //! `ROLLUP(...)`, `CUBE(...)`, `GROUPING SETS (...)` (whose elements are
