@@ -1,7 +1,9 @@
 // ExpressionBinder: the dispatch over syntax nodes and the scalar functions
 // (which binder binds a name is the function catalog's, function_catalog.h).
 #include "expression_binder.h"
+#include "freshet/common/ascii.h"
 #include "function_catalog.h"
+#include "subquery_tools.h"
 #include "type_rules.h"
 
 namespace freshet::sql {
@@ -39,6 +41,10 @@ ExpressionBinder::NodeBinder ExpressionBinder::binder_for(AstExprKind kind) {
     case AstExprKind::kBinary: return &ExpressionBinder::bind_binary;
     case AstExprKind::kDatetimeDifference: return &ExpressionBinder::bind_datetime_difference;
     case AstExprKind::kIsNull: return &ExpressionBinder::bind_is_null;
+    case AstExprKind::kIsDistinct:
+      return &ExpressionBinder::bind_is_distinct;
+    case AstExprKind::kIsTruth:
+      return &ExpressionBinder::bind_is_truth;
     case AstExprKind::kBetween: return &ExpressionBinder::bind_between;
     case AstExprKind::kInList: return &ExpressionBinder::bind_in_list;
     case AstExprKind::kLike: return &ExpressionBinder::bind_like;
@@ -89,6 +95,51 @@ Result<ExprPtr> ExpressionBinder::bind_is_null(const AstExpr& ast) {
   ExprPtr is_null = unary(ExprKind::kIsNull, SqlType::boolean(false), std::move(*operand));
   is_null->negated = ast.negated;
   return is_null;
+}
+
+// a IS NOT DISTINCT FROM b: CASE WHEN a IS NULL OR b IS NULL THEN a IS NULL AND
+// b IS NULL ELSE a = b END, never NULL (IS DISTINCT FROM is its negation). a
+// and b are compared as `=` compares them (the same types, the same errors).
+Result<ExprPtr> ExpressionBinder::bind_is_distinct(const AstExpr& ast) {
+  Result<ExprPtr> left = bind(*ast.children[0]), right = bind(*ast.children[1]);
+  if (!left.ok()) return left.status();
+  if (!right.ok()) return right.status();
+  ExprPtr a = std::move(*left), b = std::move(*right);
+  std::vector<ExprPtr> both_null;
+  both_null.push_back(is_null_expr(clone_expr(*a)));
+  both_null.push_back(is_null_expr(clone_expr(*b)));
+  ExprPtr one_null = or_expr(is_null_expr(clone_expr(*a)), is_null_expr(clone_expr(*b)));
+  Result<ExprPtr> equal = bind_comparison(AstOperator::kEqual, std::move(a), std::move(b), ast.position);
+  if (!equal.ok()) return equal.status();
+  std::vector<std::pair<ExprPtr, ExprPtr>> whens;
+  whens.emplace_back(std::move(one_null), make_expr(ExprKind::kAnd, SqlType::boolean(false), std::move(both_null)));
+  ExprPtr same = case_expr(std::move(whens), std::move(*equal), SqlType::boolean(false));
+  if (!ast.negated) return unary(ExprKind::kNot, SqlType::boolean(false), std::move(same));
+  return same;
+}
+
+// x IS TRUE: CASE WHEN x IS NULL THEN FALSE ELSE x END; IS FALSE the same with
+// NOT x; IS UNKNOWN is IS NULL. Never NULL; IS NOT ... negates.
+Result<ExprPtr> ExpressionBinder::bind_is_truth(const AstExpr& ast) {
+  Result<ExprPtr> operand = bind(*ast.children[0]);
+  if (!operand.ok()) return operand.status();
+  ExprPtr x = std::move(*operand);
+  const std::string test = "IS " + std::string(ast.negated ? "NOT " : "") + ascii_upper(ast.text);
+  if (is_null_literal(*x)) x = null_literal(SqlType::boolean());
+  if (x->type.id != TypeId::kBoolean) {
+    return sql_error(ast.position, test + " needs a BOOLEAN operand, not " + describe(x->type));
+  }
+  ExprPtr result;
+  if (ast.text == "unknown") {
+    result = is_null_expr(std::move(x));
+  } else {
+    ExprPtr value = ast.text == "true" ? std::move(x) : not_expr(std::move(x));
+    std::vector<std::pair<ExprPtr, ExprPtr>> whens;
+    whens.emplace_back(is_null_expr(clone_expr(*value)), bool_literal(false));
+    result = case_expr(std::move(whens), std::move(value), SqlType::boolean(false));
+  }
+  if (!ast.negated) return result;
+  return unary(ExprKind::kNot, SqlType::boolean(false), std::move(result));
 }
 
 // x BETWEEN a AND b is x >= a AND x <= b (x is evaluated twice; it has no side effects).

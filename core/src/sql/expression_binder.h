@@ -34,6 +34,8 @@ class ExpressionBinder {
   Result<ExprPtr> bind_column_ref(const AstExpr& ast);
   Result<ExprPtr> bind_unary(const AstExpr& ast);
   Result<ExprPtr> bind_is_null(const AstExpr& ast);
+  Result<ExprPtr> bind_is_distinct(const AstExpr& ast);
+  Result<ExprPtr> bind_is_truth(const AstExpr& ast);
   Result<ExprPtr> bind_between(const AstExpr& ast);
   Result<ExprPtr> bind_like(const AstExpr& ast);
   Result<ExprPtr> bind_cast(const AstExpr& ast);

@@ -203,15 +203,26 @@ class Lexer {
         length = 2;
         break;
       case '|':
-        if (next != '|') return unexpected_character();
+        if (next != '|') return bitwise_operator();
         token.kind = TokenKind::kConcat;
         length = 2;
         break;
+      case '&':
+      case '^':
+        return bitwise_operator();
+      case ':':
+        if (next == ':') return sql_error_at(position_, "'::' casts are not supported: use CAST(x AS type)");
+        return unexpected_character();
       default:
         return unexpected_character();
     }
     for (size_t i = 0; i < length; ++i) advance();
     return Status::OK();
+  }
+
+  Status bitwise_operator() const {
+    return sql_error_at(position_, std::string("the bitwise operator '") + peek() +
+                                       "' is not supported (the BIT_AND, BIT_OR and BIT_XOR aggregates are)");
   }
 
   Status unexpected_character() const {

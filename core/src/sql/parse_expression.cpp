@@ -4,6 +4,7 @@
 // Binary operators of one level associate to the left.
 #include <utility>
 
+#include "freshet/common/ascii.h"
 #include "freshet/common/out_of_line.h"
 #include "parser_internal.h"
 
@@ -59,15 +60,19 @@ BinaryOperator binary_operator(const Token& token) {
   return {};
 }
 
-//! IS, BETWEEN, IN, LIKE, RLIKE, SIMILAR (an error), or NOT before one of the last five.
+//! IS, BETWEEN, IN, LIKE, RLIKE, SIMILAR and ILIKE (errors), or NOT before one of the last six.
 bool starts_postfix_predicate(const Token& token, const Token& next) {
   if (Parser::is_keyword(token, "not")) {
     return Parser::is_keyword(next, "between") || Parser::is_keyword(next, "in") || Parser::is_keyword(next, "like") ||
-           Parser::is_keyword(next, "rlike") || Parser::is_keyword(next, "similar");
+           Parser::is_keyword(next, "rlike") || Parser::is_keyword(next, "similar") ||
+           Parser::is_keyword(next, "ilike");
   }
   return Parser::is_keyword(token, "is") || Parser::is_keyword(token, "between") || Parser::is_keyword(token, "in") ||
          Parser::is_keyword(token, "like") || Parser::is_keyword(token, "rlike") ||
-         (Parser::is_keyword(token, "similar") && Parser::is_keyword(next, "to"));
+         (Parser::is_keyword(token, "similar") && Parser::is_keyword(next, "to")) ||
+         (Parser::is_keyword(token, "ilike") &&  // not a column alias named ilike
+          (next.kind == TokenKind::kString || next.kind == TokenKind::kLeftParen ||
+           (next.kind == TokenKind::kIdentifier && !Parser::is_keyword(next, "from"))));
 }
 
 AstExprPtr make_literal(LiteralKind kind, SourcePosition position, std::string text) {
@@ -142,10 +147,27 @@ Result<AstExprPtr> Parser::binary(int min_precedence) {
 Result<AstExprPtr> Parser::postfix_predicate(AstExprPtr left) {
   SourcePosition position = left->position;
   if (accept_keyword("is")) {
-    AstExprPtr node = make_expr(AstExprKind::kIsNull, position);
-    node->negated = accept_keyword("not");
-    FRESHET_RETURN_IF_ERROR(expect_keyword("null"));
-    node->children.push_back(std::move(left));
+    const bool negated = accept_keyword("not");
+    AstExprPtr node;
+    if (accept_keyword("distinct")) {
+      FRESHET_RETURN_IF_ERROR(expect_keyword("from"));
+      node = make_expr(AstExprKind::kIsDistinct, position);
+      node->children.push_back(std::move(left));
+      FRESHET_PARSE_ASSIGN(AstExprPtr right, binary(kConcatPrecedence));
+      node->children.push_back(std::move(right));
+    } else if (at_keyword("true") || at_keyword("false") || at_keyword("unknown")) {
+      node = make_expr(AstExprKind::kIsTruth, position);
+      node->text = advance().text;
+      node->children.push_back(std::move(left));
+    } else if (at_keyword("null")) {
+      advance();
+      node = make_expr(AstExprKind::kIsNull, position);
+      node->children.push_back(std::move(left));
+    } else {
+      return expected(negated ? "NULL, TRUE, FALSE, UNKNOWN or DISTINCT FROM after IS NOT"
+                              : "NULL, TRUE, FALSE, UNKNOWN or DISTINCT FROM after IS");
+    }
+    node->negated = negated;
     return node;
   }
   bool negated = accept_keyword("not");
@@ -168,6 +190,8 @@ Result<AstExprPtr> Parser::postfix_predicate(AstExprPtr left) {
     node = make_expr(AstExprKind::kInList, position);
     node->children.push_back(std::move(left));
     FRESHET_RETURN_IF_ERROR(expression_list(node->children));
+  } else if (at_keyword("ilike")) {
+    return sql_error_at(current().position, "ILIKE is not supported: use LOWER(x) LIKE LOWER(pattern)");
   } else if (at_keyword("similar")) {
     return sql_error_at(current().position, "SIMILAR TO is not supported (as in Feldera): use RLIKE");
   } else if (accept_keyword("rlike")) {
@@ -183,6 +207,7 @@ Result<AstExprPtr> Parser::postfix_predicate(AstExprPtr left) {
     node->children.push_back(std::move(left));
     FRESHET_PARSE_ASSIGN(AstExprPtr pattern, binary(kConcatPrecedence));
     node->children.push_back(std::move(pattern));
+    if (at_keyword("escape")) return sql_error_at(current().position, "LIKE ... ESCAPE is not supported");
   }
   node->negated = negated;
   return node;
@@ -281,7 +306,15 @@ Result<AstExprPtr> Parser::name_expression() {
       now->name = "now";
       return now;
     }
+    if (token.text == "current_date" && next.kind != TokenKind::kLeftParen && !token.quoted) {
+      return sql_error_at(token.position, "CURRENT_DATE is not supported: use CAST(NOW() AS DATE)");
+    }
     if (next.kind == TokenKind::kLeftParen) {
+      if (token.text == "safe_cast" || token.text == "try_cast") {
+        return sql_error_at(
+            token.position,
+            ascii_upper(token.text) + " is not supported: use CAST (a value that does not convert fails the step)");
+      }
       // The special forms are called out of line (out_of_line.h says why).
       if (token.text == "cast") return call_out_of_line<&Parser::cast_expression>(this);
       if (token.text == "extract") return call_out_of_line<&Parser::extract_expression>(this);

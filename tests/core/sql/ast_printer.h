@@ -97,6 +97,10 @@ inline std::string print(const AstExpr& expr) {
       return std::string("(") + operator_symbol(expr.op) + print_children(expr) + ")";
     case AstExprKind::kIsNull:
       return "(IS " + not_prefix + "NULL" + print_children(expr) + ")";
+    case AstExprKind::kIsDistinct:
+      return "(IS " + not_prefix + "DISTINCT FROM" + print_children(expr) + ")";
+    case AstExprKind::kIsTruth:
+      return "(IS " + not_prefix + expr.text + print_children(expr) + ")";
     case AstExprKind::kBetween:
       return "(" + not_prefix + "BETWEEN" + print_children(expr) + ")";
     case AstExprKind::kInList:

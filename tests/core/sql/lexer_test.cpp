@@ -116,7 +116,13 @@ TEST(LexerTest, Errors) {
   EXPECT_EQ(lex_error("a\n  \"abc"), "line 2, column 3: unterminated quoted identifier");
   EXPECT_EQ(lex_error("a /* never\nclosed"), "line 1, column 3: unterminated comment");
   EXPECT_EQ(lex_error("a # b"), "line 1, column 3: unexpected character '#'");
-  EXPECT_EQ(lex_error("a | b"), "line 1, column 3: unexpected character '|'");
+  EXPECT_EQ(
+      lex_error("a | b"),
+      "line 1, column 3: the bitwise operator '|' is not supported (the BIT_AND, BIT_OR and BIT_XOR aggregates are)");
+  EXPECT_EQ(
+      lex_error("a ^ b"),
+      "line 1, column 3: the bitwise operator '^' is not supported (the BIT_AND, BIT_OR and BIT_XOR aggregates are)");
+  EXPECT_EQ(lex_error("a : b"), "line 1, column 3: unexpected character ':'");
   EXPECT_EQ(lex_error("a ! b"), "line 1, column 3: unexpected character '!'");
   EXPECT_EQ(lex_error("x\n\x01"), "line 2, column 1: unexpected byte 0x01");
   EXPECT_EQ(lex_error("\"\""), "line 1, column 1: empty quoted identifier");

@@ -285,6 +285,10 @@ TEST(ParserTest, Predicates) {
   EXPECT_EQ(expr_text("a NOT IN ('x')"), "(NOT IN a 'x')");
   EXPECT_EQ(expr_text("a LIKE 'x%' OR a NOT LIKE b || '%'"), "(OR (LIKE a 'x%') (NOT LIKE a (|| b '%')))");
   EXPECT_EQ(expr_text("NOT a IN (1)"), "(NOT (IN a 1))");
+  EXPECT_EQ(expr_text("a IS DISTINCT FROM b + 1 AND c"), "(AND (IS DISTINCT FROM a (+ b 1)) c)");
+  EXPECT_EQ(expr_text("a IS NOT DISTINCT FROM NULL"), "(IS NOT DISTINCT FROM a NULL)");
+  EXPECT_EQ(expr_text("a > 1 IS NOT TRUE"), "(IS NOT true (> a 1))");
+  EXPECT_EQ(expr_text("b IS FALSE OR b IS UNKNOWN"), "(OR (IS false b) (IS unknown b))");
 }
 
 TEST(ParserTest, CaseCastExtract) {
@@ -387,6 +391,29 @@ TEST(ParserTest, Errors) {
   EXPECT_EQ(error_of("CREATE TABLE t (a INT"), "line 1, column 22: expected ',' or ')', found end of input");
   EXPECT_EQ(error_of("CREATE VIEW v AS SELECT FROM t"), "line 1, column 25: expected an expression, found 'FROM'");
   EXPECT_EQ(error_of("CREATE VIEW v AS SELECT a = NOT b"), "line 1, column 29: expected an expression, found 'NOT'");
+  // What we lack is named (IS ... and its forms; ILIKE, '::' and the bitwise operators).
+  EXPECT_EQ(error_of("CREATE VIEW v AS SELECT a IS 1 FROM t"),
+            "line 1, column 30: expected NULL, TRUE, FALSE, UNKNOWN or DISTINCT FROM after IS, found '1'");
+  EXPECT_EQ(error_of("CREATE VIEW v AS SELECT a IS NOT DISTINCT b FROM t"),
+            "line 1, column 43: expected 'FROM', found 'b'");
+  EXPECT_EQ(error_of("CREATE VIEW v AS SELECT c ILIKE 'x%' FROM t"),
+            "line 1, column 27: ILIKE is not supported: use LOWER(x) LIKE LOWER(pattern)");
+  EXPECT_EQ(error_of("CREATE VIEW v AS SELECT c NOT ILIKE d FROM t"),
+            "line 1, column 31: ILIKE is not supported: use LOWER(x) LIKE LOWER(pattern)");
+  EXPECT_EQ(error_of("CREATE VIEW v AS SELECT c LIKE 'a!%' ESCAPE '!' FROM t"),
+            "line 1, column 38: LIKE ... ESCAPE is not supported");
+  EXPECT_EQ(error_of("CREATE VIEW v AS SELECT CURRENT_DATE FROM t"),
+            "line 1, column 25: CURRENT_DATE is not supported: use CAST(NOW() AS DATE)");
+  EXPECT_EQ(error_of("CREATE VIEW v AS SELECT SAFE_CAST(a AS INT) FROM t"),
+            "line 1, column 25: SAFE_CAST is not supported: use CAST (a value that does not convert fails the step)");
+  EXPECT_EQ(error_of("CREATE VIEW v AS SELECT a::BIGINT FROM t"),
+            "line 1, column 26: '::' casts are not supported: use CAST(x AS type)");
+  EXPECT_EQ(
+      error_of("CREATE VIEW v AS SELECT a & 1, a | 2 FROM t"),
+      "line 1, column 27: the bitwise operator '&' is not supported (the BIT_AND, BIT_OR and BIT_XOR aggregates are)");
+  EXPECT_EQ(
+      error_of("CREATE VIEW v AS SELECT a | 2 FROM t"),
+      "line 1, column 27: the bitwise operator '|' is not supported (the BIT_AND, BIT_OR and BIT_XOR aggregates are)");
   EXPECT_EQ(error_of("CREATE VIEW v AS SELECT * FROM t WHERE a BETWEEN 1 OR 2"),
             "line 1, column 52: expected 'AND', found 'OR'");
   EXPECT_EQ(error_of("CREATE VIEW v AS SELECT CASE a END"), "line 1, column 32: expected 'WHEN', found 'END'");

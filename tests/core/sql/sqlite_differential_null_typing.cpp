@@ -2,7 +2,8 @@
 // by its context (group "12_null_typing", docs/sql.md "The type of NULL"):
 // CASE, COALESCE and NULLIF of only NULLs (or NULL and a typed value) in
 // arithmetic, comparison and ||; IN lists with NULL; VALUES, UNION,
-// EXCEPT and INTERSECT with NULL columns on one side; aggregates over them.
+// EXCEPT and INTERSECT with NULL columns on one side; aggregates over them;
+// IS [NOT] DISTINCT FROM and IS [NOT] TRUE / FALSE, which are never NULL.
 // SQLite has no static types, so these compare the values only; the types
 // are null_typing_test.cpp's.
 #include "sqlite_differential_queries.h"
@@ -19,6 +20,15 @@ const std::vector<DifferentialQuery> kNullTypingQueries = {
      "SELECT id, CASE WHEN dept = 1 THEN NULL ELSE name END || '!' AS s, "
      "(CASE WHEN dept = 1 THEN NULL ELSE NULL END) = bonus AS e, "
      "COALESCE(CASE WHEN bonus IS NULL THEN NULL END, name, 'x') AS f FROM emp"},
+    // IS [NOT] DISTINCT FROM and IS [NOT] TRUE / FALSE: never NULL.
+    {"nt_is_distinct",
+     "SELECT id, bonus IS DISTINCT FROM dept AS d, bonus IS NOT DISTINCT FROM dept AS nd, "
+     "bonus IS NOT DISTINCT FROM NULL AS bn, salary IS DISTINCT FROM bonus * 10 AS sb FROM emp"},
+    {"nt_is_truth",
+     "SELECT id, bonus > 3 IS TRUE AS t, bonus > 3 IS NOT TRUE AS nt, bonus > 3 IS FALSE AS f, "
+     "bonus > 3 IS NOT FALSE AS nf FROM emp"},
+    {"nt_where_not_distinct",
+     "SELECT e.id, d.id AS did FROM emp e JOIN dept d ON e.bonus IS NOT DISTINCT FROM d.budget / 100"},
     {"nt_coalesce_nullif",
      "SELECT id, COALESCE(NULL, NULL, 1) AS one, COALESCE(NULL, bonus) AS b, COALESCE(NULL, NULL, bonus, dept) AS bd, "
      "NULLIF(NULL, bonus) AS nb, NULLIF(bonus, NULL) AS bn FROM emp"},

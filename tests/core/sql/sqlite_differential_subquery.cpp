@@ -31,6 +31,22 @@ const std::vector<DifferentialQuery> kSubqueryQueries = {
     {"s_not_exists_two_keys",
      "SELECT id FROM emp WHERE NOT EXISTS (SELECT 1 FROM ev WHERE ev.emp_id = emp.id AND ev.amount = emp.bonus)"},
     {"s_not_exists_residual", "SELECT id FROM emp WHERE NOT EXISTS (SELECT 1 FROM ev WHERE ev.amount > emp.bonus + 8)"},
+    // ... nested, twice in one WHERE, under a GROUP BY, inside an IN's
+    // subquery, and correlated NULL-safely (IS NOT DISTINCT FROM).
+    {"s_not_exists_nested",
+     "SELECT d.id FROM dept d WHERE NOT EXISTS (SELECT 1 FROM emp e WHERE e.dept = d.id AND "
+     "NOT EXISTS (SELECT 1 FROM ev WHERE ev.emp_id = e.id))"},
+    {"s_not_exists_twice",
+     "SELECT id FROM emp WHERE NOT EXISTS (SELECT 1 FROM ev WHERE ev.emp_id = emp.id) AND "
+     "NOT EXISTS (SELECT 1 FROM tag WHERE tag.k = emp.dept)"},
+    {"s_not_exists_grouped",
+     "SELECT dept, COUNT(*) AS n FROM emp WHERE NOT EXISTS (SELECT 1 FROM ev WHERE ev.emp_id = emp.id AND "
+     "ev.amount > emp.bonus) GROUP BY dept"},
+    {"s_not_exists_in_in",
+     "SELECT id FROM emp WHERE dept IN (SELECT id FROM dept WHERE NOT EXISTS (SELECT 1 FROM tag WHERE tag.k = "
+     "dept.id))"},
+    {"s_not_exists_null_safe",
+     "SELECT id FROM emp WHERE NOT EXISTS (SELECT 1 FROM ev WHERE ev.amount IS NOT DISTINCT FROM emp.bonus)"},
     {"s_exists_residual",
      "SELECT id FROM emp WHERE EXISTS (SELECT 1 FROM ev WHERE ev.amount > emp.bonus + 8 AND "
      "ev.kind = 'view')"},

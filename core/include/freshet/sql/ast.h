@@ -30,6 +30,8 @@ enum class AstExprKind : uint8_t {
   kUnary,       //!< op: kNegate | kNot; children[0]
   kBinary,      //!< op: arithmetic, comparison, AND, OR, ||; children[0], children[1]
   kIsNull,      //!< children[0] IS [NOT] NULL (negated)
+  kIsDistinct,  //!< children[0] IS [NOT] DISTINCT FROM children[1] (negated: NOT DISTINCT)
+  kIsTruth,     //!< children[0] IS [NOT] TRUE | FALSE | UNKNOWN (text; negated)
   kBetween,     //!< children[0] [NOT] BETWEEN children[1] AND children[2]
   kInList,      //!< children[0] [NOT] IN (children[1..])
   kLike,        //!< children[0] [NOT] LIKE children[1]
