@@ -213,6 +213,8 @@ class Lexer {
       case ':':
         if (next == ':') return sql_error_at(position_, "'::' casts are not supported: use CAST(x AS type)");
         return unexpected_character();
+      case '[':
+        return sql_error_at(position_, "arrays (ARRAY[...] values, x[i] subscripts) are not supported");
       default:
         return unexpected_character();
     }

@@ -5,6 +5,7 @@
 #include <limits>
 #include <utility>
 
+#include "freshet/common/ascii.h"
 #include "parser_internal.h"
 
 namespace freshet::sql::detail {
@@ -297,6 +298,13 @@ Result<TableRefPtr> Parser::table_primary() {
   } else {
     table->kind = TableRef::Kind::kTable;
     FRESHET_PARSE_ASSIGN(table->name, name("a table name or '('"));
+  }
+  // Clauses other engines take after a table, named rather than read as an alias.
+  for (const char* clause : {"tablesample", "pivot", "unpivot", "match_recognize"}) {
+    const bool sampling = is_keyword(peek(1), "bernoulli") || is_keyword(peek(1), "system");
+    if (at_keyword(clause) && (peek(1).kind == TokenKind::kLeftParen || sampling)) {
+      return sql_error_at(current().position, ascii_upper(clause) + " is not supported");
+    }
   }
   FRESHET_RETURN_IF_ERROR(alias(table->alias));
   if (!table->alias.empty() && at(TokenKind::kLeftParen)) {

@@ -88,6 +88,13 @@ Result<Statement> Parser::statement() {
   if (at_keyword("declare")) {
     return sql_error_at(position, "DECLARE RECURSIVE VIEW (Feldera's recursive views) is not supported");
   }
+  for (const char* word : {"insert", "update", "delete", "upsert", "merge"}) {
+    if (at_keyword(word)) {
+      return sql_error_at(position, ascii_upper(word) +
+                                        " statements are not part of a program: a program declares tables and "
+                                        "views; rows arrive through insert(), ingest() or an input connector");
+    }
+  }
   FRESHET_RETURN_IF_ERROR(expect_keyword("create"));
   if (accept_keyword("table")) {
     FRESHET_PARSE_ASSIGN(CreateTable table, create_table(position));

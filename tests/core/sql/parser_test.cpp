@@ -406,6 +406,15 @@ TEST(ParserTest, Errors) {
             "line 1, column 25: CURRENT_DATE is not supported: use CAST(NOW() AS DATE)");
   EXPECT_EQ(error_of("CREATE VIEW v AS SELECT SAFE_CAST(a AS INT) FROM t"),
             "line 1, column 25: SAFE_CAST is not supported: use CAST (a value that does not convert fails the step)");
+  EXPECT_EQ(error_of("CREATE VIEW v AS SELECT ARRAY[1, 2] AS x"),
+            "line 1, column 30: arrays (ARRAY[...] values, x[i] subscripts) are not supported");
+  EXPECT_EQ(error_of("CREATE VIEW v AS SELECT a FROM t TABLESAMPLE BERNOULLI (10)"),
+            "line 1, column 34: TABLESAMPLE is not supported");
+  EXPECT_EQ(error_of("CREATE VIEW v AS SELECT * FROM t PIVOT (SUM(b) FOR c IN ('x'))"),
+            "line 1, column 34: PIVOT is not supported");
+  EXPECT_EQ(error_of("CREATE TABLE t (a INT);\nINSERT INTO t VALUES (1)"),
+            "line 2, column 1: INSERT statements are not part of a program: a program declares tables and views; "
+            "rows arrive through insert(), ingest() or an input connector");
   EXPECT_EQ(error_of("CREATE VIEW v AS SELECT a::BIGINT FROM t"),
             "line 1, column 26: '::' casts are not supported: use CAST(x AS type)");
   EXPECT_EQ(
