@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <random>
 #include <string>
@@ -51,9 +52,10 @@ inline std::string rank_limit_row(std::mt19937_64& random, int64_t p, int x_doma
 }
 
 //! Runs `build` (on an input keyed by the partition p, values kxs rows) and
-//! checks it against `reference`.
+//! checks it against `reference`. `at_end` runs after the last step, while
+//! the circuit (and whatever its operators hold) is still alive.
 inline void run_rank_limit_oracle(const BuildCircuit& build, const Reference& reference, uint64_t seed,
-                                  RankLimitRunOptions options = {}) {
+                                  RankLimitRunOptions options = {}, const std::function<void()>& at_end = {}) {
   std::mt19937_64 random(seed);
   Circuit circuit;
   InputOperator* input = add_input(circuit, bigint_schema(), kxs_schema());
@@ -122,6 +124,7 @@ inline void run_rank_limit_oracle(const BuildCircuit& build, const Reference& re
     if (step % options.check_every != 0 && step + 1 != options.steps) continue;
     ASSERT_TRUE(integrated_output_matches(reference({integrated_input}), integrated_output, output, step, seed));
   }
+  if (at_end) at_end();
 }
 
 }  // namespace freshet::testing
