@@ -50,7 +50,8 @@ const OperatorReport* find_kind(const std::vector<OperatorReport>& reports, std:
 TEST(ProgramExplainTest, StateGrowsOnTheOperatorsThatKeepIt) {
   Result<std::unique_ptr<Pipeline>> fresh = Pipeline::create(kProgram);
   ASSERT_TRUE(fresh.ok());
-  const OperatorReport* empty_join = find_kind(explained(**fresh, ""), "join");
+  const std::vector<OperatorReport> fresh_reports = explained(**fresh, "");  // find_kind points into it
+  const OperatorReport* empty_join = find_kind(fresh_reports, "join");
   ASSERT_NE(empty_join, nullptr);
   EXPECT_EQ(empty_join->rows, 0u);
 
