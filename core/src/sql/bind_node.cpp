@@ -114,8 +114,7 @@ Result<ExprPtr> ExpressionBinder::bind_is_distinct(const AstExpr& ast) {
   std::vector<std::pair<ExprPtr, ExprPtr>> whens;
   whens.emplace_back(std::move(one_null), make_expr(ExprKind::kAnd, SqlType::boolean(false), std::move(both_null)));
   ExprPtr same = case_expr(std::move(whens), std::move(*equal), SqlType::boolean(false));
-  if (!ast.negated) return unary(ExprKind::kNot, SqlType::boolean(false), std::move(same));
-  return same;
+  return ast.negated ? std::move(same) : not_expr(std::move(same));
 }
 
 // x IS TRUE: CASE WHEN x IS NULL THEN FALSE ELSE x END; IS FALSE the same with
@@ -138,8 +137,7 @@ Result<ExprPtr> ExpressionBinder::bind_is_truth(const AstExpr& ast) {
     whens.emplace_back(is_null_expr(clone_expr(*value)), bool_literal(false));
     result = case_expr(std::move(whens), std::move(value), SqlType::boolean(false));
   }
-  if (!ast.negated) return result;
-  return unary(ExprKind::kNot, SqlType::boolean(false), std::move(result));
+  return ast.negated ? not_expr(std::move(result)) : std::move(result);
 }
 
 // x BETWEEN a AND b is x >= a AND x <= b (x is evaluated twice; it has no side effects).
