@@ -305,12 +305,7 @@ Stream Planner::join_rows(Stream left_indexed, Stream right_indexed, LogicalPlan
   if (node.join_type == JoinType::kAnti) {
     // The left rows whose key has no right row (the right side's index has
     // no value: the anti-join reads its arrangement as it is).
-    return map(
-        anti_join(left_indexed, right_indexed), node.schema, empty_schema(),
-        [concat](const RowReader& key, const RowReader& value, RowBuilder& out_key, RowBuilder& out_value) {
-          concat(key, value, nullptr, out_key, out_value);
-        },
-        "rows without a match");
+    return left_unmatched(left_indexed, right_indexed, node.schema, empty_schema(), concat, "rows without a match");
   }
   if (node.join_type != JoinType::kInner && node.join_type != JoinType::kCross) {
     return plan_outer_join(left_indexed, right_indexed, node, concat);

@@ -13,6 +13,8 @@
 //   1    |       | k→b   | -k→(a, NULL), k→(a, b)
 #pragma once
 
+#include <string>
+
 #include "freshet/circuit/circuit.h"
 #include "freshet/operators/row_functions.h"
 
@@ -21,5 +23,10 @@ namespace freshet {
 //! `mapper` is called with `right` set for matches and null for unmatched
 //! left entries (write NULLs for the right side's columns then).
 Stream left_join(Stream left, Stream right, SchemaPtr key_schema, SchemaPtr value_schema, JoinMapper mapper);
+
+//! The unmatched half alone: each left entry whose key matches nothing on
+//! the right, through `mapper` with no right row (a WHERE NOT EXISTS's rows).
+Stream left_unmatched(Stream left, Stream right, SchemaPtr key_schema, SchemaPtr value_schema, JoinMapper mapper,
+                      std::string description);
 
 }  // namespace freshet
