@@ -23,6 +23,12 @@
 // faulted, and how much V8 collection overlapped it: whether a slow change
 // was our work or the machine's.
 //
+// --floor runs the same application over the plain-JS floor (plain_js.mjs,
+// a hand-written Map updated in place, each change's delta handed over
+// through an awaited promise as a chunk is) instead of freshet: the same
+// load, changes, timing and counters, so that its changes over 4 ms say how
+// often this machine alone stalls an application that does next to nothing.
+//
 // --warm-up calls the package's warmUp() first (and reports how long it
 // took): V8 then compiles the engine's hot paths with its optimizing tier
 // before the load instead of during the load and the first ~1,000 changes,
@@ -32,7 +38,7 @@
 // fetch: V8's compiler threads finish meanwhile); without it, at once.
 //
 //   FRESHET_MODULE=wasm-bindings/js/node.js node bench/js/user_shaped.mjs
-//       [--orders 200000] [--changes 3000] [--warm-up [--warm-up-lead MS]] [--explain-spikes] [--big-step] [--rounds 5] [--json out.json]
+//       [--orders 200000] [--changes 3000] [--warm-up [--warm-up-lead MS]] [--explain-spikes] [--floor] [--big-step] [--rounds 5] [--json out.json]
 
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -43,6 +49,7 @@ import { loadFreshet, SQL } from './freshet_module.mjs';
 import { compareResults, makeWorkload, referenceResult } from './workload.mjs';
 import { DeltaMirror } from './engine.mjs';
 import { mainThreadNow, mainThreadSince, otherThreadsCpuMs } from './main_thread.mjs';
+import { create as createFloor } from './plain_js.mjs';
 import './stats.mjs';  // sets --expose-gc
 
 const { values: options } = parseArgs({
@@ -52,16 +59,17 @@ const { values: options } = parseArgs({
     'warm-up': { type: 'boolean', default: false },
     'warm-up-lead': { type: 'string', default: '0' },
     'explain-spikes': { type: 'boolean', default: false },
+    floor: { type: 'boolean', default: false },
     'big-step': { type: 'boolean', default: false },
     rounds: { type: 'string', default: '5' },
     json: { type: 'string' },
   },
 });
 const gc = runInNewContext('gc');
+if (options.floor && (options['warm-up'] || options['big-step'])) throw new Error('--floor: no --warm-up or --big-step (the floor has neither)');
 const importStarted = performance.now();
-const freshet = await loadFreshet();
+const freshet = options.floor ? null : await loadFreshet();
 const importMs = performance.now() - importStarted;
-const { Pipeline } = freshet;
 const workload = makeWorkload({ orders: Number(options.orders), changes: Number(options.changes) });
 // Right before the first pipeline, as an application that warms up and then
 // loads at once would (V8's compiler threads may still be busy after it).
@@ -110,9 +118,41 @@ function slowestByChange(values, count, toMs) {
   return slowest.map(([i, value]) => `#${i} ${(value * toMs).toFixed(1)}`);
 }
 
+/**
+ * The floor as the application's engine: insert() and step() as a
+ * pipeline's (step() applies what was inserted and reports its own ms), its
+ * delta handed to take() through a promise, as a pipeline's chunk is.
+ */
+async function openFloor() {
+  const floor = await createFloor();
+  let pending = [];
+  let delta = null;
+  const p = {
+    insert(table, rows) {
+      if (table === 'customers') floor.load(rows, []);
+      else pending = rows;
+    },
+    step() {
+      const started = performance.now();
+      if (pending.length > 1) floor.load([], pending);
+      else if (pending.length === 1) delta = Promise.resolve(floor.apply({ order: pending[0] }));
+      pending = [];
+      return { durationMs: performance.now() - started };
+    },
+    stats: () => ({ memoryBytes: 0 }),
+  };
+  const mirror = new DeltaMirror();
+  const take = async () => {
+    const rows = delta ? await delta : [...floor.result()].map(([region, v]) => ({ region, ...v }));
+    delta = null;
+    mirror.apply([], rows);
+  };
+  return { p, mirror, take, close: () => {} };
+}
+
 /** A paused pipeline whose by_region deltas feed a mirror; take() awaits the next chunk. */
-async function openPipeline() {
-  const p = await Pipeline.create({ sql: SQL });
+async function openFreshet() {
+  const p = await freshet.Pipeline.create({ sql: SQL });
   p.pause();
   const chunks = p.egress('by_region', { sendSnapshot: false })[Symbol.asyncIterator]();
   const mirror = new DeltaMirror();
@@ -121,9 +161,15 @@ async function openPipeline() {
     if (done) throw new Error('the egress iterator ended');
     mirror.apply(value.deletes, value.inserts);
   };
-  p.insert('customers', workload.customers);
-  p.step();  // no orders yet: an empty join, no chunk
   return { p, mirror, take, close: () => { chunks.return(); p.close(); } };
+}
+
+/** The application's engine (freshet, or the floor with --floor) with the customers in it. */
+async function openPipeline() {
+  const run = options.floor ? await openFloor() : await openFreshet();
+  run.p.insert('customers', workload.customers);
+  run.p.step();  // no orders yet: an empty join, no chunk
+  return run;
 }
 
 async function userShapedRun() {
@@ -202,7 +248,7 @@ if (options['big-step']) report.bigStep = await bigStepRun();
 
 const u = report.userShaped;
 const f = (x) => x.toFixed(2);
-console.log(`user-shaped run: ${report.orders.toLocaleString('en')} orders in one insert + one step, ${report.changes.toLocaleString('en')} single-row inserts/upserts (load average ${report.loadAverage.toFixed(2)})`);
+console.log(`user-shaped run${options.floor ? ' OF THE PLAIN-JS FLOOR (not freshet)' : ''}: ${report.orders.toLocaleString('en')} orders in one insert + one step, ${report.changes.toLocaleString('en')} single-row inserts/upserts (load average ${report.loadAverage.toFixed(2)})`);
 console.log(`  startup       import ${importMs.toFixed(0)} ms; ${warmUpMs === null ? 'no warm-up (--warm-up calls warmUp())' : `warmUp() ${warmUpMs.toFixed(0)} ms${Number(options['warm-up-lead']) > 0 ? `, the load ${options['warm-up-lead']} ms after its start` : ''}`}`);
 console.log(`  load          ${u.loadMs.toFixed(1)} ms            target <= 150 ms`);
 if (u.loadMainThread) {
