@@ -70,6 +70,23 @@ std::string joined(const std::vector<std::string>& items) {
   return text;
 }
 
+// "2 consumers", "1 consumer, 1 view", "2 views": who reads a shared output.
+std::string readers_text(const OperatorReport& report) {
+  auto count_of = [](size_t n, const char* one, const char* many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+  };
+  size_t views = 0, indexes = 0;
+  for (const std::string& output : report.outputs) {
+    if (output.rfind("view ", 0) == 0) ++views;
+    if (output.rfind("index ", 0) == 0) ++indexes;
+  }
+  std::vector<std::string> parts;
+  if (report.consumers) parts.push_back(count_of(report.consumers, "consumer", "consumers"));
+  if (views) parts.push_back(count_of(views, "view", "views"));
+  if (indexes) parts.push_back(count_of(indexes, "index", "indexes"));
+  return joined(parts);
+}
+
 void append_json_strings(const std::vector<std::string>& items, std::string* json) {
   *json += "[";
   for (size_t i = 0; i < items.size(); ++i) {
@@ -92,7 +109,7 @@ std::string circuit_text(const std::vector<OperatorReport>& reports, bool figure
       text += " | " + std::to_string(r.rows) + " rows, " + std::to_string(r.bytes) + " B, " +
               std::to_string(r.time.last_step_nanos / 1000) + " us last step";
     }
-    if (r.shared()) text += " | shared: " + std::to_string(r.consumers) + " consumers";
+    if (r.shared()) text += " | shared: " + readers_text(r);
     if (!r.views.empty()) text += " | views: " + joined(r.views);
     text += "\n";
   }

@@ -97,23 +97,39 @@ Result<ExprPtr> ExpressionBinder::bind_is_null(const AstExpr& ast) {
   return is_null;
 }
 
-// a IS NOT DISTINCT FROM b: CASE WHEN a IS NULL OR b IS NULL THEN a IS NULL AND
-// b IS NULL ELSE a = b END, never NULL (IS DISTINCT FROM is its negation). a
-// and b are compared as `=` compares them (the same types, the same errors).
+// a IS NOT DISTINCT FROM b: (a IS NULL) = (b IS NULL) AND COALESCE(a, zero) =
+// COALESCE(b, zero), never NULL (IS DISTINCT FROM is its negation). Two
+// equalities rather than a CASE so that in a join's ON they are its keys (a
+// NULL-safe equi-join, as a correlated subquery's keys are: push_key), not a
+// condition tried on every pair. a and b are compared as `=` compares them
+// (the same types, the same errors). Against a NULL literal: a IS NULL.
 Result<ExprPtr> ExpressionBinder::bind_is_distinct(const AstExpr& ast) {
   Result<ExprPtr> left = bind(*ast.children[0]), right = bind(*ast.children[1]);
   if (!left.ok()) return left.status();
   if (!right.ok()) return right.status();
   ExprPtr a = std::move(*left), b = std::move(*right);
-  std::vector<ExprPtr> both_null;
-  both_null.push_back(is_null_expr(clone_expr(*a)));
-  both_null.push_back(is_null_expr(clone_expr(*b)));
-  ExprPtr one_null = or_expr(is_null_expr(clone_expr(*a)), is_null_expr(clone_expr(*b)));
-  Result<ExprPtr> equal = bind_comparison(AstOperator::kEqual, std::move(a), std::move(b), ast.position);
-  if (!equal.ok()) return equal.status();
-  std::vector<std::pair<ExprPtr, ExprPtr>> whens;
-  whens.emplace_back(std::move(one_null), make_expr(ExprKind::kAnd, SqlType::boolean(false), std::move(both_null)));
-  ExprPtr same = case_expr(std::move(whens), std::move(*equal), SqlType::boolean(false));
+  ExprPtr same;
+  if (is_null_literal(*a) || is_null_literal(*b)) {
+    same = is_null_expr(is_null_literal(*a) ? std::move(b) : std::move(a));
+  } else {
+    Result<ExprPtr> same_nulls =
+        bind_comparison(AstOperator::kEqual, is_null_expr(clone_expr(*a)), is_null_expr(clone_expr(*b)), ast.position);
+    if (!same_nulls.ok()) return same_nulls.status();
+    auto or_zero = [](ExprPtr x) {
+      SqlType type = x->type.with_nullable(false);
+      std::vector<ExprPtr> parts;
+      parts.push_back(std::move(x));
+      parts.push_back(zero_of(type));
+      return make_expr(ExprKind::kCoalesce, type, std::move(parts));
+    };
+    Result<ExprPtr> same_values =
+        bind_comparison(AstOperator::kEqual, or_zero(std::move(a)), or_zero(std::move(b)), ast.position);
+    if (!same_values.ok()) return same_values.status();
+    std::vector<ExprPtr> both;
+    both.push_back(std::move(*same_nulls));
+    both.push_back(std::move(*same_values));
+    same = make_expr(ExprKind::kAnd, SqlType::boolean(false), std::move(both));
+  }
   return ast.negated ? std::move(same) : not_expr(std::move(same));
 }
 

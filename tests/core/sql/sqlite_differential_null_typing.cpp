@@ -29,6 +29,12 @@ const std::vector<DifferentialQuery> kNullTypingQueries = {
      "bonus > 3 IS NOT FALSE AS nf FROM emp"},
     {"nt_where_not_distinct",
      "SELECT e.id, d.id AS did FROM emp e JOIN dept d ON e.bonus IS NOT DISTINCT FROM d.budget / 100"},
+    // A NULL-safe key on outer joins: a NULL-keyed row finds the other side's NULL-keyed rows.
+    {"nt_left_not_distinct",
+     "SELECT e.id, d.id AS did FROM emp e LEFT JOIN dept d ON e.bonus IS NOT DISTINCT FROM d.budget / 100 "
+     "AND e.dept <> d.id"},
+    {"nt_full_not_distinct",
+     "SELECT e.id, d.id AS did FROM emp e FULL JOIN dept d ON d.budget / 100 IS NOT DISTINCT FROM e.bonus"},
     {"nt_coalesce_nullif",
      "SELECT id, COALESCE(NULL, NULL, 1) AS one, COALESCE(NULL, bonus) AS b, COALESCE(NULL, NULL, bonus, dept) AS bd, "
      "NULLIF(NULL, bonus) AS nb, NULLIF(bonus, NULL) AS bn FROM emp"},
