@@ -25,7 +25,8 @@ class WindowOperator : public Operator {
   const char* name() const override { return "window"; }
   // "ROW_NUMBER, SUM partition by (acct) order by (ts DESC) limit 3".
   std::string describe() const override {
-    static constexpr const char* kFunctionNames[] = {"ROW_NUMBER", "RANK", "DENSE_RANK", "LAG", "LEAD"};
+    static constexpr const char* kFunctionNames[] = {"ROW_NUMBER", "RANK",      "DENSE_RANK",  "LAG",
+                                                     "LEAD",       "aggregate", "FIRST_VALUE", "LAST_VALUE"};
     const WindowOptions& options = plan_.options;
     std::string text;
     for (const WindowFunction& function : options.functions) {
@@ -293,7 +294,7 @@ class WindowOperator : public Operator {
 
 bool looks_forward(const WindowFunction& f) {
   if (f.kind == WindowFunctionKind::kLead) return true;
-  if (f.kind != WindowFunctionKind::kAggregate) return false;
+  if (!reads_frame(f.kind)) return false;
   return f.end.kind == WindowBound::Kind::kFollowing || f.end.kind == WindowBound::Kind::kUnboundedFollowing ||
          (!f.rows_frame && f.end.kind == WindowBound::Kind::kCurrentRow);
 }
@@ -311,7 +312,7 @@ Status validate_window(const Schema& row_schema, const WindowOptions& options) {
     }
     if (f.offset < 0 || f.start.rows < 0 || f.end.rows < 0) return invalid("window offsets must be non-negative");
     bool range_offset =
-        !f.rows_frame && f.kind == WindowFunctionKind::kAggregate &&
+        !f.rows_frame && reads_frame(f.kind) &&
         (f.start.kind == WindowBound::Kind::kPreceding || f.start.kind == WindowBound::Kind::kFollowing ||
          f.end.kind == WindowBound::Kind::kPreceding || f.end.kind == WindowBound::Kind::kFollowing);
     if (range_offset && options.order_by.size() != 1) return invalid("RANGE offsets need exactly one ORDER BY column");

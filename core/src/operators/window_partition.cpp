@@ -38,7 +38,7 @@ void reach(const WindowFunction& f, WindowPlan& plan) {
     plan.rows_ahead = std::max(plan.rows_ahead, positions_of(f.offset));
     return;
   }
-  // Aggregates: the frame's start bounds how far back it reads, its end how far ahead.
+  // Functions of a frame: its start bounds how far back they read, its end how far ahead.
   if (f.start.kind == Kind::kUnboundedPreceding) {
     plan.rows_behind = kAll;
   } else if (f.rows_frame) {
@@ -428,6 +428,19 @@ Status PartitionRows::emit(size_t lo, size_t hi, Weight sign, BatchBuilder& out,
         case WindowFunctionKind::kAggregate:
           FRESHET_RETURN_IF_ERROR(write_aggregate(f, function, p, builder));
           break;
+        case WindowFunctionKind::kFirstValue:
+        case WindowFunctionKind::kLastValue: {
+          // The frame's first (last) row's value; NULL when the frame is empty.
+          auto [start, end] = frame(function, p);
+          if (start < end) {
+            size_t at = function.kind == WindowFunctionKind::kFirstValue ? start : end - 1;
+            builder.copy_field(column, RowReader(*plan_.row_schema, sorted_row_payload(entries_[position_entry_[at]])),
+                               function.column);
+          } else {
+            builder.set_null(column);
+          }
+          break;
+        }
       }
     }
     ++rows_computed;

@@ -117,6 +117,7 @@ class WindowCallBinder {
   }
   Status bind_function(const AstExpr& call, const Group& group, const ResolvedSpec& spec, WindowFunction& out);
   Status bind_frame(const AstExpr& call, const Group& group, const WindowFrame& frame, WindowFunction& out);
+  Status bind_frame_value(const AstExpr& call, const Group& group, const ResolvedSpec& spec, WindowFunction& out);
   Result<WindowBound> bind_bound(const FrameBound& bound, const Group& group, FrameUnit unit);
   //! A RANGE offset over TIMESTAMP, DATE or TIME: a constant day-time INTERVAL.
   Result<WindowBound> bind_interval_offset(const AstExpr& offset, const SqlType& order_type, WindowBound out);
@@ -213,6 +214,7 @@ Status WindowCallBinder::bind_function(const AstExpr& call, const Group& group, 
     out.result_type = type;
     return Status::OK();
   }
+  if (binder == FunctionBinder::kFrameValue) return bind_frame_value(call, group, spec, out);
   if (entry && entry->kind == SqlFunctionKind::kUnsupported) {
     return sql_error(call.position, unsupported_message(*entry));
   }
@@ -273,6 +275,48 @@ Status WindowCallBinder::bind_function(const AstExpr& call, const Group& group, 
   out.start.kind = WindowBound::Kind::kUnboundedPreceding;
   out.end.kind = group.order_by.empty() ? WindowBound::Kind::kUnboundedFollowing : WindowBound::Kind::kCurrentRow;
   if (spec.frame) FRESHET_RETURN_IF_ERROR(bind_frame(call, group, *spec.frame, out));
+  return Status::OK();
+}
+
+// FIRST_VALUE(x) / LAST_VALUE(x): x at the first / last row of the frame
+// (NULL for an empty one). As in Feldera, the frame's bounds are UNBOUNDED
+// PRECEDING, CURRENT ROW or UNBOUNDED FOLLOWING, FIRST_VALUE's starting at
+// UNBOUNDED PRECEDING and LAST_VALUE's ending at UNBOUNDED FOLLOWING: one is
+// the partition's first row, the other its last.
+Status WindowCallBinder::bind_frame_value(const AstExpr& call, const Group& group, const ResolvedSpec& spec,
+                                          WindowFunction& out) {
+  const std::string& name = call.name;
+  const bool first = name == "first_value";
+  if (call.children.size() != 1) return sql_error(call.position, name + "() takes 1 argument");
+  Result<ExprPtr> value = bind_operand(*call.children[0]);
+  if (!value.ok()) return value.status();
+  if (is_null_literal(**value)) *value = null_literal(SqlType::integer());
+  SqlType type = (*value)->type.with_nullable(true);
+  out.kind = first ? WindowFunctionKind::kFirstValue : WindowFunctionKind::kLastValue;
+  out.column = columns_.add(cast_to(std::move(*value), type));
+  out.result_type = type;
+  // Without a frame: as an aggregate's (the whole partition, or with ORDER BY up to the current row's last peer).
+  out.rows_frame = false;
+  out.start.kind = WindowBound::Kind::kUnboundedPreceding;
+  out.end.kind = group.order_by.empty() ? WindowBound::Kind::kUnboundedFollowing : WindowBound::Kind::kCurrentRow;
+  if (spec.frame) FRESHET_RETURN_IF_ERROR(bind_frame(call, group, *spec.frame, out));
+  auto offset = [](const WindowBound& b) {
+    return b.kind == WindowBound::Kind::kPreceding || b.kind == WindowBound::Kind::kFollowing;
+  };
+  const SourcePosition position = spec.frame ? spec.frame->position : call.position;
+  if (offset(out.start) || offset(out.end)) {
+    return sql_error(position, name +
+                                   "() over a frame with an offset is not supported (as in Feldera: its bounds "
+                                   "are UNBOUNDED PRECEDING, CURRENT ROW or UNBOUNDED FOLLOWING)");
+  }
+  if (first && out.start.kind != WindowBound::Kind::kUnboundedPreceding) {
+    return sql_error(position, "first_value() needs a frame that starts at UNBOUNDED PRECEDING (as in Feldera)");
+  }
+  if (!first && out.end.kind != WindowBound::Kind::kUnboundedFollowing) {
+    return sql_error(position,
+                     "last_value() needs a frame that ends at UNBOUNDED FOLLOWING (as in Feldera): with "
+                     "ORDER BY, write ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING");
+  }
   return Status::OK();
 }
 

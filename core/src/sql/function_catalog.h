@@ -27,6 +27,7 @@ enum class FunctionBinder : uint8_t {
   kExtract,     //!< EXTRACT(unit FROM x): parsed into its own node, bound by bind_extract
   kRank,        //!< ROW_NUMBER, RANK, DENSE_RANK (bind_window.cpp)
   kOffset,      //!< LAG, LEAD (bind_window.cpp)
+  kFrameValue,  //!< FIRST_VALUE, LAST_VALUE (bind_window.cpp)
   kGrouping,    //!< GROUPING, GROUPING_ID (group_by_sets.cpp)
   kNone,        //!< an unsupported function: its entry says why
 };

@@ -175,6 +175,17 @@ ZSetMap window_reference(const ZSetMap& input, const WindowOptions& options, con
           case WindowFunctionKind::kAggregate:
             reference_aggregate(rows, reference_frame(rows, i, function, options.order_by), function, column, builder);
             continue;
+          case WindowFunctionKind::kFirstValue:
+          case WindowFunctionKind::kLastValue: {
+            Bounds frame = reference_frame(rows, i, function, options.order_by);
+            if (frame.start == frame.end) {
+              builder.set_null(column);
+            } else {
+              size_t at = function.kind == WindowFunctionKind::kFirstValue ? frame.start : frame.end - 1;
+              builder.copy_field(column, rows[at], function.column);
+            }
+            continue;
+          }
         }
         builder.set_int(column, value);
         if (options.rank_limit && f == options.rank_function) rank_value = value;
@@ -203,6 +214,19 @@ WindowFunction shift(WindowFunctionKind kind, size_t column, int64_t offset, std
   f.offset = offset;
   f.default_column = fallback;
   f.result_type = type.with_nullable(true);
+  return f;
+}
+
+//! FIRST_VALUE or LAST_VALUE of `column` over a frame (the operator takes any frame; SQL allows fewer).
+WindowFunction frame_value(WindowFunctionKind kind, size_t column, SqlType type, bool rows, WindowBound start,
+                           WindowBound end) {
+  WindowFunction f;
+  f.kind = kind;
+  f.column = column;
+  f.result_type = type.with_nullable(true);
+  f.rows_frame = rows;
+  f.start = start;
+  f.end = end;
   return f;
 }
 
@@ -242,6 +266,14 @@ std::vector<WindowFunction> all_functions(bool range_offsets) {
       aggregate(AggregateKind::kAvg, true, rows_bound(Kind::kUnboundedPreceding),
                 rows_bound(Kind::kUnboundedFollowing)),
       aggregate(AggregateKind::kCount, true, rows_bound(Kind::kFollowing, 1), rows_bound(Kind::kFollowing, 3)),
+      frame_value(WindowFunctionKind::kFirstValue, 1, SqlType::bigint(), false, rows_bound(Kind::kUnboundedPreceding),
+                  rows_bound(Kind::kCurrentRow)),
+      frame_value(WindowFunctionKind::kLastValue, 2, SqlType::varchar(), false, rows_bound(Kind::kCurrentRow),
+                  rows_bound(Kind::kUnboundedFollowing)),
+      frame_value(WindowFunctionKind::kFirstValue, 2, SqlType::varchar(), true, rows_bound(Kind::kPreceding, 2),
+                  rows_bound(Kind::kFollowing, 1)),
+      frame_value(WindowFunctionKind::kLastValue, 1, SqlType::bigint(), true, rows_bound(Kind::kPreceding, 3),
+                  rows_bound(Kind::kPreceding, 1)),
   };
   if (range_offsets) {
     fs.push_back(aggregate(AggregateKind::kSum, false, rows_bound(Kind::kPreceding, 2), rows_bound(Kind::kCurrentRow)));
@@ -251,6 +283,8 @@ std::vector<WindowFunction> all_functions(bool range_offsets) {
         aggregate(AggregateKind::kCountStar, false, rows_bound(Kind::kFollowing, 1), rows_bound(Kind::kFollowing, 4)));
     fs.push_back(
         aggregate(AggregateKind::kMin, false, rows_bound(Kind::kCurrentRow), rows_bound(Kind::kUnboundedFollowing)));
+    fs.push_back(frame_value(WindowFunctionKind::kLastValue, 2, SqlType::varchar(), false,
+                             rows_bound(Kind::kPreceding, 2), rows_bound(Kind::kFollowing, 1)));
   }
   for (size_t i = 0; i < fs.size(); ++i) fs[i].name = "f" + std::to_string(i);
   return fs;
@@ -261,10 +295,10 @@ std::vector<WindowFunction> all_functions(bool range_offsets) {
 std::vector<WindowFunction> bounded_functions(bool range_offsets) {
   std::vector<WindowFunction> fs;
   for (WindowFunction& f : all_functions(range_offsets)) {
-    bool unbounded = f.kind == WindowFunctionKind::kRowNumber || f.kind == WindowFunctionKind::kRank ||
-                     f.kind == WindowFunctionKind::kDenseRank ||
-                     (f.kind == WindowFunctionKind::kAggregate &&
-                      (f.start.kind == Kind::kUnboundedPreceding || f.end.kind == Kind::kUnboundedFollowing));
+    bool unbounded =
+        f.kind == WindowFunctionKind::kRowNumber || f.kind == WindowFunctionKind::kRank ||
+        f.kind == WindowFunctionKind::kDenseRank ||
+        (reads_frame(f.kind) && (f.start.kind == Kind::kUnboundedPreceding || f.end.kind == Kind::kUnboundedFollowing));
     if (!unbounded) fs.push_back(std::move(f));
   }
   return fs;
@@ -389,7 +423,11 @@ TEST(WindowTest, MatchesOracleWithoutOrderBy) {
                 rows_bound(Kind::kUnboundedFollowing)),
       aggregate(AggregateKind::kMin, false, rows_bound(Kind::kUnboundedPreceding),
                 rows_bound(Kind::kUnboundedFollowing)),
-      aggregate(AggregateKind::kCount, false, rows_bound(Kind::kUnboundedPreceding), rows_bound(Kind::kCurrentRow))};
+      aggregate(AggregateKind::kCount, false, rows_bound(Kind::kUnboundedPreceding), rows_bound(Kind::kCurrentRow)),
+      frame_value(WindowFunctionKind::kFirstValue, 1, SqlType::bigint(), false, rows_bound(Kind::kUnboundedPreceding),
+                  rows_bound(Kind::kUnboundedFollowing)),
+      frame_value(WindowFunctionKind::kLastValue, 2, SqlType::varchar(), false, rows_bound(Kind::kUnboundedPreceding),
+                  rows_bound(Kind::kUnboundedFollowing))};
   for (size_t i = 0; i < fs.size(); ++i) fs[i].name = "f" + std::to_string(i);
   run_window_oracle(testing::indexed_kxs_input(3), unlimited({}, fs), testing::test_seed(404));
 }

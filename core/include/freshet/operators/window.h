@@ -80,7 +80,23 @@
 
 namespace freshet {
 
-enum class WindowFunctionKind : uint8_t { kRowNumber, kRank, kDenseRank, kLag, kLead, kAggregate };
+enum class WindowFunctionKind : uint8_t {
+  kRowNumber,
+  kRank,
+  kDenseRank,
+  kLag,
+  kLead,
+  kAggregate,
+  kFirstValue,
+  kLastValue
+};
+
+//! Functions of a frame (aggregates, FIRST_VALUE, LAST_VALUE): they read the
+//! rows between `start` and `end`; the others read positions (ranks, LAG, LEAD).
+inline bool reads_frame(WindowFunctionKind kind) {
+  return kind == WindowFunctionKind::kAggregate || kind == WindowFunctionKind::kFirstValue ||
+         kind == WindowFunctionKind::kLastValue;
+}
 
 //! One end of a frame. Offsets: ROWS counts positions (`rows`); RANGE
 //! measures the single ORDER BY column in its own representation: integers,
@@ -98,11 +114,11 @@ struct WindowBound {
 struct WindowFunction {
   WindowFunctionKind kind = WindowFunctionKind::kRowNumber;
   AggregateKind aggregate = AggregateKind::kCountStar;  //!< kAggregate
-  size_t column = 0;                     //!< LAG/LEAD value, aggregate argument: a column of the input row
+  size_t column = 0;  //!< LAG/LEAD/FIRST_VALUE/LAST_VALUE value, aggregate argument: a column of the input row
   size_t compared_column = 0;            //!< ARG_MIN/ARG_MAX: the compared argument's column
   std::optional<size_t> default_column;  //!< LAG/LEAD: the current row's column used past the partition's ends
   int64_t offset = 1;                    //!< LAG/LEAD: positions back/forward (>= 0)
-  bool rows_frame = false;               //!< aggregates: ROWS (else RANGE)
+  bool rows_frame = false;               //!< functions of a frame (reads_frame): ROWS (else RANGE)
   WindowBound start{WindowBound::Kind::kUnboundedPreceding}, end{WindowBound::Kind::kUnboundedFollowing};
   std::string name;     //!< output column name
   SqlType result_type;  //!< output column type
