@@ -581,6 +581,29 @@ const QUERIES = [
     sql: `SELECT c.id, s.n FROM customers c,
           LATERAL (SELECT COUNT(*) AS n FROM orders o WHERE o.amount > c.tier * 30) AS s`,
   },
+  {
+    name: 'q63_ilike_escape',
+    covers: 'ILIKE, NOT ILIKE, LIKE ... ESCAPE and ILIKE ... ESCAPE over names and regions with _ and %',
+    sql: `SELECT id, name ILIKE 'C1%' AS c1, region NOT ILIKE '%TH' AS not_th,
+                 name || '_' || region LIKE '%x#_%' ESCAPE '#' AS x_under,
+                 region || '%' ILIKE 'N%!%' ESCAPE '!' AS n_pct FROM customers`,
+  },
+  {
+    name: 'q64_double_colon',
+    covers: 'x::type casts: chained, beside a sign, in WHERE (no fractional number to an integer: DuckDB rounds it)',
+    sql: `SELECT id, customer::VARCHAR AS c, -(amount * 100)::BIGINT AS neg, (amount::DECIMAL(14, 3) * 2)::VARCHAR AS a3,
+                 day::TIMESTAMP AS at FROM orders WHERE customer::BIGINT > 2`,
+  },
+  {
+    name: 'q65_first_last_value',
+    covers: 'FIRST_VALUE with the default frame and over the whole partition in DESC order; LAST_VALUE to UNBOUNDED FOLLOWING',
+    sql: `SELECT id, FIRST_VALUE(amount) OVER (PARTITION BY customer ORDER BY ts NULLS LAST, id) AS first_amount,
+                 LAST_VALUE(region) OVER (PARTITION BY customer ORDER BY ts NULLS LAST, id
+                                          ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS last_region,
+                 FIRST_VALUE(price) OVER (PARTITION BY region ORDER BY id DESC
+                                          RANGE BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING) AS newest_price
+          FROM orders`,
+  },
 ];
 
 

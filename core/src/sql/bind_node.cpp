@@ -1,7 +1,11 @@
 // ExpressionBinder: the dispatch over syntax nodes and the scalar functions
 // (which binder binds a name is the function catalog's, function_catalog.h).
+#include <algorithm>
+
+#include "evaluate_internal.h"
 #include "expression_binder.h"
 #include "freshet/common/ascii.h"
+#include "freshet/common/unicode.h"
 #include "function_catalog.h"
 #include "subquery_tools.h"
 #include "type_rules.h"
@@ -180,16 +184,57 @@ Result<ExprPtr> ExpressionBinder::bind_between(const AstExpr& ast) {
   return unary(ExprKind::kNot, type, std::move(between));
 }
 
+// x [NOT] LIKE p [ESCAPE e]: children x, p and, with ESCAPE, e (a constant of
+// one character other than _ and %; a constant p is checked against it here,
+// another when it is evaluated). x ILIKE p is LOWER(x) LIKE LOWER(p).
 Result<ExprPtr> ExpressionBinder::bind_like(const AstExpr& ast) {
+  const bool ilike = ast.name == "ilike";
+  const std::string what = ilike ? "ILIKE" : "LIKE";
   Result<std::vector<ExprPtr>> children = bind_children(ast);
   if (!children.ok()) return children.status();
+  if (children->size() == 3) {
+    const Expr& escape = *(*children)[2];
+    const std::string_view text = escape.literal_text;
+    const bool one_character = !text.empty() && std::all_of(text.begin() + 1, text.end(), [](char byte) {
+      return (static_cast<unsigned char>(byte) & 0xC0) == 0x80;  // continuation bytes of the first character
+    });
+    if (escape.kind != ExprKind::kLiteral || escape.type.id != TypeId::kVarchar || escape.literal.null ||
+        !one_character || text == "_" || text == "%") {
+      return sql_error(ast.children[2]->position,
+                       what + " ... ESCAPE needs a string constant of one character other than _ and %");
+    }
+    const Expr& pattern = *(*children)[1];
+    if (pattern.kind == ExprKind::kLiteral && pattern.type.id == TypeId::kVarchar && !pattern.literal.null &&
+        internal::like_matches("", pattern.literal_text, text) == internal::LikeMatch::kBadEscape) {
+      return sql_error(ast.children[1]->position, "invalid " + what + " pattern '" + pattern.literal_text +
+                                                      "': its escape character " + std::string(text) +
+                                                      " must be followed by _, % or itself");
+    }
+  }
+  if (ilike && children->size() == 3) {  // the pattern is lower-cased: so is its escape character
+    std::string lower;
+    unicode::append_lower((*children)[2]->literal_text, lower);
+    (*children)[2] = literal_expr(Value::varchar(lower), SqlType::varchar(false));
+  }
   bool nullable = false;
-  for (ExprPtr& child : *children) {
+  for (size_t i = 0; i < 2; ++i) {
+    ExprPtr& child = (*children)[i];
     if (is_null_literal(*child)) child = null_literal(SqlType::varchar());
     if (child->type.id != TypeId::kVarchar) {
-      return sql_error(ast.position, "LIKE needs VARCHAR operands, not " + describe(child->type));
+      return sql_error(ast.position, what + " needs VARCHAR operands, not " + describe(child->type));
     }
     nullable = nullable || child->type.nullable;
+    if (ilike && child->kind == ExprKind::kLiteral && !child->literal.null) {  // a constant pattern, lower-cased once
+      std::string lower;
+      unicode::append_lower(child->literal_text, lower);
+      child = literal_expr(Value::varchar(lower), child->type);
+    } else if (ilike) {
+      SqlType type = child->type;
+      std::vector<ExprPtr> argument;
+      argument.push_back(std::move(child));
+      child = make_expr(ExprKind::kFunction, type, std::move(argument));
+      child->function = ScalarFunction::kLower;
+    }
   }
   ExprPtr like = make_expr(ExprKind::kLike, SqlType::boolean(nullable), std::move(*children));
   like->negated = ast.negated;

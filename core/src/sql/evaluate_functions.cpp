@@ -239,31 +239,57 @@ Datum call_function(Evaluator& evaluator, const Expr& expr, const Datum* argumen
 // can absorb anything an earlier one could, so earlier ones never need
 // revisiting. O(|text| * |pattern|) in the worst case, never exponential.
 // Literal characters compare byte by byte; '_' and the backtrack step move
-// by whole code points, so matches stay on code point boundaries.
-bool like_matches(std::string_view text, std::string_view pattern) {
+// by whole code points, so matches stay on code point boundaries. With an
+// escape character, it and the character after it (_, % or itself) are one
+// literal; anything else after it makes the pattern invalid.
+LikeMatch like_matches(std::string_view text, std::string_view pattern, std::string_view escape) {
   constexpr size_t kNone = std::string_view::npos;
+  auto escaped_at = [&](size_t p) { return !escape.empty() && pattern.compare(p, escape.size(), escape) == 0; };
+  // Bytes of the literal an escape at p stands for (it starts after the escape); 0: none valid.
+  auto escaped_size = [&](size_t p) -> size_t {
+    size_t at = p + escape.size();
+    if (at < pattern.size() && (pattern[at] == '_' || pattern[at] == '%')) return 1;
+    return pattern.compare(at, escape.size(), escape) == 0 ? escape.size() : 0;
+  };
+  for (size_t p = 0; !escape.empty() && p < pattern.size();) {
+    if (!escaped_at(p)) {
+      ++p;
+    } else if (size_t size = escaped_size(p)) {
+      p += escape.size() + size;
+    } else {
+      return LikeMatch::kBadEscape;
+    }
+  }
   size_t t = 0, p = 0;
   size_t star_pattern = kNone, star_text = 0;
   while (t < text.size()) {
-    if (p < pattern.size() && pattern[p] == '%') {
+    if (p < pattern.size() && escaped_at(p)) {
+      size_t size = escaped_size(p);
+      if (text.compare(t, size, pattern.substr(p + escape.size(), size)) == 0) {
+        t += size;
+        p += escape.size() + size;
+        continue;
+      }
+    } else if (p < pattern.size() && pattern[p] == '%') {
       star_pattern = ++p;
       star_text = t;
+      continue;
     } else if (p < pattern.size() && pattern[p] == '_') {
       t += code_point_size(text, t);
       ++p;
+      continue;
     } else if (p < pattern.size() && pattern[p] == text[t]) {
       ++t;
       ++p;
-    } else if (star_pattern != kNone) {
-      star_text += code_point_size(text, star_text);
-      t = star_text;
-      p = star_pattern;
-    } else {
-      return false;
+      continue;
     }
+    if (star_pattern == kNone) return LikeMatch::kNo;
+    star_text += code_point_size(text, star_text);
+    t = star_text;
+    p = star_pattern;
   }
   while (p < pattern.size() && pattern[p] == '%') ++p;
-  return p == pattern.size();
+  return p == pattern.size() ? LikeMatch::kYes : LikeMatch::kNo;
 }
 
 }  // namespace freshet::sql::internal

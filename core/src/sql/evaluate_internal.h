@@ -49,8 +49,11 @@ std::string value_to_text(const Datum& value, const SqlType& type);
 // evaluate_functions.cpp
 //! function(arguments) for expr.function; `arguments` has one Datum per child.
 Datum call_function(Evaluator& evaluator, const Expr& expr, const Datum* arguments);
-//! SQL LIKE: '%' any sequence, '_' one code point, everything else literal.
-bool like_matches(std::string_view text, std::string_view pattern);
+enum class LikeMatch : uint8_t { kNo, kYes, kBadEscape };
+//! SQL LIKE: '%' any sequence, '_' one code point, everything else literal;
+//! with an `escape` character (empty: none), it makes the _, % or escape
+//! after it literal (anything else after it: kBadEscape).
+LikeMatch like_matches(std::string_view text, std::string_view pattern, std::string_view escape = {});
 
 // evaluate_math_functions.cpp
 //! POWER, SQRT, EXP, LN, LOG10, LOG, SIGN, TRUNCATE, GREATEST, LEAST.

@@ -271,7 +271,9 @@ std::string Expr::to_string(const ColumnNames* names) const {
     case ExprKind::kIsNull: return "(" + child(0) + (negated ? " IS NOT NULL)" : " IS NULL)");
     case ExprKind::kInList:
       return "(" + child(0) + (negated ? " NOT IN (" : " IN (") + join_children(*this, 1, ", ") + "))";
-    case ExprKind::kLike: return "(" + child(0) + (negated ? " NOT LIKE " : " LIKE ") + child(1) + ")";
+    case ExprKind::kLike:
+      return "(" + child(0) + (negated ? " NOT LIKE " : " LIKE ") + child(1) +
+             (children.size() > 2 ? " ESCAPE " + child(2) : "") + ")";
     case ExprKind::kCase: {
       std::string text = "CASE";
       size_t pairs = (children.size() - (has_else ? 1 : 0)) / 2;
@@ -474,7 +476,15 @@ Datum Evaluator::evaluate(const Expr& expr, const RowReader& row) {
       Datum text = evaluate(*expr.children[0], row);
       Datum pattern = evaluate(*expr.children[1], row);
       if (text.null || pattern.null) return Datum::null_value();
-      return Datum::of_bool(internal::like_matches(text.string, pattern.string) != expr.negated);
+      std::string_view escape = expr.children.size() > 2 ? std::string_view(expr.children[2]->literal_text) : "";
+      internal::LikeMatch match = internal::like_matches(text.string, pattern.string, escape);
+      if (match == internal::LikeMatch::kBadEscape) {
+        return fail(ErrorCode::kInvalidArgument,
+                    "invalid pattern '" + std::string(pattern.string) +
+                        "' (its escape character must be followed by _, % or itself)",
+                    expr);
+      }
+      return Datum::of_bool((match == internal::LikeMatch::kYes) != expr.negated);
     }
     case ExprKind::kCase: return evaluate_case(*this, expr, row);
     case ExprKind::kCast: {

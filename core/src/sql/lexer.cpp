@@ -211,8 +211,10 @@ class Lexer {
       case '^':
         return bitwise_operator();
       case ':':
-        if (next == ':') return sql_error_at(position_, "'::' casts are not supported: use CAST(x AS type)");
-        return unexpected_character();
+        if (next != ':') return unexpected_character();
+        token.kind = TokenKind::kDoubleColon;
+        length = 2;
+        break;
       case '[':
         return sql_error_at(position_, "arrays (ARRAY[...] values, x[i] subscripts) are not supported");
       default:

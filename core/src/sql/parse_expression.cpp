@@ -60,7 +60,7 @@ BinaryOperator binary_operator(const Token& token) {
   return {};
 }
 
-//! IS, BETWEEN, IN, LIKE, RLIKE, SIMILAR and ILIKE (errors), or NOT before one of the last six.
+//! IS, BETWEEN, IN, LIKE, ILIKE, RLIKE and SIMILAR (an error), or NOT before one of the last six.
 bool starts_postfix_predicate(const Token& token, const Token& next) {
   if (Parser::is_keyword(token, "not")) {
     return Parser::is_keyword(next, "between") || Parser::is_keyword(next, "in") || Parser::is_keyword(next, "like") ||
@@ -190,8 +190,6 @@ Result<AstExprPtr> Parser::postfix_predicate(AstExprPtr left) {
     node = make_expr(AstExprKind::kInList, position);
     node->children.push_back(std::move(left));
     FRESHET_RETURN_IF_ERROR(expression_list(node->children));
-  } else if (at_keyword("ilike")) {
-    return sql_error_at(current().position, "ILIKE is not supported: use LOWER(x) LIKE LOWER(pattern)");
   } else if (at_keyword("similar")) {
     return sql_error_at(current().position, "SIMILAR TO is not supported (as in Feldera): use RLIKE");
   } else if (accept_keyword("rlike")) {
@@ -202,12 +200,18 @@ Result<AstExprPtr> Parser::postfix_predicate(AstExprPtr left) {
     FRESHET_PARSE_ASSIGN(AstExprPtr pattern, binary(kConcatPrecedence));
     node->children.push_back(std::move(pattern));
   } else {
-    FRESHET_RETURN_IF_ERROR(expect_keyword("like"));
+    // [NOT] LIKE | ILIKE pattern [ESCAPE character]; ILIKE is named in `name`.
+    const bool ilike = accept_keyword("ilike");
+    if (!ilike) FRESHET_RETURN_IF_ERROR(expect_keyword("like"));
     node = make_expr(AstExprKind::kLike, position);
+    if (ilike) node->name = "ilike";
     node->children.push_back(std::move(left));
     FRESHET_PARSE_ASSIGN(AstExprPtr pattern, binary(kConcatPrecedence));
     node->children.push_back(std::move(pattern));
-    if (at_keyword("escape")) return sql_error_at(current().position, "LIKE ... ESCAPE is not supported");
+    if (accept_keyword("escape")) {
+      FRESHET_PARSE_ASSIGN(AstExprPtr escape, binary(kConcatPrecedence));
+      node->children.push_back(std::move(escape));
+    }
   }
   node->negated = negated;
   return node;
@@ -223,7 +227,10 @@ Status Parser::expression_list(std::vector<AstExprPtr>& out) {
 }
 
 Result<AstExprPtr> Parser::unary() {
-  if (!at(TokenKind::kMinus) && !at(TokenKind::kPlus)) return primary();
+  if (!at(TokenKind::kMinus) && !at(TokenKind::kPlus)) {
+    FRESHET_PARSE_ASSIGN(AstExprPtr operand, primary());
+    return casts(std::move(operand));
+  }
   Nesting nesting(*this);
   FRESHET_RETURN_IF_ERROR(nesting.check());
   const Token& sign = advance();
@@ -414,6 +421,18 @@ Result<AstExprPtr> Parser::case_expression() {
   }
   if (!accept_keyword("end")) return expected(node->else_result ? "'END'" : "'WHEN', 'ELSE' or 'END'");
   return node;
+}
+
+// x::type (PostgreSQL's cast, which Feldera takes too) is CAST(x AS type). It
+// binds tighter than a sign (-x::INT is -(x::INT)) and repeats (x::INT::VARCHAR).
+Result<AstExprPtr> Parser::casts(AstExprPtr operand) {
+  while (at(TokenKind::kDoubleColon)) {
+    AstExprPtr node = make_expr(AstExprKind::kCast, advance().position);
+    node->children.push_back(std::move(operand));
+    FRESHET_PARSE_ASSIGN(node->cast_type, type());
+    operand = std::move(node);
+  }
+  return operand;
 }
 
 Result<AstExprPtr> Parser::cast_expression() {

@@ -117,6 +117,8 @@ class Parser {
   Result<AstExprPtr> binary(int min_precedence);
   Result<AstExprPtr> postfix_predicate(AstExprPtr left);
   Result<AstExprPtr> unary();
+  //! `operand` followed by any `::type` casts.
+  Result<AstExprPtr> casts(AstExprPtr operand);
   Result<AstExprPtr> primary();
   Result<AstExprPtr> name_expression();
   Result<AstExprPtr> function_call(SourcePosition position, std::string function_name);

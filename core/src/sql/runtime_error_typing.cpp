@@ -77,6 +77,8 @@ bool can_fail_at_run_time(const Expr& expr) {
       return !expr.children.empty() && cast_can_fail(expr.children[0]->type, expr.type);
     case ExprKind::kFunction:
       return function_can_fail(expr.function);
+    case ExprKind::kLike:  // with ESCAPE, a pattern that is not a constant (a constant one is checked when bound)
+      return expr.children.size() > 2 && expr.children[1]->kind != ExprKind::kLiteral;
     default:
       return false;
   }

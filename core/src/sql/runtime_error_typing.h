@@ -13,7 +13,8 @@ namespace freshet::sql {
 //! Whether evaluating `expr` itself (its children aside) can fail at run
 //! time: integer and decimal arithmetic (overflow, division by zero), any
 //! division, narrowing or parsing casts, functions that check their
-//! arguments, a scalar subquery's row count.
+//! arguments, a scalar subquery's row count, LIKE ... ESCAPE over a pattern
+//! that is not a constant.
 bool can_fail_at_run_time(const Expr& expr);
 
 //! While one lives, ExpressionBinder types nodes that can fail as nullable.

@@ -106,7 +106,7 @@ inline std::string print(const AstExpr& expr) {
     case AstExprKind::kInList:
       return "(" + not_prefix + "IN" + print_children(expr) + ")";
     case AstExprKind::kLike:
-      return "(" + not_prefix + "LIKE" + print_children(expr) + ")";
+      return "(" + not_prefix + (expr.name == "ilike" ? "ILIKE" : "LIKE") + print_children(expr) + ")";
     case AstExprKind::kCase: {
       std::string out = "(CASE";
       if (expr.case_operand) out += " " + print(*expr.case_operand);

@@ -87,6 +87,8 @@ TEST(LexerTest, Operators) {
   EXPECT_EQ(kinds(lex("a<=-1")),
             (std::vector<TokenKind>{TokenKind::kIdentifier, TokenKind::kLessEqual, TokenKind::kMinus,
                                     TokenKind::kInteger, TokenKind::kEndOfInput}));
+  EXPECT_EQ(kinds(lex("a::int")), (std::vector<TokenKind>{TokenKind::kIdentifier, TokenKind::kDoubleColon,
+                                                          TokenKind::kIdentifier, TokenKind::kEndOfInput}));
 }
 
 TEST(LexerTest, CommentsAndPositions) {

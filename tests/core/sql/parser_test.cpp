@@ -284,6 +284,9 @@ TEST(ParserTest, Predicates) {
   EXPECT_EQ(expr_text("a IN (1, 2, b)"), "(IN a 1 2 b)");
   EXPECT_EQ(expr_text("a NOT IN ('x')"), "(NOT IN a 'x')");
   EXPECT_EQ(expr_text("a LIKE 'x%' OR a NOT LIKE b || '%'"), "(OR (LIKE a 'x%') (NOT LIKE a (|| b '%')))");
+  // ILIKE, and ESCAPE as a third operand.
+  EXPECT_EQ(expr_text("a ILIKE 'x%' AND a NOT ILIKE b ESCAPE '!'"), "(AND (ILIKE a 'x%') (NOT ILIKE a b '!'))");
+  EXPECT_EQ(expr_text("a LIKE 'x!%' ESCAPE '!' || ''"), "(LIKE a 'x!%' (|| '!' ''))");
   EXPECT_EQ(expr_text("NOT a IN (1)"), "(NOT (IN a 1))");
   EXPECT_EQ(expr_text("a IS DISTINCT FROM b + 1 AND c"), "(AND (IS DISTINCT FROM a (+ b 1)) c)");
   EXPECT_EQ(expr_text("a IS NOT DISTINCT FROM NULL"), "(IS NOT DISTINCT FROM a NULL)");
@@ -297,6 +300,10 @@ TEST(ParserTest, CaseCastExtract) {
   EXPECT_EQ(expr_text("CASE a WHEN 1 THEN b END"), "(CASE a (WHEN 1 b))");
   EXPECT_EQ(expr_text("CAST(a AS DECIMAL(10, 2))"), "(CAST a DECIMAL(10, 2))");
   EXPECT_EQ(expr_text("cast(a + 1 as varchar)"), "(CAST (+ a 1) VARCHAR)");
+  // x::type, PostgreSQL's cast: tighter than a sign and than any operator, and repeatable.
+  EXPECT_EQ(expr_text("a::DECIMAL(10, 2)"), "(CAST a DECIMAL(10, 2))");
+  EXPECT_EQ(expr_text("-a::INT + b::BIGINT::VARCHAR"), "(+ (- (CAST a INTEGER)) (CAST (CAST b BIGINT) VARCHAR))");
+  EXPECT_EQ(expr_text("(a + 1)::DOUBLE"), "(CAST (+ a 1) DOUBLE)");
   EXPECT_EQ(expr_text("EXTRACT(YEAR FROM ts)"), "(EXTRACT year ts)");
   EXPECT_EQ(expr_text("extract(hour from t.ts)"), "(EXTRACT hour t.ts)");
   EXPECT_EQ(expr_text("EXTRACT(sql_tsi_day FROM ts)"), "(EXTRACT sql_tsi_day ts)");
@@ -391,17 +398,13 @@ TEST(ParserTest, Errors) {
   EXPECT_EQ(error_of("CREATE TABLE t (a INT"), "line 1, column 22: expected ',' or ')', found end of input");
   EXPECT_EQ(error_of("CREATE VIEW v AS SELECT FROM t"), "line 1, column 25: expected an expression, found 'FROM'");
   EXPECT_EQ(error_of("CREATE VIEW v AS SELECT a = NOT b"), "line 1, column 29: expected an expression, found 'NOT'");
-  // What we lack is named (IS ... and its forms; ILIKE, '::' and the bitwise operators).
+  // What we lack is named (IS ... and its forms; the bitwise operators).
   EXPECT_EQ(error_of("CREATE VIEW v AS SELECT a IS 1 FROM t"),
             "line 1, column 30: expected NULL, TRUE, FALSE, UNKNOWN or DISTINCT FROM after IS, found '1'");
   EXPECT_EQ(error_of("CREATE VIEW v AS SELECT a IS NOT DISTINCT b FROM t"),
             "line 1, column 43: expected 'FROM', found 'b'");
-  EXPECT_EQ(error_of("CREATE VIEW v AS SELECT c ILIKE 'x%' FROM t"),
-            "line 1, column 27: ILIKE is not supported: use LOWER(x) LIKE LOWER(pattern)");
-  EXPECT_EQ(error_of("CREATE VIEW v AS SELECT c NOT ILIKE d FROM t"),
-            "line 1, column 31: ILIKE is not supported: use LOWER(x) LIKE LOWER(pattern)");
-  EXPECT_EQ(error_of("CREATE VIEW v AS SELECT c LIKE 'a!%' ESCAPE '!' FROM t"),
-            "line 1, column 38: LIKE ... ESCAPE is not supported");
+  EXPECT_EQ(error_of("CREATE VIEW v AS SELECT c LIKE 'a!%' ESCAPE FROM t"),
+            "line 1, column 45: expected an expression, found 'FROM'");
   EXPECT_EQ(error_of("CREATE VIEW v AS SELECT CURRENT_DATE FROM t"),
             "line 1, column 25: CURRENT_DATE is not supported: use CAST(NOW() AS DATE)");
   EXPECT_EQ(error_of("CREATE VIEW v AS SELECT SAFE_CAST(a AS INT) FROM t"),
@@ -415,8 +418,7 @@ TEST(ParserTest, Errors) {
   EXPECT_EQ(error_of("CREATE TABLE t (a INT);\nINSERT INTO t VALUES (1)"),
             "line 2, column 1: INSERT statements are not part of a program: a program declares tables and views; "
             "rows arrive through insert(), ingest() or an input connector");
-  EXPECT_EQ(error_of("CREATE VIEW v AS SELECT a::BIGINT FROM t"),
-            "line 1, column 26: '::' casts are not supported: use CAST(x AS type)");
+  EXPECT_EQ(error_of("CREATE VIEW v AS SELECT a:: FROM t"), "line 1, column 29: expected a type, found 'FROM'");
   EXPECT_EQ(
       error_of("CREATE VIEW v AS SELECT a & 1, a | 2 FROM t"),
       "line 1, column 27: the bitwise operator '&' is not supported (the BIT_AND, BIT_OR and BIT_XOR aggregates are)");

@@ -2,7 +2,7 @@
 // (group "10_functions"): only functions SQLite 3.40 spells and computes the
 // same way (NULLIF, IFNULL, TRIM/LTRIM/RTRIM of one argument, REPLACE with a
 // non-empty needle, MOD, POWER, SQRT, EXP, LN, LOG10, SIGN, TRUNC, FLOOR,
-// CEIL, UPPER/LOWER of ASCII text). Where SQLite differs (NULL for LN of a
+// CEIL, UPPER/LOWER of ASCII text, LIKE ... ESCAPE). Where SQLite differs (NULL for LN of a
 // negative or SQRT of a negative, an error in Freshet), the views stay on
 // the common ground. GREATEST/LEAST, POSITION, CONCAT, LEFT/RIGHT, REPEAT,
 // INITCAP, SPLIT_PART, MD5 and the regex functions have no SQLite spelling:
@@ -40,6 +40,11 @@ const std::vector<DifferentialQuery> kFunctionQueries = {
      "SELECT e.id, d.dname FROM emp e JOIN dept d ON MOD(e.dept, 3) = MOD(d.id, 3) "
      "WHERE NULLIF(d.region, 'east') IS NOT NULL"},
     {"f_mix", "SELECT id, ABS(MOD(bonus, 4)) + SIGN(dept) AS x, IFNULL(NULLIF(MOD(id, 3), 0), -1) AS y FROM emp"},
+    // LIKE ... ESCAPE over text that holds the special characters: '%' and '_' literal after the escape.
+    {"f_like_escape",
+     "SELECT id, name || '_' || CAST(bonus AS VARCHAR) || '%' LIKE '%#_1#%' ESCAPE '#' AS one, name || '_x' LIKE "
+     "'%a#_%' ESCAPE '#' AS a_under, name || '#' LIKE '%##' ESCAPE '#' AS hash, name LIKE '%a%' ESCAPE '!' AS plain "
+     "FROM emp"},
 };
 
 [[maybe_unused]] const bool kRegistered = register_differential_queries("10_functions", kFunctionQueries);

@@ -39,6 +39,9 @@ enum class TokenKind : uint8_t {
   kComma,
   kDot,
   kSemicolon,
+  kDoubleColon,  //!< :: (x::type, a cast)
+  // New kinds go last: the values are part of a program's hash
+  // (program_hash_of), which a checkpoint records to tell a program changed.
 };
 
 struct Token {
