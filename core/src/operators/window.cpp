@@ -25,6 +25,7 @@ class WindowOperator : public Operator {
   const char* name() const override { return "window"; }
   // "ROW_NUMBER, SUM partition by (acct) order by (ts DESC) limit 3".
   std::string describe() const override {
+    // By WindowFunctionKind; an aggregate is named by its AggregateKind instead.
     static constexpr const char* kFunctionNames[] = {"ROW_NUMBER", "RANK",      "DENSE_RANK",  "LAG",
                                                      "LEAD",       "aggregate", "FIRST_VALUE", "LAST_VALUE"};
     const WindowOptions& options = plan_.options;
