@@ -119,13 +119,6 @@ Result<ExprPtr> ExpressionBinder::bind_is_distinct(const AstExpr& ast) {
     Result<ExprPtr> same_nulls =
         bind_comparison(AstOperator::kEqual, is_null_expr(clone_expr(*a)), is_null_expr(clone_expr(*b)), ast.position);
     if (!same_nulls.ok()) return same_nulls.status();
-    auto or_zero = [](ExprPtr x) {
-      SqlType type = x->type.with_nullable(false);
-      std::vector<ExprPtr> parts;
-      parts.push_back(std::move(x));
-      parts.push_back(zero_of(type));
-      return make_expr(ExprKind::kCoalesce, type, std::move(parts));
-    };
     Result<ExprPtr> same_values =
         bind_comparison(AstOperator::kEqual, or_zero(std::move(a)), or_zero(std::move(b)), ast.position);
     if (!same_values.ok()) return same_values.status();
@@ -211,10 +204,14 @@ Result<ExprPtr> ExpressionBinder::bind_like(const AstExpr& ast) {
                                                       " must be followed by _, % or itself");
     }
   }
-  if (ilike && children->size() == 3) {  // the pattern is lower-cased: so is its escape character
+  // A VARCHAR literal lower-cased, of the same type.
+  auto lowered = [](const Expr& literal) {
     std::string lower;
-    unicode::append_lower((*children)[2]->literal_text, lower);
-    (*children)[2] = literal_expr(Value::varchar(lower), SqlType::varchar(false));
+    unicode::append_lower(literal.literal_text, lower);
+    return literal_expr(Value::varchar(lower), literal.type);
+  };
+  if (ilike && children->size() == 3) {  // the pattern is lower-cased: so is its escape character
+    (*children)[2] = lowered(*(*children)[2]);
   }
   bool nullable = false;
   for (size_t i = 0; i < 2; ++i) {
@@ -225,9 +222,7 @@ Result<ExprPtr> ExpressionBinder::bind_like(const AstExpr& ast) {
     }
     nullable = nullable || child->type.nullable;
     if (ilike && child->kind == ExprKind::kLiteral && !child->literal.null) {  // a constant pattern, lower-cased once
-      std::string lower;
-      unicode::append_lower(child->literal_text, lower);
-      child = literal_expr(Value::varchar(lower), child->type);
+      child = lowered(*child);
     } else if (ilike) {
       SqlType type = child->type;
       std::vector<ExprPtr> argument;

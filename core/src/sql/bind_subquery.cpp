@@ -73,12 +73,8 @@ void push_key(std::vector<ExprPtr>& keys, ExprPtr key, bool null_safe) {
     keys.push_back(std::move(key));
     return;
   }
-  SqlType type = key->type;
   keys.push_back(is_null_expr(clone_expr(*key)));
-  std::vector<ExprPtr> parts;
-  parts.push_back(std::move(key));
-  parts.push_back(zero_of(type));
-  keys.push_back(make_expr(ExprKind::kCoalesce, type.with_nullable(false), std::move(parts)));
+  keys.push_back(or_zero(std::move(key)));
 }
 
 }  // namespace

@@ -206,6 +206,14 @@ ExprPtr zero_of(const SqlType& type) {
   }
 }
 
+ExprPtr or_zero(ExprPtr x) {
+  SqlType type = x->type.with_nullable(false);
+  std::vector<ExprPtr> parts;
+  parts.push_back(std::move(x));
+  parts.push_back(zero_of(type));
+  return make_expr(ExprKind::kCoalesce, type, std::move(parts));
+}
+
 ExprPtr substitute_columns(const Expr& expr, const std::function<ExprPtr(size_t, const SqlType&)>& replace) {
   if (expr.kind == ExprKind::kColumn) return replace(expr.column, expr.type);
   ExprPtr copy = clone_expr(expr);

@@ -57,6 +57,8 @@ ExprPtr compare_expr(AstOperator op, ExprPtr left, ExprPtr right);
 ExprPtr case_expr(std::vector<std::pair<ExprPtr, ExprPtr>> whens, ExprPtr otherwise, SqlType type);
 //! A non-NULL value of the type (0, '', FALSE), for NULL-safe join keys.
 ExprPtr zero_of(const SqlType& type);
+//! COALESCE(x, zero_of(x's type)), NOT NULL: with `x IS NULL`, a NULL-safe key part.
+ExprPtr or_zero(ExprPtr x);
 //! Replaces each column reference by `replace(column, type)`.
 ExprPtr substitute_columns(const Expr& expr, const std::function<ExprPtr(size_t, const SqlType&)>& replace);
 
