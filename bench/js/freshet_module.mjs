@@ -25,12 +25,5 @@ export async function loadFreshet() {
   return cached;
 }
 
-/** The workload's program (Pipeline.create takes SQL text). */
-export const SQL = `
-CREATE TABLE customers (id BIGINT NOT NULL PRIMARY KEY, region VARCHAR);
-CREATE TABLE orders (id BIGINT NOT NULL PRIMARY KEY, customer BIGINT, amount DOUBLE);
-CREATE MATERIALIZED VIEW by_region AS
-  SELECT c.region, COUNT(*) AS orders, SUM(o.amount) AS total
-  FROM orders o JOIN customers c ON o.customer = c.id
-  GROUP BY c.region;
-`;
+/** The workload's program (Pipeline.create takes SQL text); defined beside the workload. */
+export { SQL } from './workload.mjs';

@@ -45,11 +45,10 @@ import { loadavg } from 'node:os';
 import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { runInNewContext } from 'node:vm';
-import { loadFreshet, SQL } from './freshet_module.mjs';
+import { loadFreshet } from './freshet_module.mjs';
 import { compareResults, makeWorkload, referenceResult } from './workload.mjs';
-import { DeltaMirror } from './engine.mjs';
+import { openFloor, openFreshet } from './app_engines.mjs';
 import { mainThreadNow, mainThreadSince, otherThreadsCpuMs } from './main_thread.mjs';
-import { create as createFloor } from './plain_js.mjs';
 import './stats.mjs';  // sets --expose-gc
 
 const { values: options } = parseArgs({
@@ -118,55 +117,9 @@ function slowestByChange(values, count, toMs) {
   return slowest.map(([i, value]) => `#${i} ${(value * toMs).toFixed(1)}`);
 }
 
-/**
- * The floor as the application's engine: insert() and step() as a
- * pipeline's (step() applies what was inserted and reports its own ms), its
- * delta handed to take() through a promise, as a pipeline's chunk is.
- */
-async function openFloor() {
-  const floor = await createFloor();
-  let pending = [];
-  let delta = null;
-  const p = {
-    insert(table, rows) {
-      if (table === 'customers') floor.load(rows, []);
-      else pending = rows;
-    },
-    step() {
-      const started = performance.now();
-      if (pending.length > 1) floor.load([], pending);
-      else if (pending.length === 1) delta = Promise.resolve(floor.apply({ order: pending[0] }));
-      pending = [];
-      return { durationMs: performance.now() - started };
-    },
-    stats: () => ({ memoryBytes: 0 }),
-  };
-  const mirror = new DeltaMirror();
-  const take = async () => {
-    const rows = delta ? await delta : [...floor.result()].map(([region, v]) => ({ region, ...v }));
-    delta = null;
-    mirror.apply([], rows);
-  };
-  return { p, mirror, take, close: () => {} };
-}
-
-/** A paused pipeline whose by_region deltas feed a mirror; take() awaits the next chunk. */
-async function openFreshet() {
-  const p = await freshet.Pipeline.create({ sql: SQL });
-  p.pause();
-  const chunks = p.egress('by_region', { sendSnapshot: false })[Symbol.asyncIterator]();
-  const mirror = new DeltaMirror();
-  const take = async () => {
-    const { value, done } = await chunks.next();
-    if (done) throw new Error('the egress iterator ended');
-    mirror.apply(value.deletes, value.inserts);
-  };
-  return { p, mirror, take, close: () => { chunks.return(); p.close(); } };
-}
-
 /** The application's engine (freshet, or the floor with --floor) with the customers in it. */
 async function openPipeline() {
-  const run = options.floor ? await openFloor() : await openFreshet();
+  const run = options.floor ? await openFloor() : await openFreshet(freshet);
   run.p.insert('customers', workload.customers);
   run.p.step();  // no orders yet: an empty join, no chunk
   return run;

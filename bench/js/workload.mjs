@@ -11,6 +11,16 @@ export const LOAD_CHUNK = 10000; // engines that step bring their view up to dat
 export const SEED = 42n;
 export const RELATIVE_TOLERANCE = 1e-6;
 
+/** The workload's program for engines that take SQL (freshet's Pipeline.create). */
+export const SQL = `
+CREATE TABLE customers (id BIGINT NOT NULL PRIMARY KEY, region VARCHAR);
+CREATE TABLE orders (id BIGINT NOT NULL PRIMARY KEY, customer BIGINT, amount DOUBLE);
+CREATE MATERIALIZED VIEW by_region AS
+  SELECT c.region, COUNT(*) AS orders, SUM(o.amount) AS total
+  FROM orders o JOIN customers c ON o.customer = c.id
+  GROUP BY c.region;
+`;
+
 /** @typedef {{ id: number, customer: number, amount: number }} Order */
 /** @typedef {{ id: number, region: string }} Customer */
 /**

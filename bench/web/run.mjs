@@ -10,7 +10,6 @@
 // launch options. Wall-clock figures vary run to run on a shared machine.
 //
 //   node bench/web/run.mjs [--seconds 10] [--rate 10000] [--runs 3]
-import { spawn } from 'node:child_process';
 import { rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -18,6 +17,7 @@ import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
 
 import { launchOptions, root, runDir } from '../../e2e/chromium.mjs';
+import { startServer } from './e2e_server.mjs';
 
 const { values: args } = parseArgs({
   options: { seconds: { type: 'string', default: '10' }, rate: { type: 'string', default: '10000' }, runs: { type: 'string', default: '3' }, 'skip-load': { type: 'boolean', default: false } },
@@ -41,21 +41,12 @@ function observe() {
   }).observe({ type: 'longtask', buffered: true });
 }
 
-async function startServer() {
-  const server = spawn(process.execPath, [join(root, 'e2e/server.mjs')], { env: { ...process.env, FRESHET_E2E_PORT: String(PORT) }, stdio: ['ignore', 'pipe', 'inherit'] });
-  await new Promise((resolve, reject) => {
-    server.stdout.once('data', resolve);
-    server.once('exit', (code) => reject(new Error(`the server exited (${code})`)));
-  });
-  return server;
-}
-
 const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const firstFullView = (page) => page.waitForFunction(() => window.freshetDemo?.firstFullViewMs != null, null, { timeout: 30_000 })
   .then(() => page.evaluate(() => freshetDemo.firstFullViewMs));
 
 async function main() {
-  const server = await startServer();
+  const server = await startServer(PORT);
   const profile = join(runDir, 'profiles', 'bench-web');
   const result = { coldMs: [], reloadMs: [] };
   try {
