@@ -25,6 +25,19 @@ class MultisetSetOperator : public Operator {
         left_integral_(left.trace),
         right_integral_(right.trace) {}
   const char* name() const override { return "multiset_set_operation"; }
+  std::string describe() const override {
+    switch (operation_) {
+      case MultisetOperation::kIntersectAll:
+        return "INTERSECT ALL";
+      case MultisetOperation::kExceptAll:
+        return "EXCEPT ALL";
+      case MultisetOperation::kIntersect:
+        return "INTERSECT";
+      case MultisetOperation::kExcept:
+        return "EXCEPT";
+    }
+    return "";
+  }
 
   Status evaluate() override {
     // The entries either delta touches, with their two weight changes.
@@ -70,6 +83,8 @@ class MultisetSetOperator : public Operator {
         return std::max<Weight>(m1 - m2, 0);
       case MultisetOperation::kIntersect:
         return m1 > 0 && m2 > 0 ? 1 : 0;
+      case MultisetOperation::kExcept:
+        return m1 > 0 && m2 == 0 ? 1 : 0;
     }
     return 0;
   }

@@ -9,6 +9,7 @@
 #include "freshet/zset/cursor.h"
 #include "freshet/zset/trace.h"
 #include "partition_cache.h"
+#include "window_frame_text.h"
 #include "window_partition.h"
 #include "window_walk.h"
 
@@ -23,17 +24,22 @@ class WindowOperator : public Operator {
   WindowOperator(const StreamSlot* input, StreamSlot* output, WindowPlan plan)
       : input_(input), output_(output), plan_(std::move(plan)) {}
   const char* name() const override { return "window"; }
-  // "ROW_NUMBER, SUM partition by (acct) order by (ts DESC) limit 3".
+  // "ROW_NUMBER, SUM partition by (acct) order by (ts DESC) limit 3"; a
+  // frame other than SQL's default after its function
+  // ("SUM (ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) partition by ...").
   std::string describe() const override {
     // By WindowFunctionKind; an aggregate is named by its AggregateKind instead.
     static constexpr const char* kFunctionNames[] = {"ROW_NUMBER", "RANK",      "DENSE_RANK",  "LAG",
                                                      "LEAD",       "aggregate", "FIRST_VALUE", "LAST_VALUE"};
     const WindowOptions& options = plan_.options;
+    const SqlType* order_type =
+        options.order_by.size() == 1 ? &plan_.row_schema->type(options.order_by[0].column) : nullptr;
     std::string text;
     for (const WindowFunction& function : options.functions) {
       if (!text.empty()) text += ", ";
       text += function.kind == WindowFunctionKind::kAggregate ? aggregate_kind_name(function.aggregate)
                                                                : kFunctionNames[static_cast<size_t>(function.kind)];
+      text += window_detail::frame_text(function, !options.order_by.empty(), order_type);
     }
     text += " partition by " + describe_columns(*input_->key_schema);
     for (size_t i = 0; i < options.order_by.size(); ++i) {

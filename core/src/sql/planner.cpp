@@ -5,7 +5,6 @@
 #include "freshet/circuit/operator_ids.h"
 #include "freshet/common/out_of_line.h"
 #include "freshet/operators/aggregate.h"
-#include "freshet/operators/anti_join.h"
 #include "freshet/operators/distinct.h"
 #include "freshet/operators/filter.h"
 #include "freshet/operators/join.h"
@@ -60,6 +59,19 @@ void copy_row(const RowReader& from, RowBuilder& to, size_t offset) {
   for (size_t c = 0; c < from.schema().size(); ++c) to.copy_field(offset + c, from, c);
 }
 
+MultisetOperation set_operation_of(LogicalPlan::Kind kind) {
+  switch (kind) {
+    case LogicalPlan::Kind::kExcept:
+      return MultisetOperation::kExcept;
+    case LogicalPlan::Kind::kExceptAll:
+      return MultisetOperation::kExceptAll;
+    case LogicalPlan::Kind::kIntersect:
+      return MultisetOperation::kIntersect;
+    default:
+      return MultisetOperation::kIntersectAll;
+  }
+}
+
 }  // namespace
 
 Result<Stream> Planner::plan_node(LogicalPlan& plan) {
@@ -83,12 +95,8 @@ Result<Stream> Planner::plan_node(LogicalPlan& plan) {
     case LogicalPlan::Kind::kJoin: return call_out_of_line<&Planner::plan_join>(this, inputs[0], inputs[1], plan);
     case LogicalPlan::Kind::kAggregate: break;  // above
     case LogicalPlan::Kind::kDistinct: return distinct(arranged_rows(inputs[0]));
-    case LogicalPlan::Kind::kUnionAll: return plus(inputs[0], inputs[1]);
-    case LogicalPlan::Kind::kExcept: {
-      // One statement each: operator ids count their order (operator_ids.h).
-      Stream left = distinct(arranged_rows(inputs[0]));
-      return anti_join(left, arranged_rows(inputs[1]));
-    }
+    case LogicalPlan::Kind::kUnionAll:
+      return plus(inputs[0], inputs[1]);
     case LogicalPlan::Kind::kTopK: {
       Stream indexed = index_by(inputs[0], {});
       if (plan.limit == UINT64_MAX && plan.offset > 0) {
@@ -98,17 +106,17 @@ Result<Stream> Planner::plan_node(LogicalPlan& plan) {
       }
       return top_k(indexed, plan.order, plan.limit, plan.offset, nullptr);
     }
+    case LogicalPlan::Kind::kExcept:
     case LogicalPlan::Kind::kExceptAll:
     case LogicalPlan::Kind::kIntersect:
     case LogicalPlan::Kind::kIntersectAll: {
       // Both sides arranged by the whole row, left first (operator ids
-      // count their order: operator_ids.h).
+      // count their order: operator_ids.h). EXCEPT reads the left's
+      // arrangement for its distinct rows: no DISTINCT, and no second
+      // arrangement of its rows for an anti-join.
       Stream left = arranged_rows(inputs[0]);
       Stream right = arranged_rows(inputs[1]);
-      const MultisetOperation operation = plan.kind == LogicalPlan::Kind::kExceptAll ? MultisetOperation::kExceptAll
-                                          : plan.kind == LogicalPlan::Kind::kIntersect ? MultisetOperation::kIntersect
-                                                                                        : MultisetOperation::kIntersectAll;
-      return multiset_set_operation(left, right, operation);
+      return multiset_set_operation(left, right, set_operation_of(plan.kind));
     }
     case LogicalPlan::Kind::kValues:
       return call_out_of_line<&Planner::plan_values>(this, plan);

@@ -1,6 +1,7 @@
-// Tests of INTERSECT ALL / EXCEPT ALL / INTERSECT over Z-sets: the header's
-// example, oracle runs against min / max(0, m1 - m2) / both-positive computed
-// from the integrated inputs, and a checkpoint round trip.
+// Tests of INTERSECT ALL / EXCEPT ALL / INTERSECT / EXCEPT over Z-sets: the
+// header's example, oracle runs against min / max(0, m1 - m2) /
+// both-positive / left-only computed from the integrated inputs, and a
+// checkpoint round trip.
 #include "freshet/operators/multiset_set_operation.h"
 
 #include <gtest/gtest.h>
@@ -31,7 +32,8 @@ ZSetMap reference(const ZSetMap& left, const ZSetMap& right, MultisetOperation o
     Weight m1 = std::max<Weight>(weights.first, 0), m2 = std::max<Weight>(weights.second, 0);
     Weight weight = operation == MultisetOperation::kIntersectAll ? std::min(m1, m2)
                     : operation == MultisetOperation::kExceptAll  ? std::max<Weight>(m1 - m2, 0)
-                                                                  : (m1 > 0 && m2 > 0 ? 1 : 0);
+                    : operation == MultisetOperation::kIntersect  ? (m1 > 0 && m2 > 0 ? 1 : 0)
+                                                                  : (m1 > 0 && m2 == 0 ? 1 : 0);
     if (weight != 0) testing::add_entry(out, entry.first, entry.second, weight);
   }
   return out;
@@ -77,6 +79,10 @@ TEST(MultisetSetOperationTest, ExceptAllMatchesOracle) {
 }
 TEST(MultisetSetOperationTest, IntersectMatchesOracle) {
   run(MultisetOperation::kIntersect, 3, testing::test_seed(1703));
+}
+TEST(MultisetSetOperationTest, ExceptMatchesOracle) { run(MultisetOperation::kExcept, 3, testing::test_seed(1716)); }
+TEST(MultisetSetOperationTest, ExceptWideDomainMatchesOracle) {
+  run(MultisetOperation::kExcept, 12, testing::test_seed(1717));
 }
 TEST(MultisetSetOperationTest, ExceptAllWideDomainMatchesOracle) {
   run(MultisetOperation::kExceptAll, 12, testing::test_seed(1704));

@@ -146,5 +146,39 @@ TEST(ProgramExplainTest, TextAndJsonNameOperatorsInputsAndViews) {
   EXPECT_NE(json->find("\"kind\":\"join\""), std::string::npos) << *json;
 }
 
+// A window function's frame other than SQL's default is printed after it,
+// with RANGE offsets in the ORDER BY column's terms, so that two windows
+// differing only in their frames do not read alike.
+TEST(ProgramExplainTest, AWindowSaysItsFrames) {
+  Result<std::unique_ptr<Pipeline>> p = Pipeline::create(R"(
+CREATE TABLE r (g BIGINT, d DECIMAL(6, 2), x DOUBLE, at TIMESTAMP, v BIGINT);
+CREATE VIEW by_d AS SELECT SUM(v) OVER (PARTITION BY g ORDER BY d RANGE BETWEEN 1.5 PRECEDING AND CURRENT ROW) AS s FROM r;
+CREATE VIEW by_x AS SELECT MAX(v) OVER (ORDER BY x RANGE BETWEEN 0.25 PRECEDING AND 0.25 FOLLOWING) AS m FROM r;
+CREATE VIEW by_at AS SELECT COUNT(*) OVER (ORDER BY at RANGE BETWEEN INTERVAL '90' SECOND PRECEDING AND CURRENT ROW) AS a,
+  COUNT(*) OVER (ORDER BY at RANGE BETWEEN INTERVAL '1.5' SECOND PRECEDING AND CURRENT ROW) AS b FROM r;
+CREATE VIEW plain AS SELECT SUM(v) OVER (PARTITION BY g ORDER BY d) AS running, SUM(v) OVER (PARTITION BY g) AS whole,
+  SUM(v) OVER (PARTITION BY g ORDER BY d ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS by_rows FROM r;
+)");
+  ASSERT_TRUE(p.ok()) << p.status().to_string();
+  auto window_of = [&](std::string_view view) {
+    const std::vector<OperatorReport> reports = explained(**p, view);
+    std::string text;
+    for (const OperatorReport& r : reports) {
+      if (r.kind == "window") text += (text.empty() ? "" : " | ") + r.description;
+    }
+    return text;
+  };
+  EXPECT_EQ(window_of("by_d"), "SUM (RANGE BETWEEN 1.50 PRECEDING AND CURRENT ROW) partition by (g) order by (d)");
+  EXPECT_EQ(window_of("by_x"), "MAX (RANGE BETWEEN 0.25 PRECEDING AND 0.25 FOLLOWING) partition by () order by (x)");
+  EXPECT_EQ(window_of("by_at"),
+            "COUNT(*) (RANGE BETWEEN INTERVAL '90' SECOND PRECEDING AND CURRENT ROW), "
+            "COUNT(*) (RANGE BETWEEN INTERVAL '1.500000' SECOND PRECEDING AND CURRENT ROW) partition by () order by (at)");
+  // The defaults (RANGE to CURRENT ROW with ORDER BY, the whole partition
+  // without) say nothing; the same frame in ROWS does.
+  EXPECT_EQ(window_of("plain"),
+            "SUM, SUM (ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) partition by (g) order by (d) | "
+            "SUM partition by (g)");
+}
+
 }  // namespace
 }  // namespace freshet

@@ -1,5 +1,5 @@
 // Anti-join: the entries of `left` whose key has no entry in `right`
-// (EXCEPT, NOT EXISTS, and the unmatched half of a left outer join).
+// (NOT EXISTS, and the unmatched half of a left outer join).
 //
 //   anti_join(L, R) = L − (L ⋈ distinct(keys(R)))
 //

@@ -1,10 +1,11 @@
-// INTERSECT ALL, EXCEPT ALL and INTERSECT over Z-sets: per entry, the
-// output's weight is a function of the two inputs' integrated weights m1, m2
-// (a negative integrated weight counts as 0):
+// INTERSECT ALL, EXCEPT ALL, INTERSECT and EXCEPT over Z-sets: per entry,
+// the output's weight is a function of the two inputs' integrated weights
+// m1, m2 (a negative integrated weight counts as 0):
 //
 //   INTERSECT ALL   min(m1, m2)
 //   EXCEPT ALL      max(0, m1 - m2)
 //   INTERSECT       1 when m1 > 0 and m2 > 0, else 0
+//   EXCEPT          1 when m1 > 0 and m2 = 0, else 0
 //
 // ## Design
 // State: none of its own; it reads the integral of each input in its
@@ -33,6 +34,7 @@ enum class MultisetOperation : uint8_t {
   kIntersectAll,  //!< min(m1, m2)
   kExceptAll,     //!< max(0, m1 - m2)
   kIntersect,     //!< 1 when both are positive
+  kExcept,        //!< 1 when the left's is positive and the right's is not
 };
 
 //! The entries of `left` and `right` (same schemas) combined by `operation`; left's schemas.
