@@ -56,9 +56,7 @@ bool FunctionCall::any_nullable() const {
 }
 
 ExprPtr FunctionCall::make(ScalarFunction function, SqlType type) {
-  ExprPtr call = make_expr(ExprKind::kFunction, type, std::move(args_));
-  call->function = function;
-  return call;
+  return function_expr(function, type, std::move(args_));
 }
 
 }  // namespace freshet::sql

@@ -227,8 +227,7 @@ Result<ExprPtr> ExpressionBinder::bind_like(const AstExpr& ast) {
       SqlType type = child->type;
       std::vector<ExprPtr> argument;
       argument.push_back(std::move(child));
-      child = make_expr(ExprKind::kFunction, type, std::move(argument));
-      child->function = ScalarFunction::kLower;
+      child = function_expr(ScalarFunction::kLower, type, std::move(argument));
     }
   }
   ExprPtr like = make_expr(ExprKind::kLike, SqlType::boolean(nullable), std::move(*children));
@@ -293,11 +292,7 @@ Result<ExprPtr> ExpressionBinder::bind_function(const AstExpr& ast) {
                      name + "() needs " + what + " as argument " + std::to_string(i + 1) + ", not " +
                          describe(args[i]->type));
   };
-  auto make = [&](ScalarFunction function, SqlType type) {
-    ExprPtr call = make_expr(ExprKind::kFunction, type, std::move(args));
-    call->function = function;
-    return call;
-  };
+  auto make = [&](ScalarFunction function, SqlType type) { return function_expr(function, type, std::move(args)); };
   // Unknown after the arguments, so that an error inside them is reported first.
   if (!entry) return sql_error(ast.position, "unknown function " + name + "()");
   bool nullable = false;

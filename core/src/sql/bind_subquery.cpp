@@ -144,8 +144,7 @@ ExprPtr scalar_value(KeyedSubquery& keyed, PlanPtr& plan, Scope& scope, SourcePo
                          JoinType::kLeft);
   std::vector<ExprPtr> count;
   count.push_back(column_of(scope, at + keys));
-  ExprPtr check = make_expr(ExprKind::kFunction, SqlType::boolean(), std::move(count));
-  check->function = ScalarFunction::kScalarSubquery;
+  ExprPtr check = function_expr(ScalarFunction::kScalarSubquery, SqlType::boolean(), std::move(count));
   check->literal_text = (view.empty() ? std::string() : "view " + view + ": ") + "the scalar subquery at line " +
                         std::to_string(position.line) + ", column " + std::to_string(position.column) +
                         " returned more than one row";

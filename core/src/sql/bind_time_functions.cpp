@@ -82,8 +82,7 @@ std::string unit_text(const std::string& text) {
 }
 
 ExprPtr make_call(ScalarFunction function, SqlType type, std::vector<ExprPtr> args, TimeUnit unit) {
-  ExprPtr call = make_expr(ExprKind::kFunction, type, std::move(args));
-  call->function = function;
+  ExprPtr call = function_expr(function, type, std::move(args));
   call->field = unit;
   return call;
 }

@@ -96,6 +96,12 @@ ExprPtr make_expr(ExprKind kind, SqlType type, std::vector<ExprPtr> children) {
   return expr;
 }
 
+ExprPtr function_expr(ScalarFunction function, SqlType type, std::vector<ExprPtr> args) {
+  ExprPtr call = make_expr(ExprKind::kFunction, type, std::move(args));
+  call->function = function;
+  return call;
+}
+
 // Expr's members, in order: clone_expr copies each by name, so a member added
 // to Expr must be copied there too (the assertion notices most additions).
 struct ExprMembers {

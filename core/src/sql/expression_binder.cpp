@@ -212,9 +212,7 @@ Result<ExprPtr> ExpressionBinder::bind_binary(const AstExpr& ast) {
       std::vector<ExprPtr> operands;
       operands.push_back(std::move(left));
       operands.push_back(std::move(right));
-      ExprPtr concat = make_expr(ExprKind::kFunction, SqlType::varchar(nullable), std::move(operands));
-      concat->function = ScalarFunction::kConcat;
-      return concat;
+      return function_expr(ScalarFunction::kConcat, SqlType::varchar(nullable), std::move(operands));
     }
     case AstOperator::kEqual:
     case AstOperator::kNotEqual:

@@ -65,9 +65,7 @@ inline ExprPtr negate(ExprPtr value) {
   return make_expr(ExprKind::kNegate, type, exprs(std::move(value)));
 }
 inline ExprPtr call(ScalarFunction function, SqlType type, std::vector<ExprPtr> arguments) {
-  ExprPtr expr = make_expr(ExprKind::kFunction, type, std::move(arguments));
-  expr->function = function;
-  return expr;
+  return function_expr(function, type, std::move(arguments));
 }
 inline ExprPtr like(ExprPtr value, ExprPtr pattern, bool negated = false) {
   ExprPtr expr = make_expr(ExprKind::kLike, SqlType::boolean(), exprs(std::move(value), std::move(pattern)));

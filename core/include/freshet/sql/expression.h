@@ -165,6 +165,8 @@ ExprPtr column_expr(size_t column, SqlType type);
 ExprPtr literal_expr(const Value& value, SqlType type);
 ExprPtr null_literal(SqlType type);
 ExprPtr make_expr(ExprKind kind, SqlType type, std::vector<ExprPtr> children);
+//! A call of `function` on `args` (ExprKind::kFunction) giving `type`.
+ExprPtr function_expr(ScalarFunction function, SqlType type, std::vector<ExprPtr> args);
 //! A deep copy of a bound expression; with `columns`, each column reference
 //! $c is replaced by a copy of columns[c] (an expression over another input).
 ExprPtr clone_expr(const Expr& expr, const std::vector<ExprPtr>* columns = nullptr);
