@@ -5,8 +5,12 @@
 namespace freshet {
 namespace {
 
+// One append of the bytes, most significant first (a push_back per byte
+// checks the string's capacity eight times).
 void append_big_endian(uint64_t bits, int bytes, std::string* out) {
-  for (int i = bytes - 1; i >= 0; --i) out->push_back(static_cast<char>((bits >> (8 * i)) & 0xff));
+  char text[8];
+  for (int i = 0; i < bytes; ++i) text[i] = static_cast<char>((bits >> (8 * (bytes - 1 - i))) & 0xff);
+  out->append(text, static_cast<size_t>(bytes));
 }
 
 // Signed integers: flip the sign bit so that negative numbers sort first.
@@ -30,13 +34,19 @@ void append_decimal(int128 value, std::string* out) {
 
 // Strings: 0x00 escaped as 0x00 0xff, terminated by 0x00 0x01 (prefix-free,
 // and a proper prefix sorts first).
+// The runs between zero bytes are appended whole (most strings have none).
 void append_string(std::string_view value, std::string* out) {
-  for (char c : value) {
-    out->push_back(c);
-    if (c == '\0') out->push_back(static_cast<char>(0xff));
+  while (!value.empty()) {
+    const size_t zero = value.find('\0');
+    if (zero == std::string_view::npos) {
+      out->append(value);
+      break;
+    }
+    out->append(value.data(), zero);
+    out->append("\0\xff", 2);
+    value.remove_prefix(zero + 1);
   }
-  out->push_back('\0');
-  out->push_back('\x01');
+  out->append("\0\x01", 2);
 }
 
 void append_value(const RowReader& row, size_t column, std::string* out) {
