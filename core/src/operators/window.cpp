@@ -318,10 +318,7 @@ Status validate_window(const Schema& row_schema, const WindowOptions& options) {
       return invalid("window function column out of range");
     }
     if (f.offset < 0 || f.start.rows < 0 || f.end.rows < 0) return invalid("window offsets must be non-negative");
-    bool range_offset =
-        !f.rows_frame && reads_frame(f.kind) &&
-        (f.start.kind == WindowBound::Kind::kPreceding || f.start.kind == WindowBound::Kind::kFollowing ||
-         f.end.kind == WindowBound::Kind::kPreceding || f.end.kind == WindowBound::Kind::kFollowing);
+    bool range_offset = !f.rows_frame && reads_frame(f.kind) && (has_offset(f.start) || has_offset(f.end));
     if (range_offset && options.order_by.size() != 1) return invalid("RANGE offsets need exactly one ORDER BY column");
     if (range_offset) {
       TypeId id = row_schema.type(options.order_by[0].column).id;

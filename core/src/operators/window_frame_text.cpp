@@ -77,12 +77,7 @@ std::string bound_text(const WindowBound& bound, bool rows, const SqlType* order
 }  // namespace
 
 std::string frame_text(const WindowFunction& function, bool ordered, const SqlType* order_type) {
-  if (!reads_frame(function.kind)) return "";
-  const BoundKind default_end = ordered ? BoundKind::kCurrentRow : BoundKind::kUnboundedFollowing;
-  if (!function.rows_frame && function.start.kind == BoundKind::kUnboundedPreceding &&
-      function.end.kind == default_end) {
-    return "";
-  }
+  if (!reads_frame(function.kind) || has_default_frame(function, ordered)) return "";
   return std::string(" (") + (function.rows_frame ? "ROWS" : "RANGE") + " BETWEEN " +
          bound_text(function.start, function.rows_frame, order_type) + " AND " +
          bound_text(function.end, function.rows_frame, order_type) + ")";

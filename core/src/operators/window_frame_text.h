@@ -10,9 +10,8 @@
 namespace freshet::window_detail {
 
 //! " (ROWS BETWEEN 2 PRECEDING AND CURRENT ROW)" for a function that reads a
-//! frame (reads_frame) other than SQL's default for its window (with an
-//! ORDER BY, RANGE from UNBOUNDED PRECEDING to CURRENT ROW; without, the
-//! whole partition); "" otherwise. `order_type` is the single ORDER BY
+//! frame (reads_frame) other than SQL's default for its window
+//! (set_default_frame); "" otherwise. `order_type` is the single ORDER BY
 //! column's type, which a RANGE offset is measured in (null without one).
 std::string frame_text(const WindowFunction& function, bool ordered, const SqlType* order_type);
 

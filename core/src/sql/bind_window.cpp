@@ -270,10 +270,7 @@ Status WindowCallBinder::bind_function(const AstExpr& call, const Group& group, 
     }
   }
   out.result_type = default_aggregate_type(out.aggregate, argument_type);
-  // Without a frame: the whole partition, or with ORDER BY every row up to the current one's last peer.
-  out.rows_frame = false;
-  out.start.kind = WindowBound::Kind::kUnboundedPreceding;
-  out.end.kind = group.order_by.empty() ? WindowBound::Kind::kUnboundedFollowing : WindowBound::Kind::kCurrentRow;
+  set_default_frame(out, !group.order_by.empty());
   if (spec.frame) FRESHET_RETURN_IF_ERROR(bind_frame(call, group, *spec.frame, out));
   return Status::OK();
 }
@@ -295,16 +292,10 @@ Status WindowCallBinder::bind_frame_value(const AstExpr& call, const Group& grou
   out.kind = first ? WindowFunctionKind::kFirstValue : WindowFunctionKind::kLastValue;
   out.column = columns_.add(cast_to(std::move(*value), type));
   out.result_type = type;
-  // Without a frame: as an aggregate's (the whole partition, or with ORDER BY up to the current row's last peer).
-  out.rows_frame = false;
-  out.start.kind = WindowBound::Kind::kUnboundedPreceding;
-  out.end.kind = group.order_by.empty() ? WindowBound::Kind::kUnboundedFollowing : WindowBound::Kind::kCurrentRow;
+  set_default_frame(out, !group.order_by.empty());  // as an aggregate's, when the window names no frame
   if (spec.frame) FRESHET_RETURN_IF_ERROR(bind_frame(call, group, *spec.frame, out));
-  auto offset = [](const WindowBound& b) {
-    return b.kind == WindowBound::Kind::kPreceding || b.kind == WindowBound::Kind::kFollowing;
-  };
   const SourcePosition position = spec.frame ? spec.frame->position : call.position;
-  if (offset(out.start) || offset(out.end)) {
+  if (has_offset(out.start) || has_offset(out.end)) {
     return sql_error(position, name +
                                    "() over a frame with an offset is not supported (as in Feldera: its bounds "
                                    "are UNBOUNDED PRECEDING, CURRENT ROW or UNBOUNDED FOLLOWING)");

@@ -124,6 +124,24 @@ struct WindowFunction {
   SqlType result_type;  //!< output column type
 };
 
+//! SQL's frame for a function of a frame whose window names none: the whole
+//! partition, or with an ORDER BY every row up to the current one's last
+//! peer (RANGE BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW).
+inline void set_default_frame(WindowFunction& f, bool ordered) {
+  f.rows_frame = false;
+  f.start.kind = WindowBound::Kind::kUnboundedPreceding;
+  f.end.kind = ordered ? WindowBound::Kind::kCurrentRow : WindowBound::Kind::kUnboundedFollowing;
+}
+//! Whether `f`'s frame is the one set_default_frame gives.
+inline bool has_default_frame(const WindowFunction& f, bool ordered) {
+  return !f.rows_frame && f.start.kind == WindowBound::Kind::kUnboundedPreceding &&
+         f.end.kind == (ordered ? WindowBound::Kind::kCurrentRow : WindowBound::Kind::kUnboundedFollowing);
+}
+//! Whether a frame bound has an offset (n PRECEDING, n FOLLOWING).
+inline bool has_offset(const WindowBound& bound) {
+  return bound.kind == WindowBound::Kind::kPreceding || bound.kind == WindowBound::Kind::kFollowing;
+}
+
 //! The window of one operator: its order, its functions and the top-k limit.
 struct WindowOptions {
   std::vector<SortColumn> order_by;  //!< columns of the input row
