@@ -14,7 +14,7 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const port = Number(process.env.FRESHET_E2E_PORT ?? 8791);
 const SERVED = ['wasm-bindings/js/', 'e2e/page/', 'tests/js/storage_contract.mjs', 'web-demo/',
   'examples/react-dashboard/dist/', 'examples/react-dashboard/dist-dev/',
-  'bench/web/page/', 'bench/js/app_engines.mjs', 'bench/js/engine.mjs', 'bench/js/mt19937_64.mjs', 'bench/js/plain_js.mjs', 'bench/js/workload.mjs'];
+  'bench/web/page/', 'bench/js/app_engines.mjs', 'bench/js/change_times.mjs', 'bench/js/engine.mjs', 'bench/js/mt19937_64.mjs', 'bench/js/plain_js.mjs', 'bench/js/workload.mjs'];
 const ISOLATED = ['bench/web/page/'];
 const TYPES = {
   '.html': 'text/html; charset=utf-8',

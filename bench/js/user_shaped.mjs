@@ -48,6 +48,7 @@ import { runInNewContext } from 'node:vm';
 import { loadFreshet } from './freshet_module.mjs';
 import { compareResults, makeWorkload, referenceResult } from './workload.mjs';
 import { openFloor, openFreshet } from './app_engines.mjs';
+import { slowestChanges, timeFigures } from './change_times.mjs';
 import { mainThreadNow, mainThreadSince, otherThreadsCpuMs } from './main_thread.mjs';
 import './stats.mjs';  // sets --expose-gc
 
@@ -104,17 +105,9 @@ async function countingGcs(fn) {
   return { ...result, spikes, gcs: collections.length, spikesDuringGc: spikes.filter((spike) => spike.gcMs > 0).length };
 }
 
-function summary(nanos) {
-  const sorted = Float64Array.from(nanos).sort();
-  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] / 1000;
-  const meanUs = sorted.reduce((a, b) => a + b, 0) / sorted.length / 1000;
-  return { p50Us: at(0.5), meanUs, p99Us: at(0.99), maxUs: sorted[sorted.length - 1] / 1000, overSpike: sorted.filter((n) => n > SPIKE_MS * 1e6).length };
-}
-
 /** The `count` largest of `values` in change order, as "#change ms" (`toMs` scales a value to ms). */
 function slowestByChange(values, count, toMs) {
-  const slowest = values.map((value, i) => [i, value]).sort((a, b) => b[1] - a[1]).slice(0, count).sort((a, b) => a[0] - b[0]);
-  return slowest.map(([i, value]) => `#${i} ${(value * toMs).toFixed(1)}`);
+  return slowestChanges(values, count).map(([i, value]) => `#${i} ${(value * toMs).toFixed(1)}`);
 }
 
 /** The application's engine (freshet, or the floor with --floor) with the customers in it. */
@@ -159,7 +152,7 @@ async function userShapedRun() {
     // apart: it counts V8's compiler and GC threads too.)
     const steps = { maxMs: stepMs.reduce((a, b) => Math.max(a, b), 0), overSpike: stepMs.filter((ms) => ms > SPIKE_MS).length,
                     slowest: slowestByChange(stepMs, 6, 1) };
-    return { ...summary(nanos), slowest: slowestByChange(nanos, 12, 1e-6), spikes, steps };
+    return { ...timeFigures(nanos, 1e-3, SPIKE_MS * 1000), slowest: slowestByChange(nanos, 12, 1e-6), spikes, steps };
   });
   const problems = compareResults(referenceResult(workload), run.mirror.view);
   const memoryBytes = run.p.stats().memoryBytes;

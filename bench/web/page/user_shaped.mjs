@@ -12,14 +12,14 @@
 
 import * as freshet from '../../../wasm-bindings/js/browser.js';
 import { openFloor, openFreshet } from '../../js/app_engines.mjs';
+import { slowestChanges, timeFigures } from '../../js/change_times.mjs';
 import { compareResults, makeWorkload, referenceResult } from '../../js/workload.mjs';
 
 const SPIKE_MS = 4;
 
 /** The `count` largest of `values` (ms), in change order, as [change, ms]. */
 function slowest(values, count) {
-  return [...values.entries()].sort((a, b) => b[1] - a[1]).slice(0, count).sort((a, b) => a[0] - b[0])
-    .map(([index, ms]) => [index, Math.round(ms * 100) / 100]);
+  return slowestChanges(values, count).map(([index, ms]) => [index, Math.round(ms * 100) / 100]);
 }
 
 window.userShapedRun = async ({ orders = 200000, changes = 100000, warmUp = true, floor = false } = {}) => {
@@ -54,8 +54,8 @@ window.userShapedRun = async ({ orders = 200000, changes = 100000, warmUp = true
   run.close();
   if (problems.length) throw new Error(`the view disagrees with the oracle: ${problems.join('; ')}`);
 
+  const figures = timeFigures(changeMs, 1000, SPIKE_MS * 1000);
   const sorted = Float64Array.from(changeMs).sort();
-  const at = (q) => sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * q))] * 1000;
   // The clock's step: the smallest gap between two readings' differences
   // (gaps under 0.1 µs are the rounding of a coarsened clock's values).
   let resolutionMs = Infinity;
@@ -66,11 +66,11 @@ window.userShapedRun = async ({ orders = 200000, changes = 100000, warmUp = true
     resolutionUs: resolutionMs * 1000,
     warmUpMs,
     loadMs,
-    p50Us: at(0.5),
-    meanUs: (sorted.reduce((a, b) => a + b, 0) / sorted.length) * 1000,
-    p99Us: at(0.99),
-    maxMs: sorted[sorted.length - 1],
-    overSpike: sorted.filter((ms) => ms > SPIKE_MS).length,
+    p50Us: figures.p50Us,
+    meanUs: figures.meanUs,
+    p99Us: figures.p99Us,
+    maxMs: figures.maxUs / 1000,
+    overSpike: figures.overSpike,
     slowest: slowest(changeMs, 8),
     stepMaxMs: stepMs.reduce((a, b) => Math.max(a, b), 0),
     stepsOverSpike: stepMs.filter((ms) => ms > SPIKE_MS).length,
