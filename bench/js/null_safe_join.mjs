@@ -13,6 +13,7 @@
 
 import { parseArgs } from 'node:util';
 import { loadFreshet } from './freshet_module.mjs';
+import { percentiles } from './stats.mjs';
 
 const { values: options } = parseArgs({
   options: { rows: { type: 'string', default: '200000' }, changes: { type: 'string', default: '20000' } },
@@ -82,7 +83,7 @@ for (let i = 0; i < CHANGES; ++i) {
 }
 const left = rows(0, ROWS), right = rows(0, ROWS);
 for (let i = 0; i < CHANGES; ++i) (i % 2 ? left : right).push({ id: ROWS + i, k: changeKey(i) });
-const p50 = (x) => Float64Array.from(x).sort()[x.length >> 1] / 1000;
+const p50 = (nanos) => percentiles(nanos).p50Us;
 console.log(`join of ${ROWS.toLocaleString('en')} x ${ROWS.toLocaleString('en')} rows (keys in ${(ROWS >> 1).toLocaleString('en')} values, 1 in 1,000 NULL), ${CHANGES.toLocaleString('en')} single-row inserts, taking turns`);
 for (const [name, p] of Object.entries(pipelines)) {
   const [row] = await p.query('SELECT n FROM pairs');
