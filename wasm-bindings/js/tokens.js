@@ -13,6 +13,22 @@ import { FreshetError } from './errors.js';
 
 const MAX_REMEMBERED = 32;  // incarnations kept in checkpoints (oldest dropped)
 
+// '000' to '999': a token's number is written from these, not with String(n)
+// or a template. V8 keeps the string of every number it converts in a cache
+// in its old generation, so each ingest's new number left a young string
+// there, and every young-generation collection copied and visited all of
+// them (~16k): 2.5-3.5 ms a collection in the orders workload against
+// ~0.5 ms without, the slowest changes of a long run.
+const THREE_DIGITS = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
+
+/** The decimal digits of a whole number 0 <= n < 2^53 (a token's are under 10^15: number()). */
+function decimal(n) {
+  let lower = '';
+  for (; n >= 1000; n = Math.floor(n / 1000)) lower = THREE_DIGITS[n % 1000] + lower;
+  const leading = THREE_DIGITS[n];
+  return (n >= 100 ? leading : leading.slice(n >= 10 ? 1 : 2)) + lower;
+}
+
 function randomId() {
   const bytes = new Uint8Array(6);
   globalThis.crypto.getRandomValues(bytes);
@@ -27,7 +43,7 @@ export class TokenBook {
   /** A token for engine token number `n`. */
   issue(n) {
     this.#issued = n + 1;
-    return `${this.#incarnation}-${n}`;
+    return `${this.#incarnation}-${decimal(n)}`;
   }
 
   /** This Pipeline object's id, the first part of its tokens. */
