@@ -368,3 +368,25 @@ test('no leak: 10k subscribe/unsubscribe cycles and 10k live views opened and cl
   live.close();
   p.close();
 });
+
+test('a mirror by value keeps its rows, their order and their objects across thousands of replaced rows', () => {
+  // Every change replaces one of 20 rows: the mirror's Map is renewed now and
+  // then (live_rows.js, RowsByValue#renew), which must change nothing a UI sees.
+  const mirror = new RowsByValue('v');
+  const rowOf = (slot, version) => ({ slot, version });
+  let expected = Array.from({ length: 20 }, (_, slot) => rowOf(slot, 0));
+  mirror.apply({ inserts: expected, deletes: [] });
+  const objects = new Map(mirror.rows().map((row) => [row.slot, row]));
+  for (let change = 1; change <= 3000; ++change) {
+    const slot = (change * 7) % 20;
+    const old = expected.find((row) => row.slot === slot);
+    const row = rowOf(slot, change);
+    const { inserts, deletes } = mirror.apply({ inserts: [row], deletes: [{ ...old }] });
+    assert.equal(deletes[0], objects.get(slot));
+    assert.equal(inserts[0], row);
+    objects.set(slot, row);
+    expected = [...expected.filter((r) => r !== old), row];   // a new row goes last, as a new Map entry does
+    assert.deepEqual(mirror.rows(), expected, `change ${change}`);
+  }
+  for (const row of mirror.rows()) assert.equal(row, objects.get(row.slot));
+});
