@@ -3,7 +3,7 @@
 // holds it: `p` with insert() and step() (step() reports its own ms as
 // `durationMs`), `take()` awaiting the view's next delta into `mirror`, and
 // close(). Either freshet (a paused pipeline and the by_region egress
-// stream) or the plain-JS floor (plain_js.mjs, each change's delta handed
+// stream, or its live view) or the plain-JS floor (plain_js.mjs, each change's delta handed
 // over through a promise as a chunk is), so that both are driven and timed
 // alike. No Node API here: the browser page imports it too.
 
@@ -23,6 +23,43 @@ export async function openFreshet(freshet) {
     mirror.apply(value.deletes, value.inserts);
   };
   return { p, mirror, take, close: () => { chunks.return(); p.close(); } };
+}
+
+/**
+ * The same, following the view as UI code does (--live): p.live('by_region',
+ * { key: 'region' }), what the React and Vue bindings wrap; take() awaits the
+ * live view's next notification and reads its current rows, as a render
+ * would.
+ */
+export async function openFreshetLive(freshet) {
+  const pipeline = await freshet.Pipeline.create({ sql: SQL });
+  pipeline.pause();
+  const view = pipeline.live('by_region', { key: 'region' });
+  let wake = null;
+  view.subscribe(() => {
+    const notified = wake;
+    wake = null;
+    notified?.();
+  });
+  let stepped = -1;  // the last step's number: take() waits for the view's rows of it
+  const p = {
+    insert: (table, rows) => pipeline.insert(table, rows),
+    step() {
+      const result = pipeline.step();
+      stepped = result.step;
+      return result;
+    },
+    stats: () => pipeline.stats(),
+  };
+  const mirror = new DeltaMirror();
+  const take = async () => {
+    // Status notifications (loading, ready) carry no changes: wait for the step's own.
+    while (view.status !== 'error' && view.changes?.step !== stepped) await new Promise((resolve) => { wake = resolve; });
+    if (view.status === 'error') throw view.error;
+    mirror.view.clear();
+    mirror.apply([], view.current);
+  };
+  return { p, mirror, take, close: () => { view.close(); pipeline.close(); } };
 }
 
 /**

@@ -29,6 +29,10 @@
 // load, changes, timing and counters, so that its changes over 4 ms say how
 // often this machine alone stalls an application that does next to nothing.
 //
+// --live follows the view through p.live('by_region', { key: 'region' }), as
+// UI code does (the React and Vue bindings), instead of an egress stream:
+// each change awaits the live view's notification and reads its rows.
+//
 // --warm-up calls the package's warmUp() first (and reports how long it
 // took): V8 then compiles the engine's hot paths with its optimizing tier
 // before the load instead of during the load and the first ~1,000 changes,
@@ -38,7 +42,7 @@
 // fetch: V8's compiler threads finish meanwhile); without it, at once.
 //
 //   FRESHET_MODULE=wasm-bindings/js/node.js node bench/js/user_shaped.mjs
-//       [--orders 200000] [--changes 3000] [--warm-up [--warm-up-lead MS]] [--explain-spikes] [--floor] [--big-step] [--rounds 5] [--json out.json]
+//       [--orders 200000] [--changes 3000] [--warm-up [--warm-up-lead MS]] [--explain-spikes] [--floor | --live] [--big-step] [--rounds 5] [--json out.json]
 
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -47,7 +51,7 @@ import { parseArgs } from 'node:util';
 import { runInNewContext } from 'node:vm';
 import { loadFreshet } from './freshet_module.mjs';
 import { compareResults, makeWorkload, referenceResult } from './workload.mjs';
-import { openFloor, openFreshet } from './app_engines.mjs';
+import { openFloor, openFreshet, openFreshetLive } from './app_engines.mjs';
 import { slowestChanges, timeFigures } from './change_times.mjs';
 import { mainThreadNow, mainThreadSince, otherThreadsCpuMs } from './main_thread.mjs';
 import './stats.mjs';  // sets --expose-gc
@@ -60,13 +64,14 @@ const { values: options } = parseArgs({
     'warm-up-lead': { type: 'string', default: '0' },
     'explain-spikes': { type: 'boolean', default: false },
     floor: { type: 'boolean', default: false },
+    live: { type: 'boolean', default: false },
     'big-step': { type: 'boolean', default: false },
     rounds: { type: 'string', default: '5' },
     json: { type: 'string' },
   },
 });
 const gc = runInNewContext('gc');
-if (options.floor && (options['warm-up'] || options['big-step'])) throw new Error('--floor: no --warm-up or --big-step (the floor has neither)');
+if (options.floor && (options['warm-up'] || options['big-step'] || options.live)) throw new Error('--floor: no --warm-up, --big-step or --live (the floor has none)');
 const importStarted = performance.now();
 const freshet = options.floor ? null : await loadFreshet();
 const importMs = performance.now() - importStarted;
@@ -112,7 +117,7 @@ function slowestByChange(values, count, toMs) {
 
 /** The application's engine (freshet, or the floor with --floor) with the customers in it. */
 async function openPipeline() {
-  const run = options.floor ? await openFloor() : await openFreshet(freshet);
+  const run = options.floor ? await openFloor() : options.live ? await openFreshetLive(freshet) : await openFreshet(freshet);
   run.p.insert('customers', workload.customers);
   run.p.step();  // no orders yet: an empty join, no chunk
   return run;
@@ -194,7 +199,7 @@ if (options['big-step']) report.bigStep = await bigStepRun();
 
 const u = report.userShaped;
 const f = (x) => x.toFixed(2);
-console.log(`user-shaped run${options.floor ? ' OF THE PLAIN-JS FLOOR (not freshet)' : ''}: ${report.orders.toLocaleString('en')} orders in one insert + one step, ${report.changes.toLocaleString('en')} single-row inserts/upserts (load average ${report.loadAverage.toFixed(2)})`);
+console.log(`user-shaped run${options.floor ? ' OF THE PLAIN-JS FLOOR (not freshet)' : options.live ? ' following p.live()' : ''}: ${report.orders.toLocaleString('en')} orders in one insert + one step, ${report.changes.toLocaleString('en')} single-row inserts/upserts (load average ${report.loadAverage.toFixed(2)})`);
 console.log(`  startup       import ${importMs.toFixed(0)} ms; ${warmUpMs === null ? 'no warm-up (--warm-up calls warmUp())' : `warmUp() ${warmUpMs.toFixed(0)} ms${Number(options['warm-up-lead']) > 0 ? `, the load ${options['warm-up-lead']} ms after its start` : ''}`}`);
 console.log(`  load          ${u.loadMs.toFixed(1)} ms            target <= 150 ms`);
 if (u.loadMainThread) {
