@@ -32,7 +32,7 @@ const NO_ROWS = Object.freeze([]);
 // { step, ...changes }, built from an empty object: the notification's
 // changes stay until the next one, and V8 may allocate a literal's objects
 // in the old generation once most of them outlive a young collection (see
-// live_rows.js, CountedRow), which kept each change's rows alive longer.
+// live_rows.js, above CountedRow), which kept each change's rows alive longer.
 function withStep(step, changes) {
   const result = {};
   result.step = step;

@@ -17,8 +17,8 @@ const MAX_REMEMBERED = 32;  // incarnations kept in checkpoints (oldest dropped)
 // or a template. V8 keeps the string of every number it converts in a cache
 // in its old generation, so each ingest's new number left a young string
 // there, and every young-generation collection copied and visited all of
-// them (~16k): 2.5-3.5 ms a collection in the orders workload against
-// ~0.5 ms without, the slowest changes of a long run.
+// them (~16k): 2.5-4.5 ms a collection in the orders workload against
+// ~0.5-0.8 ms without, the slowest changes of a long run.
 const THREE_DIGITS = Array.from({ length: 1000 }, (_, i) => String(i).padStart(3, '0'));
 
 /** The decimal digits of a whole number 0 <= n < 2^53 (a token's are under 10^15: number()). */
