@@ -3,9 +3,10 @@
 // holds it: `p` with insert() and step() (step() reports its own ms as
 // `durationMs`), `take()` awaiting the view's next delta into `mirror`, and
 // close(). Either freshet (a paused pipeline and the by_region egress
-// stream, or its live view) or the plain-JS floor (plain_js.mjs, each change's delta handed
-// over through a promise as a chunk is), so that both are driven and timed
-// alike. No Node API here: the browser page imports it too.
+// stream, or its live view) or the plain-JS floor (plain_js.mjs, each
+// change's delta handed over through a promise as a chunk is), so that both
+// are driven and timed alike. No Node API here: the browser page imports it
+// too.
 
 import { DeltaMirror } from './engine.mjs';
 import { create as createFloor } from './plain_js.mjs';

@@ -115,7 +115,7 @@ function slowestByChange(values, count, toMs) {
   return slowestChanges(values, count).map(([i, value]) => `#${i} ${(value * toMs).toFixed(1)}`);
 }
 
-/** The application's engine (freshet, or the floor with --floor) with the customers in it. */
+/** The application's engine (freshet's egress stream, its live view with --live, or the floor with --floor) with the customers in it. */
 async function openPipeline() {
   const run = options.floor ? await openFloor() : options.live ? await openFreshetLive(freshet) : await openFreshet(freshet);
   run.p.insert('customers', workload.customers);

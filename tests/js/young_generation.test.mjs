@@ -2,13 +2,12 @@
 // its pause grows with the young objects still referenced when it runs, and
 // pauses of 3-7 ms every few thousand changes were the slowest changes of a
 // long run. Old objects referencing young ones keep them alive: V8's cache
-// of number strings (each change's completion token, a live view's
-// doubles: tokens.js writes those digits itself, live_rows.js has
-// JSON.stringify write them), hash
-// tables V8 rebuilds in the old generation (a live view's Map: renewed),
-// and objects of literals V8 decided to allocate old (a step's signal, a
-// mirror's entries: classes). The first tests measure what survives; the
-// others check the digits are the same text.
+// of number strings (each change's completion token, a live view's doubles:
+// tokens.js writes those digits itself, live_rows.js has JSON.stringify
+// write them), hash tables V8 rebuilds in the old generation (a live view's
+// Map: renewed), and objects of literals V8 decided to allocate old (a
+// step's signal, a mirror's entries: classes). The first tests measure what
+// survives; the others check the digits are the same text.
 
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
