@@ -4,17 +4,13 @@
 // the package's files, and the workerd entry with the .wasm imported as a
 // compiled WebAssembly.Module, as wrangler's CompiledWasm rule does.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 
-const here = fileURLToPath(new URL('.', import.meta.url));
+import { runModule } from './support.mjs';
 
 // Runs `program` (an ES module) in a child process; the last line printed is its JSON result.
 function run(program, nodeOptions = []) {
-  const output = execFileSync(process.execPath, [...nodeOptions, '--input-type=module', '-e', program],
-                              { cwd: here, encoding: 'utf8' });
-  return JSON.parse(output.trim().split('\n').pop());
+  return JSON.parse(runModule(program, nodeOptions).trim().split('\n').pop());
 }
 
 const USE = `

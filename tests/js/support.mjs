@@ -1,10 +1,21 @@
 // Shared by the JS tests: the orders/customers sample program and small helpers.
 
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 // The program text lives in fixtures/orders.sql: the checkpoint fixtures were
 // written from it, and the native tests read them with the same text.
 export const ORDERS_SQL = readFileSync(new URL('./fixtures/orders.sql', import.meta.url), 'utf8');
+
+/**
+ * What `program` (an ES module) prints, run in a fresh Node process with
+ * `nodeOptions`, from this folder (so that 'freshet' and the fixtures resolve).
+ */
+export function runModule(program, nodeOptions = []) {
+  return execFileSync(process.execPath, [...nodeOptions, '--input-type=module', '-e', program],
+                      { cwd: fileURLToPath(new URL('.', import.meta.url)), encoding: 'utf8', maxBuffer: 1 << 28 });
+}
 
 /** Resolves after pending timers of this turn ran (the auto-step timer among them). */
 export function tick(ms = 0) {

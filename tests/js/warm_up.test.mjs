@@ -7,13 +7,11 @@
 // covered in loader.test.mjs. One test reads V8's own trace: that the
 // warm-up's end does not throw away the optimized code it exists to have.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 
 import { Pipeline, warmUp } from 'freshet';
 
-import { ORDERS_SQL, bag, tick } from './support.mjs';
+import { ORDERS_SQL, bag, runModule, tick } from './support.mjs';
 
 // The warm-up's own table names, in a program of the application's.
 const SAME_NAMES_SQL = `
@@ -104,8 +102,7 @@ test('closing the warm-up\'s pipeline and streams throws away none of the per-ch
   // class first breaks what the code assumed of that class, as closing a
   // stream or freeing a pipeline's engine did at the warm-up's end: the
   // application's first ~4,000 changes then had that code compiled again.
-  const trace = execFileSync(process.execPath, ['--trace-deopt', '--input-type=module', '-e', "import { warmUp } from 'freshet'; await warmUp();"],
-                             { cwd: fileURLToPath(new URL('.', import.meta.url)), encoding: 'utf8', maxBuffer: 1 << 28 });
+  const trace = runModule("import { warmUp } from 'freshet'; await warmUp();", ['--trace-deopt']);
   const thrownAway = trace.split('\n')
     .filter((line) => line.includes('marking dependent code') && line.includes('reason: code dependencies'))
     .map((line) => /<SharedFunctionInfo ([^>]*)>/.exec(line)?.[1])
@@ -131,8 +128,7 @@ test('after the warm-up, an application\'s single-row steps have V8 optimize non
       await stream.next();
     }
     await p.close();`;
-  const trace = execFileSync(process.execPath, ['--trace-opt', '--input-type=module', '-e', script],
-                             { cwd: fileURLToPath(new URL('.', import.meta.url)), encoding: 'utf8', maxBuffer: 1 << 28 });
+  const trace = runModule(script, ['--trace-opt']);
   const afterWarmUp = trace.slice(trace.indexOf('WARMED UP'));
   const optimizedAgain = afterWarmUp.split('\n')
     .filter((line) => line.startsWith('[marking') && line.includes('for optimization'))

@@ -10,9 +10,8 @@
 // survives; the others check the digits are the same text.
 
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
+import { runModule } from './support.mjs';
 import { TokenBook } from '../../wasm-bindings/js/tokens.js';
 import { valuesText } from '../../wasm-bindings/js/live_rows.js';
 
@@ -37,8 +36,7 @@ function youngBytesAfterChanges(follow) {
     gc({ type: 'minor' });
     console.log(v8.getHeapSpaceStatistics().find((space) => space.space_name === 'new_space').space_used_size);
     p.close();`;
-  return Number(execFileSync(process.execPath, ['--expose-gc', '--input-type=module', '-e', script],
-                             { cwd: fileURLToPath(new URL('.', import.meta.url)), encoding: 'utf8' }).trim());
+  return Number(runModule(script, ['--expose-gc']).trim());
 }
 
 test('20,000 changes awaited on an egress stream leave next to nothing alive in the young generation', () => {
