@@ -78,10 +78,6 @@ class Signal {
   }
 }
 
-function signal() {
-  return new Signal();
-}
-
 const RAW_ROWS = Object.freeze({ updateFormat: 'raw' });  // insert()'s options, not an object a call
 
 export class Pipeline {
@@ -94,7 +90,7 @@ export class Pipeline {
   #stepper = new AutoStepper((forced, clockDue) => this.#autoStep(forced, clockDue));
   #clock;                           // the time each step gives NOW() (StepClock)
   #usesClock = false;               // some view reads NOW()
-  #stepped = null;                  // a signal() that settles after the next step, made when awaited
+  #stepped = null;                  // a Signal that settles after the next step, made when awaited
   #connectors = new Map();          // name → Connector
   #connectorNumbers = new Map();    // the number the engine knows a connector by → Connector
   #nextConnectorNumber = 1;         // never reused: a removed connector's late writes find nobody
@@ -374,7 +370,7 @@ export class Pipeline {
   /** Settles after the next step (rejects when the pipeline fails). */
   #nextStep() {
     if (this.#failure) return Promise.reject(this.#failure);
-    this.#stepped ??= signal();
+    this.#stepped ??= new Signal();
     return this.#stepped.promise;
   }
 
