@@ -5,7 +5,7 @@
 // the block. Run from the project root: node tests/fuzz/make_row_block_seeds.mjs
 import { writeFileSync } from 'node:fs';
 
-import { writeRowBlock } from '../../wasm-bindings/js/row_block.js';
+import { RECORDS, ROWS, writeRowBlock } from '../../wasm-bindings/js/row_block.js';
 
 // fuzz_schema() of json_input_harness.h, in order.
 const NAMES = ['id', 'name', 'amount', 'b', 'tiny', 'small', 'i', 'r', 'd', 'day', 'ts', 'ID2'];
@@ -16,14 +16,14 @@ const rows = [
   { id: 4, name: '😀', amount: '-0.5', small: '42', r: 'NaN', d: '-Infinity' },
 ];
 const seeds = {
-  raw_keyless: [0, rows, false],
-  raw_keyed: [4, rows, false],
-  ops_keyed: [4, [{ insert: rows[0] }, { delete: { id: 1, day: '2024-02-29' } }, { delete: rows[1] }, { insert: rows[3] }], true],
-  ops_keyless: [0, [{ insert: rows[2] }, { delete: rows[2] }], true],
+  raw_keyless: [0, rows, ROWS],
+  raw_keyed: [4, rows, ROWS],
+  ops_keyed: [4, [{ insert: rows[0] }, { delete: { id: 1, day: '2024-02-29' } }, { delete: rows[1] }, { insert: rows[3] }], RECORDS],
+  ops_keyless: [0, [{ insert: rows[2] }, { delete: rows[2] }], RECORDS],
 };
-for (const [name, [mode, records, withOps]] of Object.entries(seeds)) {
+for (const [name, [mode, records, kind]] of Object.entries(seeds)) {
   const heap = new Uint8Array(1 << 16);
-  const size = writeRowBlock(heap, 8, heap.length - 8, records, NAMES, withOps);
+  const size = writeRowBlock(heap, 8, heap.length - 8, records, NAMES, kind);
   if (size < 0) throw new Error(`${name}: the writer refused (${size})`);
   writeFileSync(new URL(`corpus/row_block/${name}`, import.meta.url), Buffer.concat([Buffer.from([mode]), heap.subarray(8, 8 + size)]));
 }

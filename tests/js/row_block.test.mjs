@@ -9,7 +9,7 @@ import { inspect } from 'node:util';
 
 import { Pipeline } from 'freshet';
 
-import { REFUSED, writeRowBlock } from '../../wasm-bindings/js/row_block.js';
+import { DELETES, RECORDS, REFUSED, writeRowBlock } from '../../wasm-bindings/js/row_block.js';
 import { bag, random } from './support.mjs';
 
 const SQL = `
@@ -37,18 +37,28 @@ function insertBoth(both, rows) {
   return ingestBoth(both, rows, 'raw');
 }
 
-/** Ingests `records` as objects and as their JSON text; checks the outcomes agree. */
-function ingestBoth({ viaRows, viaText }, records, updateFormat = 'insert_delete') {
+/** Deletes `rows` (p.delete()) and ingests their {delete: row} records' JSON text; checks the outcomes agree. */
+function deleteBoth(both, rows) {
+  return ingestBoth(both, rows, 'delete');
+}
+
+/**
+ * Ingests `records` as objects and as their JSON text; checks the outcomes
+ * agree. `how`: 'raw' inserts rows, 'delete' deletes rows (p.delete()).
+ */
+function ingestBoth({ viaRows, viaText }, records, how = 'insert_delete') {
   const rows = records;
   let rowsError = null, textError = null;
   try {
-    if (updateFormat === 'raw') viaRows.insert('t', rows);
+    if (how === 'raw') viaRows.insert('t', rows);
+    else if (how === 'delete') viaRows.delete('t', rows);
     else viaRows.ingest('t', rows);
   } catch (error) {
     rowsError = error;
   }
   try {
-    viaText.ingest('t', jsonText(rows), { updateFormat });
+    if (how === 'delete') viaText.ingest('t', jsonText(rows.map((row) => ({ delete: row }))));
+    else viaText.ingest('t', jsonText(rows), { updateFormat: how });
   } catch (error) {
     textError = error;
   }
@@ -131,8 +141,18 @@ test('random inserts and deletes (by key and whole rows): as blocks, the same as
   both.viaRows.ingest('t', [{ insert: { id: 700000, n: 1 } }, { delete: { id: 700000 } }, { delete: { id: 700001 } }]);
   assert.equal(both.viaRows.stats().inputs.t.totalBytes - before, 16 + 9 * 3 * NAMES.length + 3);
   both.viaText.ingest('t', '[{"insert": {"id": 700000, "n": 1}}, {"delete": {"id": 700000}}, {"delete": {"id": 700001}}]');
-  both.viaRows.delete('t', [...live.keys()].slice(0, 5).map((key) => ({ id: key })));
-  both.viaText.ingest('t', jsonText([...live.keys()].slice(0, 5).map((key) => ({ delete: { id: key } }))));
+  // delete(): rows each deleted, by key and whole, cross as a block too
+  // (with an operation byte a row, and no record object made for each).
+  const doomed = [...live.keys()].slice(0, 6).map((key, i) => (i % 2 ? { id: key } : live.get(key)));
+  const stringBytes = doomed.reduce((sum, row) => sum + (typeof row.v === 'string' ? 4 + new TextEncoder().encode(row.v).length : 0), 0);
+  const beforeDeletes = both.viaRows.stats().inputs.t.totalBytes;
+  assert.equal(deleteBoth(both, doomed), null);
+  assert.equal(both.viaRows.stats().inputs.t.totalBytes - beforeDeletes, 16 + 9 * 6 * NAMES.length + 6 + stringBytes);
+  assert.equal(deleteBoth(both, [{ id: 800000 }]), null);  // a key that is not there deletes nothing
+  sameState(both);
+  for (const rows of [[{ id: 1, n: 1.5 }], [{ v: 'no key' }], [{ id: 1, colour: 'red' }], [new Date()], [{ id: 2n ** 70n }]]) {
+    assert.ok(deleteBoth(both, rows), `refused: ${inspect(rows)}`);
+  }
   sameState(both);
   const bad = [
     [{ insert: { id: 1, n: 1 }, delete: { id: 2 } }],
@@ -208,9 +228,16 @@ test('writeRowBlock: plain rows are written, others refused, short room asked fo
     assert.equal(writeRowBlock(heap, 0, heap.length, [row], NAMES), REFUSED, inspect(row));
   }
   for (const record of [{ insert: { id: 1 }, delete: { id: 1 } }, { upsert: { id: 1 } }, { insert: [1] }, { insert: null }]) {
-    assert.equal(writeRowBlock(heap, 0, heap.length, [record], NAMES, true), REFUSED, inspect(record));
+    assert.equal(writeRowBlock(heap, 0, heap.length, [record], NAMES, RECORDS), REFUSED, inspect(record));
   }
-  assert.equal(writeRowBlock(heap, 0, heap.length, [{ delete: { id: 1 } }], NAMES, true), 16 + 9 * 8 + 1);
+  assert.equal(writeRowBlock(heap, 0, heap.length, [{ delete: { id: 1 } }], NAMES, RECORDS), 16 + 9 * 8 + 1);
+  // Rows to delete: the same block as their {delete: row} records, byte for byte.
+  const deleted = [{ id: 1, v: 'héllo' }, { id: 2, b: true, day: null }];
+  const [asRows, asRecords] = [new Uint8Array(1 << 12), new Uint8Array(1 << 12)];  // zeros where a cell has no value
+  const size = writeRowBlock(asRows, 0, asRows.length, deleted, NAMES, DELETES);
+  assert.equal(writeRowBlock(asRecords, 0, asRecords.length, deleted.map((row) => ({ delete: row })), NAMES, RECORDS), size);
+  assert.deepEqual(asRows.subarray(0, size), asRecords.subarray(0, size));
+  assert.equal(writeRowBlock(heap, 0, heap.length, [{ delete: { id: 1 } }], NAMES, DELETES), REFUSED);  // a record is not a row
   const needed = writeRowBlock(heap, 0, 100, [{ id: 1, v: 'x'.repeat(500) }], NAMES);
   assert.ok(needed < 0 && needed !== REFUSED && -needed >= 16 + 9 * 8 + 4 + 500, `${needed}`);
   assert.ok(writeRowBlock(heap, 0, -needed, [{ id: 1, v: 'x'.repeat(500) }], NAMES) > 0);

@@ -78,14 +78,15 @@ export class EngineFastPath {
 
   /**
    * Ingests objects into table number `table` as a row block
-   * (row_block.js): rows to insert, or with `withOps` insert_delete records.
+   * (row_block.js) of the `kind` it names: rows to insert (ROWS),
+   * insert_delete records (RECORDS) or rows to delete (DELETES).
    * @returns {number} the token, or REFUSED: the objects are not plain or
    * the engine refused them, and nothing was applied — send them as JSON,
    * whose errors are the ones to report.
    * @param {string[]} names the table's column names
    */
-  ingestObjects(table, records, names, withOps) {
-    const token = this.#ingestObjectsInParts(table, records, names, withOps);
+  ingestObjects(table, records, names, kind) {
+    const token = this.#ingestObjectsInParts(table, records, names, kind);
     this.#releaseLargeInput();
     return token;
   }
@@ -95,11 +96,11 @@ export class EngineFastPath {
   // block of 200k orders was 5.4 MB of wasm memory touched for the first
   // time, for one reading. Rows that fit one part go whole. A part refused
   // drops the parts before it (the next ingest, the JSON, starts afresh).
-  #ingestObjectsInParts(table, records, names, withOps) {
+  #ingestObjectsInParts(table, records, names, kind) {
     const partRows = Math.max(1, Math.floor(PART_CELLS / names.length));
     for (let from = 0; ; from += partRows) {
       const to = Math.min(records.length, from + partRows);
-      const bytes = this.#writeBlock(records, names, withOps, from, to);
+      const bytes = this.#writeBlock(records, names, kind, from, to);
       if (bytes < 0) return REFUSED;
       const last = to === records.length;
       const part = from === 0 ? (last ? WHOLE : FIRST_PART) : last ? LAST_PART : MIDDLE_PART;
@@ -111,14 +112,14 @@ export class EngineFastPath {
 
   // Writes records [from, to) as a row block into the input buffer,
   // growing it as asked: the block's bytes, or REFUSED.
-  #writeBlock(records, names, withOps, from, to) {
+  #writeBlock(records, names, kind, from, to) {
     const module = this.#module;
-    let bytes = writeRowBlock(module.HEAPU8, this.#input, this.#capacity, records, names, withOps, module.HEAPF64, from, to);
+    let bytes = writeRowBlock(module.HEAPU8, this.#input, this.#capacity, records, names, kind, module.HEAPF64, from, to);
     // -(the room it asks for): the fixed part and a guess for the strings,
     // then, if the strings overflow the guess, exactly the rest.
     for (let tries = 0; tries < 2 && bytes < 0 && bytes !== REFUSED; ++tries) {
       this.#reserve(-bytes);  // the memory may grow: the views are read again
-      bytes = writeRowBlock(module.HEAPU8, this.#input, this.#capacity, records, names, withOps, module.HEAPF64, from, to);
+      bytes = writeRowBlock(module.HEAPU8, this.#input, this.#capacity, records, names, kind, module.HEAPF64, from, to);
     }
     return bytes < 0 ? REFUSED : bytes;
   }

@@ -36,7 +36,7 @@ import { replaceEngineProgram } from './replace_program.js';
 import { Program } from './program.js';
 import { parseQueryRows } from './query.js';
 import { labelOf, retryPolicy, withRetries } from './retrying.js';
-import { REFUSED } from './row_block.js';
+import { DELETES, RECORDS, REFUSED, ROWS } from './row_block.js';
 import { openProgram, runtimeErrorOptions } from './runtime_errors.js';
 import { toStats } from './stats.js';
 import { TokenBook } from './tokens.js';
@@ -79,6 +79,11 @@ class Signal {
 }
 
 const RAW_ROWS = Object.freeze({ updateFormat: 'raw' });  // insert()'s options, not an object a call
+// delete()'s: its rows are each deleted, written as such (row_block.js
+// DELETES); their {delete: row} records are made only for the JSON way and
+// the log. (A record object a row cost an allocation, and the records' map
+// changed under code V8 had optimized for them: see the warm-up's deletes.)
+const DELETE_ROWS = Object.freeze({ updateFormat: 'insert_delete' });
 
 export class Pipeline {
   #module;
@@ -461,15 +466,16 @@ export class Pipeline {
     } else if (Array.isArray(data)) {
       if (format !== 'json') throw invalidArgument(`an array of objects is JSON input, not ${format}`);
       // Plain objects cross as a row block (row_block.js).
-      const withOps = updateFormat === 'insert_delete';
-      const token = number >= 0 && (withOps || updateFormat === 'raw')
-        ? this.#fast.ingestObjects(number, data, this.#program.columnNames(number), withOps)
+      const deletes = options === DELETE_ROWS;
+      const kind = deletes ? DELETES : updateFormat === 'insert_delete' ? RECORDS : updateFormat === 'raw' ? ROWS : -1;
+      const token = number >= 0 && kind >= 0
+        ? this.#fast.ingestObjects(number, data, this.#program.columnNames(number), kind)
         : REFUSED;
       if (token !== REFUSED) {
-        if (record) Object.assign(record, { format, updateFormat, array: true, payload: encoder.encode(stringifyJson(data)) });
+        if (record) Object.assign(record, { format, updateFormat, array: true, payload: encoder.encode(stringifyJson(deletes ? deleteRecords(data) : data)) });
         return this.#accepted(token);
       }
-      payload = stringifyJson(data);
+      payload = stringifyJson(deletes ? deleteRecords(data) : data);
       array = true;
     } else {
       throw invalidArgument('ingest takes JSON or CSV text, bytes, or an array of objects');
@@ -498,8 +504,7 @@ export class Pipeline {
 
   /** Deletes rows, or for a table with a PRIMARY KEY, rows by key ({ id: 1 }). */
   delete(table, rowsOrKeys) {
-    const rows = Array.isArray(rowsOrKeys) ? rowsOrKeys : [rowsOrKeys];
-    return this.ingest(table, rows.map((row) => ({ delete: row })));
+    return this.ingest(table, Array.isArray(rowsOrKeys) ? rowsOrKeys : [rowsOrKeys], DELETE_ROWS);
   }
 
   /** @returns {'complete' | 'inprogress'} */
@@ -861,6 +866,11 @@ export class Pipeline {
     if (stopped) throw stopped;
     return this.#engine;
   }
+}
+
+/** delete()'s rows as the insert_delete records they stand for. */
+function deleteRecords(rows) {
+  return rows.map((row) => ({ delete: row }));
 }
 
 /** A WeakRef to `object`, or where the host has none (workerd) a strong one. */

@@ -2,7 +2,9 @@
 // row_block.h) straight into wasm memory: no JSON.stringify, no encoding of
 // the text, no JSON parsing in wasm: inserting 10k orders costs ~2.8x less
 // than the JSON way (bench/js/README.md). Both update formats: rows to
-// insert (raw), and {insert: row} / {delete: row} records (insert_delete).
+// insert (raw), and {insert: row} / {delete: row} records (insert_delete);
+// and rows each to be deleted (p.delete()), written as insert_delete
+// without a record object made for each.
 //
 // ## Design
 // A block must mean exactly what the rows' JSON would, so only rows whose
@@ -19,6 +21,10 @@
 // undefined one would pass the key count; such rows are not plain data.)
 
 export const REFUSED = -2;
+// What the records are (writeRowBlock's `kind`).
+export const ROWS = 0;     // rows to insert (raw)
+export const RECORDS = 1;  // {insert: row} / {delete: row} (insert_delete)
+export const DELETES = 2;  // rows, each to be deleted (insert_delete: their records are {delete: row})
 
 const HEADER_BYTES = 16;
 const MAGIC = 0x31425246;  // "FRB1"
@@ -35,10 +41,10 @@ function isPlainObject(row) {
 
 /**
  * The bytes a block of these rows needs before its strings.
- * @param {number} rows @param {number} columns @param {boolean} withOps
+ * @param {number} rows @param {number} columns @param {number} kind
  */
-function fixedBlockBytes(rows, columns, withOps = false) {
-  return HEADER_BYTES + 9 * rows * columns + (withOps ? rows : 0);
+function fixedBlockBytes(rows, columns, kind) {
+  return HEADER_BYTES + 9 * rows * columns + (kind === ROWS ? 0 : rows);
 }
 
 // The row of an insert_delete record {insert: row} / {delete: row}, with
@@ -58,23 +64,24 @@ function recordRow(record) {
 
 /**
  * Writes `records` (those from index `from` to `to`) as a block at `address` (8-byte aligned) in `heap`,
- * within `capacity` bytes: rows to insert (the raw update format), or with
- * `withOps` records `{insert: row}` / `{delete: row}` (insert_delete).
+ * within `capacity` bytes: as `kind` says, rows to insert (ROWS: the raw
+ * update format), records `{insert: row}` / `{delete: row}` (RECORDS:
+ * insert_delete), or rows to delete (DELETES: insert_delete).
  * @returns {number} the block's size in bytes, REFUSED when the records are
  * not plain (send JSON), or -(bytes) when the block did not fit: grow to
  * at least that and call again (a block of long strings may ask twice).
  * @param {Uint8Array} heap the wasm memory @param {number} address @param {number} capacity
  * @param {object[]} records @param {string[]} names the table's column names, in order
- * @param {boolean} withOps
+ * @param {number} kind ROWS, RECORDS or DELETES
  * @param {Float64Array} doubles a view of the same memory as `heap`, from the
  *   same offset (the wasm memory's HEAPF64: a view per call costs more than
  *   a one-row block's writing)
  * @param {number} from @param {number} to
  */
-export function writeRowBlock(heap, address, capacity, records, names, withOps = false,
+export function writeRowBlock(heap, address, capacity, records, names, kind = ROWS,
   doubles = new Float64Array(heap.buffer, heap.byteOffset, heap.byteLength >> 3), from = 0, to = records.length) {
   const rowCount = to - from, columnCount = names.length;
-  const stringsStart = fixedBlockBytes(rowCount, columnCount, withOps);
+  const stringsStart = fixedBlockBytes(rowCount, columnCount, kind);
   if (address % 8 !== 0 || heap.byteOffset % 8 !== 0) return REFUSED;
   // Not even the fixed part fits: ask for it and some room for strings, not
   // for an exact count — a walk over every row only to size the buffer
@@ -94,18 +101,20 @@ export function writeRowBlock(heap, address, capacity, records, names, withOps =
   writeU32(heap, address, MAGIC);
   writeU32(heap, address + 4, rowCount);
   writeU32(heap, address + 8, columnCount);
-  writeU32(heap, address + 12, withOps ? HAS_OPS : 0);
+  writeU32(heap, address + 12, kind === ROWS ? 0 : HAS_OPS);
   let stringAt = stringsStart;  // from the block's start
   let cell = 0;
   for (let r = 0; r < rowCount; ++r) {
     let row = records[from + r];
-    if (withOps) {
+    if (kind === RECORDS) {
       const record = recordRow(row);
       if (!record) return REFUSED;
       row = record.row;
       heap[opsAt + r] = record.op;
     } else if (!isPlainObject(row)) {
       return REFUSED;
+    } else if (kind === DELETES) {
+      heap[opsAt + r] = 0;
     }
     let present = 0;
     for (let c = 0; c < columnCount; ++c, ++cell) {
@@ -128,7 +137,7 @@ export function writeRowBlock(heap, address, capacity, records, names, withOps =
           if (hasWellFormed && !value.isWellFormed()) return REFUSED;
           // UTF-8 takes at most 3 bytes per UTF-16 unit.
           const room = 4 + 3 * value.length;
-          if (stringAt + room > capacity) return -(stringAt + stringBytesFrom(records, names, from + r, c, to, withOps));
+          if (stringAt + room > capacity) return -(stringAt + stringBytesFrom(records, names, from + r, c, to, kind));
           const at = address + stringAt + 4;
           let written = asciiInto(heap, at, value);
           if (written < 0) written = encoder.encodeInto(value, heap.subarray(at, address + stringAt + room)).written;
@@ -171,10 +180,10 @@ function sendsOnlyColumns(row, names, present) {
 }
 
 // Bytes the strings from row `fromRow`, column `fromColumn` on (to row `to`) may take.
-function stringBytesFrom(records, names, fromRow, fromColumn, to, withOps) {
+function stringBytesFrom(records, names, fromRow, fromColumn, to, kind) {
   let bytes = 0;
   for (let r = fromRow; r < to; ++r) {
-    const row = withOps ? recordRow(records[r])?.row : records[r];
+    const row = kind === RECORDS ? recordRow(records[r])?.row : records[r];
     for (let c = r === fromRow ? fromColumn : 0; c < names.length; ++c) {
       const value = row?.[names[c]];
       if (typeof value === 'string') bytes += 4 + 3 * value.length;

@@ -50,18 +50,24 @@ function readRows(words, bytes, at, count, kindsAt, columnCount, columns) {
     const row = {};
     let text = (at + 1 + columnCount) * 8;  // the row's strings
     for (let c = 0; c < columnCount; ++c) {
-      const value = words[at + 1 + c];
+      const word = words[at + 1 + c];
       const kind = words[kindsAt + c];
+      let value;
       if (nulls & (1 << c)) {
-        row[columns[c].name] = null;
+        value = null;
       } else if (kind === NUMBER) {
-        row[columns[c].name] = value;
+        value = word;
       } else if (kind === BOOLEAN) {
-        row[columns[c].name] = value !== 0;
+        value = word !== 0;
       } else {
-        row[columns[c].name] = readString(bytes, text, value);
-        text += value;
+        value = readString(bytes, text, word);
+        text += word;
       }
+      // One store for every kind: V8's optimized code assumes the column
+      // names a store has seen, and a store per kind had seen the boolean
+      // columns of the warm-up's program only (an application's first
+      // boolean column threw readRows() away, traced with --trace-deopt).
+      row[columns[c].name] = value;
     }
     at = Math.ceil(text / 8);
     rows[r] = row;

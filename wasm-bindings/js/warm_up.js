@@ -18,11 +18,13 @@
 //
 // The program touches what ordinary programs use: a PRIMARY KEY table's
 // upserts and deletes, a table without a key (inserts and deletes of whole
-// rows), a join, GROUP BYs (COUNT/SUM/MAX over the join; AVG/MIN and
+// rows, by delete() and as insert_delete records; values of every kind),
+// a join, GROUP BYs (COUNT/SUM/MAX over the join; AVG/MIN and
 // COUNT(DISTINCT) by a column; by a CASE), a filter, DISTINCT, a top-k
 // (ORDER BY ... LIMIT) and a ROW_NUMBER() window, one big step and
 // single-row steps (which merge the traces' spines level by level), the
-// egress of two views and an output (a callback sink) of a third. Its
+// egress of two views (chunks taken after their step, and asked for
+// before it) and an output (a callback sink) of a third. Its
 // pipeline is closed at the end: it shares nothing with the application's
 // pipelines but the wasm instance (whose memory it does not grow: its peak
 // fits in the initial 16 MiB). It does not wait for V8's compiler threads:
@@ -53,12 +55,12 @@ import { callbackSink } from './sinks/callback_sink.js';
 const PROGRAM = `
 CREATE TABLE warm_keys (id BIGINT NOT NULL PRIMARY KEY, name VARCHAR);
 CREATE TABLE warm_facts (id BIGINT NOT NULL PRIMARY KEY, key_id BIGINT, amount DOUBLE);
-CREATE TABLE warm_plain (a BIGINT, b VARCHAR);
+CREATE TABLE warm_plain (a BIGINT, b VARCHAR, flag BOOLEAN, score DOUBLE, note VARCHAR);
 CREATE MATERIALIZED VIEW warm_by_name AS
   SELECT k.name, COUNT(*) AS n, SUM(f.amount) AS total, MAX(f.amount) AS top
   FROM warm_facts f JOIN warm_keys k ON f.key_id = k.id
   GROUP BY k.name;
-CREATE MATERIALIZED VIEW warm_even AS SELECT a, b FROM warm_plain WHERE a % 2 = 0;
+CREATE MATERIALIZED VIEW warm_even AS SELECT a, b, flag, score FROM warm_plain WHERE a % 2 = 0;
 CREATE MATERIALIZED VIEW warm_stats AS
   SELECT key_id, AVG(amount) AS mean, MIN(amount) AS least, COUNT(DISTINCT amount) AS amounts
   FROM warm_facts GROUP BY key_id;
@@ -99,6 +101,29 @@ const SINGLE_ROW_STEPS = 2000;
 // ms with them and without). bench/js/README.md, nineteenth session.
 const EMPTY_STEPS = 6000;
 
+// One step, once the package's functions have run a while, inserts a
+// block with every kind of value a row block holds (a boolean, null, an
+// absent column, short, long and non-ASCII text, a fraction) and more text
+// than the input buffer has room for, so that it is grown (row_block.js). V8
+// collects type feedback only once a function has run a few times, and
+// code optimized without feedback for a branch is thrown away when the
+// branch first runs: an application's first insert with a boolean column,
+// or one bigger than the buffer, had writeRowBlock() thrown away and its
+// load then ran it unoptimized while V8 compiled it again (50-120 ms of
+// compiler work on a helper thread, traced with --trace-deopt).
+const EVERY_KIND_AT = 200;
+const EVERY_KIND_ROWS = 5000;
+
+function everyKindOfValue() {
+  const texts = [null, 'plain', 'déjà vu', 'a text longer than sixty-four characters, as a note or a title may be'];
+  return Array.from({ length: EVERY_KIND_ROWS }, (_, i) => {
+    // Those with an even `a` reach warm_even's chunks: each text there too.
+    const row = { a: 6 * BATCH_ROWS + i, b: texts[(i >> 1) % 4], flag: i % 3 === 0, score: i / 8 };
+    if (i % 5) row.note = texts[i % 4];  // absent in every fifth row
+    return row;
+  });
+}
+
 const warmed = new WeakMap();  // engine module → Promise of the first warm-up's result
 
 /**
@@ -132,18 +157,24 @@ async function run(module) {
     p.step();
     await takeChunks();
     for (let i = 0; i < SINGLE_ROW_STEPS; ++i) {
+      // Every fourth step's chunks are asked for before it, as `for await`
+      // over a stream does: next() then waits for the step.
+      const waiting = i % 4 === 0 ? takeChunks() : null;
       // Every step changes both views, so that each has a chunk to take: a
       // new fact, an upsert of a fact with an amount no fact had, or the
       // delete of a batch fact (by key) no earlier step touched; the delete
-      // of a batch row with an even `a` (each once), or a new even one.
+      // of a batch row with an even `a` (each once: by delete(), or as a
+      // record beside an insert's), or a new even one.
       if (i % 3 === 0) p.insert('warm_facts', [{ id: BATCH_ROWS + i, key_id: i % KEYS, amount: i }]);
       else if (i % 3 === 1) p.insert('warm_facts', [{ id: BATCH_ROWS / 2 + ((i * 7919) % (BATCH_ROWS / 2)), key_id: (i * 31) % KEYS, amount: 1e6 + i }]);
       else p.delete('warm_facts', { id: i });
       const a = 2 * ((i * 729) % (BATCH_ROWS / 2));  // distinct for distinct i < BATCH_ROWS / 2
-      if (i % 2) p.delete('warm_plain', [{ a, b: `b${a % 100}` }]);
+      if (i % 4 === 1) p.delete('warm_plain', [{ a, b: `b${a % 100}` }]);
+      else if (i % 4 === 3) p.ingest('warm_plain', [{ delete: { a, b: `b${a % 100}` } }, { insert: { a: 4 * BATCH_ROWS + i, b: 'odd' } }]);
       else p.insert('warm_plain', [{ a: a + 1, b: 'odd' }, { a: 2 * BATCH_ROWS + 2 * i, b: 'new' }]);
+      if (i === EVERY_KIND_AT) p.insert('warm_plain', everyKindOfValue());
       p.step();
-      await takeChunks();
+      await (waiting ?? takeChunks());
     }
     for (let i = 0; i < EMPTY_STEPS; ++i) p.step();
     for (const view of views) view.return();
