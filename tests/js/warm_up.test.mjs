@@ -181,3 +181,33 @@ test('after the warm-up, an application\'s first load (every kind of value, more
     .filter((name) => paths.includes(name));
   assert.deepEqual(compiledAgain, []);
 });
+
+test('major collections between the warm-up and the application\'s first pipeline throw away none of the code the warm-up had optimized', () => {
+  // V8 keeps an object shape only while some object has it (or for a couple
+  // of major collections after): collected before the application's first
+  // pipeline existed, the shapes of the warm-up's objects (its pipeline's,
+  // a step's signal, Node's queueMicrotask() resource) took the step, next()
+  // and output code optimized for them along ("weak objects"), and V8
+  // compiled it again during the application's first ~3,000 changes.
+  const script = `
+    import { Pipeline, callbackSink, warmUp } from 'freshet';
+    await warmUp();
+    console.log('WARMED UP');
+    for (let i = 0; i < 4; ++i) gc();
+    const p = await Pipeline.create({ sql: 'CREATE TABLE t (id BIGINT NOT NULL PRIMARY KEY, v BIGINT); CREATE MATERIALIZED VIEW s AS SELECT v, COUNT(*) AS n FROM t GROUP BY v;' });
+    p.pause();
+    const stream = p.egress('s', { sendSnapshot: false })[Symbol.asyncIterator]();
+    p.addOutput('out', { view: 's', sink: callbackSink(() => {}) });
+    for (let i = 0; i < 2000; ++i) {
+      const waiting = i % 2 ? stream.next() : null;
+      p.insert('t', [{ id: i % 500, v: i % 7 }]);
+      p.step();
+      await (waiting ?? stream.next());
+    }
+    await p.close();`;
+  const trace = runModule(script, ['--expose-gc', '--trace-deopt']);
+  const thrownAway = trace.slice(trace.indexOf('WARMED UP')).split('\n')
+    .filter((line) => line.includes('marking dependent code') && line.includes('reason: weak objects'))
+    .map((line) => /<SharedFunctionInfo ([^>]*)>/.exec(line)?.[1]);
+  assert.deepEqual(thrownAway, []);
+});

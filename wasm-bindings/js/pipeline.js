@@ -69,6 +69,14 @@ const forgottenEngines = typeof FinalizationRegistry === 'function'
 // every young collection (3.3-3.8 ms each instead of ~0.7 ms); objects
 // made by `new` are not moved so.
 class Signal {
+  // One signal for good: V8 keeps an object shape only while some object
+  // has it (or for a couple of major collections after), and a pipeline's
+  // step and next() code, once optimized, checks the signal's. An
+  // application whose steps went a while without a waiting next() (or the
+  // warm-up's end: warm_up.js) lost it, and that code was thrown away and
+  // compiled again during its next ~3,000 changes.
+  static #keepsTheShape = new Signal();
+
   constructor() {
     this.promise = new Promise((resolve, reject) => {
       this.resolve = resolve;
@@ -848,9 +856,11 @@ export class Pipeline {
     this.#engine = null;
     this.#stepper.stop();
     const error = closedError();
+    // Kept, stopped: nothing reads them after close (every method asks
+    // #open() first), and a closed pipeline the warm-up keeps thereby
+    // keeps the connectors' shapes, which the step's optimized code checks
+    // (warm_up.js).
     for (const connector of this.#connectors.values()) connector.stop(error);
-    this.#connectors.clear();
-    this.#connectorNumbers.clear();
     for (const waiter of this.#completionWaiters.splice(0)) waiter.reject(error);
     this.#rejectHeld(error);
     this.#stepped?.reject(error);

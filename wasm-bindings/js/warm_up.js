@@ -41,6 +41,17 @@
 // V8's helper threads, which on a 2-core machine took the core its steps
 // needed (bench/js/README.md, eighteenth session).
 //
+// It keeps its closed pipelines and their streams (a few KB of JS objects,
+// no wasm memory): V8 keeps an object shape (a "map") only while some
+// object has it, or for a couple of major collections after, and the code
+// it optimized during the warm-up checks the shapes of the warm-up's
+// objects. Collected before the application's first pipeline existed (an
+// application fetching its data meanwhile, a browser's idle-time
+// collections; the benchmark's gc()), they took that code with them, and
+// V8 compiled it again during the application's first ~3,000 changes
+// (tests/js/warm_up.test.mjs; pipeline.js keeps a step signal and a closed
+// pipeline its stopped connectors for the same reason).
+//
 // Last, it writes zeros over the instance's memory that no allocation holds
 // (above the heap's top, up to the memory's size, ~8-12 MiB), so that its
 // pages are resident before the application's first big step needs them:
@@ -125,6 +136,7 @@ function everyKindOfValue() {
 }
 
 const warmed = new WeakMap();  // engine module → Promise of the first warm-up's result
+const kept = [];               // the warm-up's closed pipelines and streams (see "It keeps" above)
 
 /**
  * Warms the engine once per loaded wasm instance; later calls resolve to the
@@ -178,8 +190,10 @@ async function run(module) {
     }
     for (let i = 0; i < EMPTY_STEPS; ++i) p.step();
     for (const view of views) view.return();
+    kept.push(...views);
   } finally {
     await p.close();
+    kept.push(p);
   }
   module.touchFreeMemory();
   return { ms: performance.now() - started };
@@ -198,7 +212,9 @@ async function closeOnce() {
     p.step();
     await stream.next();
     await stream.return();
+    kept.push(stream);
   } finally {
     await p.close();
+    kept.push(p);
   }
 }
