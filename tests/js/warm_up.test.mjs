@@ -4,8 +4,10 @@
 // it, and it runs once per wasm instance. (That it makes V8 compile
 // the hot paths earlier is a timing, measured by bench/js/user_shaped.mjs
 // --warm-up, not asserted here.) The entry points other than Node's are
-// covered in loader.test.mjs. One test reads V8's own trace: that the
-// warm-up's end does not throw away the optimized code it exists to have.
+// covered in loader.test.mjs. Four tests read V8's own trace: that what
+// follows the warm-up (its end, major collections, an application's first
+// load and steps) neither throws away the optimized code it exists to
+// have nor has V8 compile it again.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
@@ -93,6 +95,34 @@ test('a pipeline created after the warm-up, with the same table names, starts em
   await p.close();
 });
 
+// Reading V8's trace (--trace-opt, --trace-deopt) of a child node.
+
+/** The trace from the line a script printed after warmUp() resolved. */
+function afterWarmUp(trace) {
+  return trace.slice(trace.indexOf('WARMED UP'));
+}
+
+/** Functions whose optimized code V8 threw away for `reason` ("code dependencies", "weak objects"). */
+function thrownAway(trace, reason) {
+  return trace.split('\n')
+    .filter((line) => line.includes('marking dependent code') && line.includes(`reason: ${reason}`))
+    .map((line) => /<SharedFunctionInfo ([^>]*)>/.exec(line)?.[1]);
+}
+
+/** Functions V8 marked for optimization (compiled by its optimizing compiler after). */
+function compiled(trace) {
+  return namesOfJSFunctions(trace.split('\n').filter((line) => line.startsWith('[marking') && line.includes('for optimization')));
+}
+
+/** Functions whose optimized code a check threw away as it ran ("bailout"). */
+function deoptimized(trace) {
+  return namesOfJSFunctions(trace.split('\n').filter((line) => line.startsWith('[bailout')));
+}
+
+function namesOfJSFunctions(lines) {
+  return lines.map((line) => /<JSFunction ([^ >]*)/.exec(line)?.[1]);
+}
+
 // The package's per-change code: what the warm-up exists to have optimized.
 const PER_CHANGE = ['insert', 'ingest', 'delete', 'step', 'next', '#take', '#ingestNumber', '#stepNow', '#afterStep',
                     'ingestObjects', 'readRowChunk', 'deliverWrites', '#runJobs', '#enqueue', 'deliver'];
@@ -103,11 +133,7 @@ test('closing the warm-up\'s pipeline and streams throws away none of the per-ch
   // stream or freeing a pipeline's engine did at the warm-up's end: the
   // application's first ~4,000 changes then had that code compiled again.
   const trace = runModule("import { warmUp } from 'freshet'; await warmUp();", ['--trace-deopt']);
-  const thrownAway = trace.split('\n')
-    .filter((line) => line.includes('marking dependent code') && line.includes('reason: code dependencies'))
-    .map((line) => /<SharedFunctionInfo ([^>]*)>/.exec(line)?.[1])
-    .filter((name) => PER_CHANGE.includes(name));
-  assert.deepEqual(thrownAway, []);
+  assert.deepEqual(thrownAway(trace, 'code dependencies').filter((name) => PER_CHANGE.includes(name)), []);
 });
 
 test('after the warm-up, an application\'s single-row steps have V8 optimize none of step(), #stepNow() or #afterStep() again', () => {
@@ -128,13 +154,8 @@ test('after the warm-up, an application\'s single-row steps have V8 optimize non
       await stream.next();
     }
     await p.close();`;
-  const trace = runModule(script, ['--trace-opt']);
-  const afterWarmUp = trace.slice(trace.indexOf('WARMED UP'));
-  const optimizedAgain = afterWarmUp.split('\n')
-    .filter((line) => line.startsWith('[marking') && line.includes('for optimization'))
-    .map((line) => /<JSFunction ([^ >]*)/.exec(line)?.[1])
-    .filter((name) => ['step', '#stepNow', '#afterStep'].includes(name));
-  assert.deepEqual(optimizedAgain, []);
+  const trace = afterWarmUp(runModule(script, ['--trace-opt']));
+  assert.deepEqual(compiled(trace).filter((name) => ['step', '#stepNow', '#afterStep'].includes(name)), []);
 });
 
 test('after the warm-up, an application\'s first load (every kind of value, more text than the input buffer holds), its deletes and its waiting stream have V8 throw away or compile again none of the ingest and chunk paths', () => {
@@ -171,15 +192,10 @@ test('after the warm-up, an application\'s first load (every kind of value, more
       await (waiting ?? stream.next());
     }
     await p.close();`;
-  const trace = runModule(script, ['--trace-opt', '--trace-deopt']);
-  const afterWarmUp = trace.slice(trace.indexOf('WARMED UP'));
+  const trace = afterWarmUp(runModule(script, ['--trace-opt', '--trace-deopt']));
   const paths = ['writeRowBlock', '#writeBlock', '#ingestObjectsInParts', 'ingestObjects', 'recordRow', 'isPlainObject',
                  'nextChunkOrText', 'readRowChunk', 'readRows', 'readString'];
-  const compiledAgain = afterWarmUp.split('\n')
-    .filter((line) => (line.startsWith('[marking') && line.includes('for optimization')) || line.startsWith('[bailout'))
-    .map((line) => /<JSFunction ([^ >]*)/.exec(line)?.[1])
-    .filter((name) => paths.includes(name));
-  assert.deepEqual(compiledAgain, []);
+  assert.deepEqual([...deoptimized(trace), ...compiled(trace)].filter((name) => paths.includes(name)), []);
 });
 
 test('major collections between the warm-up and the application\'s first pipeline throw away none of the code the warm-up had optimized', () => {
@@ -205,9 +221,6 @@ test('major collections between the warm-up and the application\'s first pipelin
       await (waiting ?? stream.next());
     }
     await p.close();`;
-  const trace = runModule(script, ['--expose-gc', '--trace-deopt']);
-  const thrownAway = trace.slice(trace.indexOf('WARMED UP')).split('\n')
-    .filter((line) => line.includes('marking dependent code') && line.includes('reason: weak objects'))
-    .map((line) => /<SharedFunctionInfo ([^>]*)>/.exec(line)?.[1]);
-  assert.deepEqual(thrownAway, []);
+  const trace = afterWarmUp(runModule(script, ['--expose-gc', '--trace-deopt']));
+  assert.deepEqual(thrownAway(trace, 'weak objects'), []);
 });
