@@ -120,7 +120,7 @@ const EMPTY_STEPS = 6000;
 // code optimized without feedback for a branch is thrown away when the
 // branch first runs: an application's first insert with a boolean column,
 // or one bigger than the buffer, had writeRowBlock() thrown away and its
-// load then ran it unoptimized while V8 compiled it again (50-120 ms of
+// load then ran it unoptimized while V8 compiled it again (40-120 ms of
 // compiler work on a helper thread, traced with --trace-deopt).
 const EVERY_KIND_AT = 200;
 const EVERY_KIND_ROWS = 5000;
