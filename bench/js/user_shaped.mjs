@@ -33,6 +33,12 @@
 // UI code does (the React and Vue bindings), instead of an egress stream:
 // each change awaits the live view's notification and reads its rows.
 //
+// --phases times each change's parts too (the write, p.step(), the wasm
+// step inside it, the wait for the chunk) and reports their p50 for inserts
+// and for upserts apart: the p50 of all changes falls between the two kinds
+// (half of the changes each), so it moves with whichever is nearer. The
+// extra clock reads add ~0.1 µs a change: off unless asked.
+//
 // --warm-up calls the package's warmUp() first (and reports how long it
 // took): V8 then compiles the engine's hot paths with its optimizing tier
 // before the load instead of during the load and the first ~1,000 changes,
@@ -42,7 +48,7 @@
 // fetch: V8's compiler threads finish meanwhile); without it, at once.
 //
 //   FRESHET_MODULE=wasm-bindings/js/node.js node bench/js/user_shaped.mjs
-//       [--orders 200000] [--changes 3000] [--warm-up [--warm-up-lead MS]] [--explain-spikes] [--floor | --live] [--big-step] [--rounds 5] [--json out.json]
+//       [--orders 200000] [--changes 3000] [--warm-up [--warm-up-lead MS]] [--explain-spikes] [--phases] [--floor | --live] [--big-step] [--rounds 5] [--json out.json]
 
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -63,6 +69,7 @@ const { values: options } = parseArgs({
     'warm-up': { type: 'boolean', default: false },
     'warm-up-lead': { type: 'string', default: '0' },
     'explain-spikes': { type: 'boolean', default: false },
+    phases: { type: 'boolean', default: false },
     floor: { type: 'boolean', default: false },
     live: { type: 'boolean', default: false },
     'big-step': { type: 'boolean', default: false },
@@ -137,15 +144,23 @@ async function userShapedRun() {
     const nanos = [];
     const spikes = [];
     const stepMs = [];
+    const parts = options.phases ? { write: [], step: [], take: [] } : null;
     for (const [index, change] of workload.changes.entries()) {
       const counters = options['explain-spikes'] ? { main: mainThreadNow(), othersMs: otherThreadsCpuMs() } : null;
       const startedAt = performance.now();
       begin = process.hrtime.bigint();
       run.p.insert('orders', [change.order]);  // an insert, or an upsert of an existing id
+      const written = parts && process.hrtime.bigint();
       const { durationMs } = run.p.step();
+      const stepped = parts && process.hrtime.bigint();
       if (change.changesView) await run.take();
       stepMs.push(durationMs);
       const elapsed = Number(process.hrtime.bigint() - begin);
+      if (parts) {
+        parts.write.push(Number(written - begin));
+        parts.step.push(Number(stepped - written));
+        parts.take.push(elapsed - Number(stepped - begin));
+      }
       nanos.push(elapsed);
       if (elapsed > SPIKE_MS * 1e6) {
         spikes.push({ index, ms: elapsed / 1e6, start: startedAt, end: performance.now(), main: counters && mainThreadSince(counters.main),
@@ -157,13 +172,28 @@ async function userShapedRun() {
     // apart: it counts V8's compiler and GC threads too.)
     const steps = { maxMs: stepMs.reduce((a, b) => Math.max(a, b), 0), overSpike: stepMs.filter((ms) => ms > SPIKE_MS).length,
                     slowest: slowestByChange(stepMs, 6, 1) };
-    return { ...timeFigures(nanos, 1e-3, SPIKE_MS * 1000), slowest: slowestByChange(nanos, 12, 1e-6), spikes, steps };
+    return { ...timeFigures(nanos, 1e-3, SPIKE_MS * 1000), slowest: slowestByChange(nanos, 12, 1e-6), spikes, steps,
+             phases: parts && phaseFigures({ write: parts.write, step: parts.step, wasm: stepMs.map((ms) => ms * 1e6), take: parts.take, change: nanos }) };
   });
   const problems = compareResults(referenceResult(workload), run.mirror.view);
   const memoryBytes = run.p.stats().memoryBytes;
   run.close();
   if (problems.length) throw new Error(`the view disagrees with the oracle: ${problems.join('; ')}`);
   return { loadMs, loadMainThread, ...measured, memoryBytes };
+}
+
+/**
+ * --phases: the p50 in µs of each part of a change (`parts`: name -> ns per
+ * change), over the inserts of new orders and over the upserts apart.
+ */
+function phaseFigures(parts) {
+  const p50 = (values) => timeFigures(values, 1e-3, Infinity).p50Us;
+  const figures = {};
+  for (const kind of ['insert', 'update']) {
+    const ofKind = (values) => values.filter((_, i) => workload.changes[i].kind === kind);
+    figures[kind] = Object.fromEntries(Object.entries(parts).map(([name, values]) => [name, p50(ofKind(values))]));
+  }
+  return figures;
 }
 
 /** Loads all orders into a fresh pipeline in steps of `stepRows`; ms from the first insert to the last chunk. */
@@ -227,6 +257,12 @@ if (options['explain-spikes'] && u.spikes.length && u.spikes[0].main) {
     console.log(`    #${s.index} ${s.ms.toFixed(1)} ms: the main thread ran ${s.main.cpuMs.toFixed(1)} ms and waited ${s.main.waitMs.toFixed(1)} ms for a core, ` +
                 `this process's other threads ran ${s.othersMs.toFixed(1)} ms, ${s.main.faults} page faults, ${s.gcMs.toFixed(1)} ms of V8 collection`);
   }
+}
+if (u.phases) {
+  const row = (kind) => Object.entries(u.phases[kind]).map(([name, us]) => `${name} ${f(us)}`).join(', ');
+  console.log('  phases, p50 µs (write: insert(); step: p.step(), wasm: its wasm step; take: the chunk awaited; change: all of it)');
+  console.log(`    inserts     ${row('insert')}`);
+  console.log(`    upserts     ${row('update')}`);
 }
 console.log(`  GCs           ${u.gcs} during the changes; engine memory ${(u.memoryBytes / 2 ** 20).toFixed(1)} MiB`);
 if (report.bigStep) {
