@@ -36,8 +36,9 @@
 // --phases times each change's parts too (the write, p.step(), the wasm
 // step inside it, the wait for the chunk) and reports their p50 for inserts
 // and for upserts apart: the p50 of all changes falls between the two kinds
-// (half of the changes each), so it moves with whichever is nearer. The
-// extra clock reads add ~0.1 µs a change: off unless asked.
+// (half of the changes each), so it moves with whichever is nearer. Its
+// two extra clock reads add ~0.2 µs a change (process.hrtime.bigint()
+// takes ~0.1 µs here): off unless asked.
 //
 // --warm-up calls the package's warmUp() first (and reports how long it
 // took): V8 then compiles the engine's hot paths with its optimizing tier
