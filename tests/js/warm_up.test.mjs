@@ -119,6 +119,21 @@ function deoptimized(trace) {
   return namesOfJSFunctions(trace.split('\n').filter((line) => line.startsWith('[bailout')));
 }
 
+/**
+ * What `find` reads in the trace of `script` after its warm-up: in its
+ * first run, or in a second one if the first found something. V8 compiles
+ * on helper threads, and which of its jobs end within the warm-up varies
+ * from run to run: in 1 of 140 runs of the first load's test, V8 marked
+ * readRowChunk() for optimization during the warm-up and compiled it only
+ * after. A path the warm-up leaves out shows in every run (drafts of the
+ * warm-up that grew no input buffer in its single-row steps failed 20 runs
+ * of 20), so it still fails the test.
+ */
+function afterWarmUpInOneOfTwoRuns(script, nodeOptions, find) {
+  const first = find(afterWarmUp(runModule(script, nodeOptions)));
+  return first.length === 0 ? first : find(afterWarmUp(runModule(script, nodeOptions)));
+}
+
 function namesOfJSFunctions(lines) {
   return lines.map((line) => /<JSFunction ([^ >]*)/.exec(line)?.[1]);
 }
@@ -154,8 +169,8 @@ test('after the warm-up, an application\'s single-row steps have V8 optimize non
       await stream.next();
     }
     await p.close();`;
-  const trace = afterWarmUp(runModule(script, ['--trace-opt']));
-  assert.deepEqual(compiled(trace).filter((name) => ['step', '#stepNow', '#afterStep'].includes(name)), []);
+  assert.deepEqual(afterWarmUpInOneOfTwoRuns(script, ['--trace-opt'],
+    (trace) => compiled(trace).filter((name) => ['step', '#stepNow', '#afterStep'].includes(name))), []);
 });
 
 test('after the warm-up, an application\'s first load (every kind of value, more text than the input buffer holds), its deletes and its waiting stream have V8 throw away or compile again none of the ingest and chunk paths', () => {
@@ -192,10 +207,10 @@ test('after the warm-up, an application\'s first load (every kind of value, more
       await (waiting ?? stream.next());
     }
     await p.close();`;
-  const trace = afterWarmUp(runModule(script, ['--trace-opt', '--trace-deopt']));
   const paths = ['writeRowBlock', '#writeBlock', '#ingestObjectsInParts', 'ingestObjects', 'recordRow', 'isPlainObject',
                  'nextChunkOrText', 'readRowChunk', 'readRows', 'readString'];
-  assert.deepEqual([...deoptimized(trace), ...compiled(trace)].filter((name) => paths.includes(name)), []);
+  assert.deepEqual(afterWarmUpInOneOfTwoRuns(script, ['--trace-opt', '--trace-deopt'],
+    (trace) => [...deoptimized(trace), ...compiled(trace)].filter((name) => paths.includes(name))), []);
 });
 
 test('major collections between the warm-up and the application\'s first pipeline throw away none of the code the warm-up had optimized', () => {

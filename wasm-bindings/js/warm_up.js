@@ -21,9 +21,9 @@
 // rows, by delete() and as insert_delete records; values of every kind),
 // a join, GROUP BYs (COUNT/SUM/MAX over the join; AVG/MIN and
 // COUNT(DISTINCT) by a column; by a CASE), a filter, DISTINCT, a top-k
-// (ORDER BY ... LIMIT) and a ROW_NUMBER() window, one big step and
-// single-row steps (which merge the traces' spines level by level), the
-// egress of two views (chunks taken after their step, and asked for
+// (ORDER BY ... LIMIT) and a ROW_NUMBER() window, a step with every kind
+// of value, one big step and single-row steps (which merge the traces'
+// spines level by level), the egress of two views (chunks taken after their step, and asked for
 // before it) and an output (a callback sink) of a third. Its
 // pipeline is closed at the end: it shares nothing with the application's
 // pipelines but the wasm instance (whose memory it does not grow: its peak
@@ -112,27 +112,48 @@ const SINGLE_ROW_STEPS = 2000;
 // ms with them and without). bench/js/README.md, nineteenth session.
 const EMPTY_STEPS = 6000;
 
-// One step, once the package's functions have run a while, inserts a
-// block with every kind of value a row block holds (a boolean, null, an
-// absent column, short, long and non-ASCII text, a fraction) and more text
-// than the input buffer has room for, so that it is grown (row_block.js). V8
-// collects type feedback only once a function has run a few times, and
-// code optimized without feedback for a branch is thrown away when the
-// branch first runs: an application's first insert with a boolean column,
-// or one bigger than the buffer, had writeRowBlock() thrown away and its
-// load then ran it unoptimized while V8 compiled it again (40-120 ms of
-// compiler work on a helper thread, traced with --trace-deopt).
-const EVERY_KIND_AT = 200;
-const EVERY_KIND_ROWS = 5000;
+// Every kind of value a row block and a row chunk hold (a boolean, null,
+// an absent column, short, long and non-ASCII text, a fraction) goes
+// through warm_plain: in a first step of its own, before the bulk of the
+// batch (in blocks of growing size, each more than the input buffer holds,
+// so that it is grown: row_block.js), in every step's new even row after
+// (so warm_even's chunks keep having them), and in one big insert early in
+// the single-row steps, whose long notes the input buffer must grow for,
+// in two parts (engine_fast_path.js #writeBlock). V8 optimizes a function
+// with the type feedback gathered so far, and code optimized without
+// feedback for a branch is thrown away when the branch first runs. A
+// branch first run once, in the middle of the warm-up, was missing in ~1 of
+// 5 runs from code V8 had started compiling before and installed after
+// it: with every kind of value only in one insert at step 200, an
+// application's first load (a boolean, a long or non-ASCII text, a grown
+// buffer) threw away writeRowBlock(), readRows() or #writeBlock() and ran
+// them unoptimized while V8 compiled them again (40-120 ms of compiler work
+// on a helper thread, traced with --trace-deopt; tests/js/warm_up.test.mjs).
+// Run in the first calls of a function (after V8 allocated its feedback
+// vector, before it optimizes it), a branch is in all the code it compiles.
+const RICH_BLOCKS = [[0, 64], [64, 320], [320, 1344]];
+const BIG_INSERT_AT = 40;
+const BIG_INSERT_ROWS = 5000;
+const BIG_INSERT_FROM = 6 * BATCH_ROWS;  // its rows' a, and on: each with a long note
+const RICH_ROWS = RICH_BLOCKS.at(-1)[1];
+const LONG_TEXT = 'a text longer than sixty-four characters, as a note or a title may be';
 
-function everyKindOfValue() {
-  const texts = [null, 'plain', 'déjà vu', 'a text longer than sixty-four characters, as a note or a title may be'];
-  return Array.from({ length: EVERY_KIND_ROWS }, (_, i) => {
-    // Those with an even `a` reach warm_even's chunks: each text there too.
-    const row = { a: 6 * BATCH_ROWS + i, b: texts[(i >> 1) % 4], flag: i % 3 === 0, score: i / 8 };
-    if (i % 5) row.note = texts[i % 4];  // absent in every fifth row
-    return row;
-  });
+/** warm_plain's row `a` (each a has one, so a delete names it whole). */
+function plainRow(a) {
+  // The bulk step's rows: two columns, short texts (with long and
+  // non-ASCII texts among them too, the warm-up's peak outgrew the
+  // instance's first 16 MiB: 20 MB).
+  if (a >= RICH_ROWS && a < BATCH_ROWS) return { a, b: `b${a % 100}` };
+  // Of every eight even rows (those warm_even shows), one has a long b,
+  // one a non-ASCII b and one a null b.
+  const kind = a % 16;
+  const b = kind === 2 ? LONG_TEXT : kind === 4 ? 'déjà vu' : kind === 6 ? null : `b${a % 100}`;
+  const flag = a % 3 === 0, score = a / 8;
+  const note = kind === 3 || a >= BIG_INSERT_FROM ? LONG_TEXT : kind === 5 ? 'übrigens' : 'short';
+  // No note in every fifth row. Two literals, not a note added to a row:
+  // the map of the row with a note would die with the warm-up's rows, and
+  // a major collection throw away the code optimized for it ("weak objects").
+  return a % 5 ? { a, b, flag, score, note } : { a, b, flag, score };
 }
 
 const warmed = new WeakMap();  // engine module → Promise of the first warm-up's result
@@ -163,9 +184,19 @@ async function run(module) {
     // An output too (addOutput: a connector and its sink), on a third view.
     p.addOutput('warm_output', { view: 'warm_stats', sink: callbackSink(() => {}) });
     const takeChunks = () => Promise.all(views.map((view) => view.next()));
+    const plainRows = (from, to) => Array.from({ length: to - from }, (_, i) => plainRow(from + i));
+    const facts = (from, to) => Array.from({ length: to - from }, (_, i) => ({ id: from + i, key_id: (from + i) % KEYS, amount: (from + i) / 2 }));
+    // A first step with every kind of value (see RICH_ROWS above): its
+    // rows of warm_plain in blocks of growing size, each more than the
+    // input buffer holds.
     p.insert('warm_keys', Array.from({ length: KEYS }, (_, i) => ({ id: i, name: `k${i % 16}` })));
-    p.insert('warm_facts', Array.from({ length: BATCH_ROWS }, (_, i) => ({ id: i, key_id: i % KEYS, amount: i / 2 })));
-    p.insert('warm_plain', Array.from({ length: BATCH_ROWS }, (_, i) => ({ a: i, b: `b${i % 100}` })));
+    p.insert('warm_facts', facts(0, KEYS));
+    for (const [from, to] of RICH_BLOCKS) p.insert('warm_plain', plainRows(from, to));
+    p.step();
+    await takeChunks();
+    // Then the bulk of the batch in one step.
+    p.insert('warm_facts', facts(KEYS, BATCH_ROWS));
+    p.insert('warm_plain', plainRows(RICH_ROWS, BATCH_ROWS));
     p.step();
     await takeChunks();
     for (let i = 0; i < SINGLE_ROW_STEPS; ++i) {
@@ -181,10 +212,10 @@ async function run(module) {
       else if (i % 3 === 1) p.insert('warm_facts', [{ id: BATCH_ROWS / 2 + ((i * 7919) % (BATCH_ROWS / 2)), key_id: (i * 31) % KEYS, amount: 1e6 + i }]);
       else p.delete('warm_facts', { id: i });
       const a = 2 * ((i * 729) % (BATCH_ROWS / 2));  // distinct for distinct i < BATCH_ROWS / 2
-      if (i % 4 === 1) p.delete('warm_plain', [{ a, b: `b${a % 100}` }]);
-      else if (i % 4 === 3) p.ingest('warm_plain', [{ delete: { a, b: `b${a % 100}` } }, { insert: { a: 4 * BATCH_ROWS + i, b: 'odd' } }]);
-      else p.insert('warm_plain', [{ a: a + 1, b: 'odd' }, { a: 2 * BATCH_ROWS + 2 * i, b: 'new' }]);
-      if (i === EVERY_KIND_AT) p.insert('warm_plain', everyKindOfValue());
+      if (i % 4 === 1) p.delete('warm_plain', [plainRow(a)]);
+      else if (i % 4 === 3) p.ingest('warm_plain', [{ delete: plainRow(a) }, { insert: { a: 4 * BATCH_ROWS + i, b: 'odd' } }]);
+      else p.insert('warm_plain', [{ a: a + 1, b: 'odd' }, plainRow(2 * BATCH_ROWS + 2 * i)]);
+      if (i === BIG_INSERT_AT) p.insert('warm_plain', plainRows(BIG_INSERT_FROM, BIG_INSERT_FROM + BIG_INSERT_ROWS));
       p.step();
       await (waiting ?? takeChunks());
     }
