@@ -23,8 +23,9 @@
 // COUNT(DISTINCT) by a column; by a CASE), a filter, DISTINCT, a top-k
 // (ORDER BY ... LIMIT) and a ROW_NUMBER() window, a step with every kind
 // of value, one big step and single-row steps (which merge the traces'
-// spines level by level), the egress of two views (chunks taken after their step, and asked for
-// before it) and an output (a callback sink) of a third. Its
+// spines level by level), the egress of two views (chunks taken after
+// their step, and asked for before it) and an output (a callback sink) of
+// a third. Its
 // pipeline is closed at the end: it shares nothing with the application's
 // pipelines but the wasm instance (whose memory it does not grow: its peak
 // fits in the initial 16 MiB). It does not wait for V8's compiler threads:
@@ -116,10 +117,10 @@ const EMPTY_STEPS = 6000;
 // an absent column, short, long and non-ASCII text, a fraction) goes
 // through warm_plain: in a first step of its own, before the bulk of the
 // batch (in blocks of growing size, each more than the input buffer holds,
-// so that it is grown: row_block.js), in every step's new even row after
-// (so warm_even's chunks keep having them), and in one big insert early in
-// the single-row steps, whose long notes the input buffer must grow for,
-// in two parts (engine_fast_path.js #writeBlock). V8 optimizes a function
+// so that it is grown: row_block.js), in the new even row of every other
+// single-row step (so warm_even's chunks keep having them), and in one big
+// insert early in the single-row steps, whose long notes the input buffer
+// must grow for, in two parts (engine_fast_path.js #writeBlock). V8 optimizes a function
 // with the type feedback gathered so far, and code optimized without
 // feedback for a branch is thrown away when the branch first runs. A
 // branch first run once, in the middle of the warm-up, was missing in ~1 of
@@ -186,7 +187,7 @@ async function run(module) {
     const takeChunks = () => Promise.all(views.map((view) => view.next()));
     const plainRows = (from, to) => Array.from({ length: to - from }, (_, i) => plainRow(from + i));
     const facts = (from, to) => Array.from({ length: to - from }, (_, i) => ({ id: from + i, key_id: (from + i) % KEYS, amount: (from + i) / 2 }));
-    // A first step with every kind of value (see RICH_ROWS above): its
+    // A first step with every kind of value (see above RICH_BLOCKS): its
     // rows of warm_plain in blocks of growing size, each more than the
     // input buffer holds.
     p.insert('warm_keys', Array.from({ length: KEYS }, (_, i) => ({ id: i, name: `k${i % 16}` })));
@@ -214,7 +215,7 @@ async function run(module) {
       const a = 2 * ((i * 729) % (BATCH_ROWS / 2));  // distinct for distinct i < BATCH_ROWS / 2
       if (i % 4 === 1) p.delete('warm_plain', [plainRow(a)]);
       else if (i % 4 === 3) p.ingest('warm_plain', [{ delete: plainRow(a) }, { insert: { a: 4 * BATCH_ROWS + i, b: 'odd' } }]);
-      else p.insert('warm_plain', [{ a: a + 1, b: 'odd' }, plainRow(2 * BATCH_ROWS + 2 * i)]);
+      else p.insert('warm_plain', [{ a: a + 1, b: 'odd' }, plainRow(2 * BATCH_ROWS + i)]);  // i is even here
       if (i === BIG_INSERT_AT) p.insert('warm_plain', plainRows(BIG_INSERT_FROM, BIG_INSERT_FROM + BIG_INSERT_ROWS));
       p.step();
       await (waiting ?? takeChunks());
