@@ -66,7 +66,7 @@ import { PerformanceObserver, performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { runInNewContext } from 'node:vm';
 import { loadFreshet } from './freshet_module.mjs';
-import { compareResults, makeWorkload, referenceResult } from './workload.mjs';
+import { WARM_APP_WORKLOAD, compareResults, makeWorkload, referenceResult } from './workload.mjs';
 import { openFloor, openFreshet, openFreshetLive } from './app_engines.mjs';
 import { slowestChanges, timeFigures } from './change_times.mjs';
 import { mainThreadNow, mainThreadSince, otherThreadsCpuMs } from './main_thread.mjs';
@@ -106,9 +106,6 @@ if (options['warm-up']) {
   if (rest > 0) await new Promise((resolve) => setTimeout(resolve, rest));
 }
 const SPIKE_MS = 4;
-// --warm-app's run: enough changes that V8 has compiled the application's
-// functions (in the measured runs it did between changes ~1,000 and ~2,600).
-const WARM_APP = { orders: 20000, changes: 5000 };
 
 /**
  * Counts V8's collections while `fn` runs, and how many of the changes
@@ -240,7 +237,7 @@ async function bigStepRun() {
 const report = { node: process.version, loadAverage: loadavg()[0], orders: workload.orders.length, changes: workload.changes.length, importMs, warmUpMs };
 if (options['warm-app']) {
   const started = performance.now();
-  await userShapedRun(makeWorkload({ orders: WARM_APP.orders, changes: WARM_APP.changes }));
+  await userShapedRun(makeWorkload(WARM_APP_WORKLOAD));
   report.warmAppMs = performance.now() - started;
 }
 report.userShaped = await userShapedRun(workload);
@@ -249,7 +246,7 @@ if (options['big-step']) report.bigStep = await bigStepRun();
 const u = report.userShaped;
 const f = (x) => x.toFixed(2);
 console.log(`user-shaped run${options.floor ? ' OF THE PLAIN-JS FLOOR (not freshet)' : options.live ? ' following p.live()' : ''}: ${report.orders.toLocaleString('en')} orders in one insert + one step, ${report.changes.toLocaleString('en')} single-row inserts/upserts (load average ${report.loadAverage.toFixed(2)})`);
-console.log(`  startup       import ${importMs.toFixed(0)} ms; ${warmUpMs === null ? 'no warm-up (--warm-up calls warmUp())' : `warmUp() ${warmUpMs.toFixed(0)} ms${Number(options['warm-up-lead']) > 0 ? `, the load ${options['warm-up-lead']} ms after its start` : ''}`}${report.warmAppMs === undefined ? '' : `; the application run once first (${WARM_APP.orders.toLocaleString('en')} orders, ${WARM_APP.changes.toLocaleString('en')} changes): ${report.warmAppMs.toFixed(0)} ms`}`);
+console.log(`  startup       import ${importMs.toFixed(0)} ms; ${warmUpMs === null ? 'no warm-up (--warm-up calls warmUp())' : `warmUp() ${warmUpMs.toFixed(0)} ms${Number(options['warm-up-lead']) > 0 ? `, the load ${options['warm-up-lead']} ms after its start` : ''}`}${report.warmAppMs === undefined ? '' : `; the application run once first (${WARM_APP_WORKLOAD.orders.toLocaleString('en')} orders, ${WARM_APP_WORKLOAD.changes.toLocaleString('en')} changes): ${report.warmAppMs.toFixed(0)} ms`}`);
 console.log(`  load          ${u.loadMs.toFixed(1)} ms            target <= 150 ms`);
 if (u.loadMainThread) {
   const m = u.loadMainThread;

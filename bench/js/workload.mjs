@@ -10,6 +10,10 @@ export const REGIONS = 10;
 export const LOAD_CHUNK = 10000; // engines that step bring their view up to date after each chunk
 export const SEED = 42n;
 export const RELATIVE_TOLERANCE = 1e-6;
+// The user-shaped runs' --warm-app workload (user_shaped.mjs, ../web/):
+// the application run once on it first has V8 compile the application's
+// functions, which it did between changes ~1,000 and ~2,600 of a run.
+export const WARM_APP_WORKLOAD = { orders: 20000, changes: 5000 };
 
 /** The workload's program for engines that take SQL (freshet's Pipeline.create). */
 export const SQL = `
