@@ -25,11 +25,10 @@
 // of value, one big step and single-row steps (which merge the traces'
 // spines level by level), the egress of two views (chunks taken after
 // their step, and asked for before it) and an output (a callback sink) of
-// a third. Its
-// pipeline is closed at the end: it shares nothing with the application's
-// pipelines but the wasm instance (whose memory it does not grow: its peak
-// fits in the initial 16 MiB). It does not wait for V8's compiler threads:
-// they go on for a moment after it resolves.
+// a third. Its pipeline is closed at the end: it shares nothing with the
+// application's pipelines but the wasm instance (whose memory it does not
+// grow: its peak fits in the initial 16 MiB). It does not wait for V8's
+// compiler threads: they go on for a moment after it resolves.
 //
 // Before all that it runs and closes a small pipeline with an egress stream
 // and an output: V8's optimized code assumes what it has seen of an object
@@ -120,12 +119,12 @@ const EMPTY_STEPS = 6000;
 // so that it is grown: row_block.js), in the new even row of every other
 // single-row step (so warm_even's chunks keep having them), and in one big
 // insert early in the single-row steps, whose long notes the input buffer
-// must grow for, in two parts (engine_fast_path.js #writeBlock). V8 optimizes a function
-// with the type feedback gathered so far, and code optimized without
-// feedback for a branch is thrown away when the branch first runs. A
-// branch first run once, in the middle of the warm-up, was missing in ~1 of
-// 5 runs from code V8 had started compiling before and installed after
-// it: with every kind of value only in one insert at step 200, an
+// must grow for, in two parts (engine_fast_path.js #writeBlock). V8
+// optimizes a function with the type feedback gathered so far, and code
+// optimized without feedback for a branch is thrown away when the branch
+// first runs. A branch first run once, in the middle of the warm-up, was
+// missing in ~1 of 5 runs from code V8 had started compiling before and
+// installed after it: with every kind of value only in one insert at step 200, an
 // application's first load (a boolean, a long or non-ASCII text, a grown
 // buffer) threw away writeRowBlock(), readRows() or #writeBlock() and ran
 // them unoptimized while V8 compiled them again (40-120 ms of compiler work
