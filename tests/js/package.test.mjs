@@ -2,11 +2,12 @@
 // an empty folder (no network: it has no dependencies) and runs there.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -40,4 +41,14 @@ test('npm pack → npm install ./freshet-*.tgz in an empty folder → a program 
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+});
+
+// Every page that uses the package downloads the engine: its budget is 600 KB
+// gzipped (level 9, as bundlers and CDNs serve it). It once grew past that
+// unnoticed, one SQL feature at a time; the SQL compiler is now built for
+// size (core/CMakeLists.txt), and this test says when the engine outgrows it.
+test('the wasm engine is at most 600 KB gzipped', () => {
+  const wasm = readFileSync(join(root, 'wasm-bindings/js/engine/freshet_engine.wasm'));
+  const gzipped = gzipSync(wasm, { level: 9 }).length;
+  assert.ok(gzipped <= 600_000, `the engine is ${gzipped} bytes gzipped (${wasm.length} raw): over its budget of 600,000`);
 });
