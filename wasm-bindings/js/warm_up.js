@@ -124,9 +124,9 @@ const EMPTY_STEPS = 6000;
 // optimized without feedback for a branch is thrown away when the branch
 // first runs. A branch first run once, in the middle of the warm-up, was
 // missing in ~1 of 5 runs from code V8 had started compiling before and
-// installed after it: with every kind of value only in one insert at step 200, an
-// application's first load (a boolean, a long or non-ASCII text, a grown
-// buffer) threw away writeRowBlock(), readRows() or #writeBlock() and ran
+// installed after it: with every kind of value only in one insert at step
+// 200, an application's first load (a boolean, a long or non-ASCII text, a
+// grown buffer) threw away writeRowBlock(), readRows() or #writeBlock() and ran
 // them unoptimized while V8 compiled them again (40-120 ms of compiler work
 // on a helper thread, traced with --trace-deopt; tests/js/warm_up.test.mjs).
 // Run in the first calls of a function (after V8 allocated its feedback
@@ -186,7 +186,7 @@ async function run(module) {
     const takeChunks = () => Promise.all(views.map((view) => view.next()));
     const plainRows = (from, to) => Array.from({ length: to - from }, (_, i) => plainRow(from + i));
     const facts = (from, to) => Array.from({ length: to - from }, (_, i) => ({ id: from + i, key_id: (from + i) % KEYS, amount: (from + i) / 2 }));
-    // A first step with every kind of value (see above RICH_BLOCKS): its
+    // A first step with every kind of value (see RICH_BLOCKS above): its
     // rows of warm_plain in blocks of growing size, each more than the
     // input buffer holds.
     p.insert('warm_keys', Array.from({ length: KEYS }, (_, i) => ({ id: i, name: `k${i % 16}` })));
