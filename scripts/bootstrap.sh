@@ -10,6 +10,7 @@ cd "$(dirname "$0")/.."
 probes=(
   "/usr/bin/g++-12:g++-12"
   "/usr/bin/make:make"
+  "/usr/bin/ccache:ccache"
   "/usr/bin/cmake:cmake"
   "/usr/bin/clang++-14:clang-14"
   "/usr/bin/clang-query-14:clang-tools-14"

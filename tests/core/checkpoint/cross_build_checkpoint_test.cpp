@@ -24,6 +24,7 @@
 
 #include "checkpoint/checkpoint_support.h"
 #include "support/fuzz_files.h"
+#include "support/source_tree.h"
 
 namespace freshet {
 namespace {
@@ -76,7 +77,7 @@ void feed_after(Pipeline& p) {
 }
 
 std::string fixture_folder() {
-  return std::filesystem::path(__FILE__).parent_path().string() + "/fixtures/cross_build";
+  return (testing::source_tree() / "tests" / "core" / "checkpoint" / "fixtures" / "cross_build").string();
 }
 
 TEST(CrossBuildCheckpointTest, TheNativeBuildsCheckpointRestoresInThisBuild) {

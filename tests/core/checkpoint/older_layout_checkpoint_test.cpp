@@ -18,13 +18,14 @@
 #include <sstream>
 
 #include "checkpoint/checkpoint_support.h"
+#include "support/source_tree.h"
 
 namespace freshet {
 namespace {
 
 namespace fs = std::filesystem;
 
-fs::path fixtures() { return fs::path(__FILE__).parent_path() / "fixtures"; }
+fs::path fixtures() { return testing::source_tree() / "tests" / "core" / "checkpoint" / "fixtures"; }
 
 std::string read_file(const fs::path& path) {
   std::ifstream file(path);
@@ -140,7 +141,7 @@ TEST(OlderLayoutCheckpointTest, ADistinctOverAPlainTableIsRefusedWithTheWayOut) 
 // aggregate answers the view and the index, and the view's old copy is
 // read and dropped.
 TEST(OlderLayoutCheckpointTest, TheJsFixtureResumesWithTheAggregateAnsweringItsIndex) {
-  const fs::path js_fixtures = fs::path(__FILE__).parent_path().parent_path().parent_path() / "js" / "fixtures";
+  const fs::path js_fixtures = testing::source_tree() / "tests" / "js" / "fixtures";
   const std::string sql = read_file(js_fixtures / "orders.sql");  // the program the fixture was written with
   const fs::path fixture = js_fixtures / "checkpoint-format-7";
   const fs::path copy = writable_copy(fixture, "js-format-7");

@@ -22,6 +22,7 @@
 #include "freshet/sql/functions.h"
 #include "freshet/sql/lexer.h"
 #include "freshet/types/time_unit.h"
+#include "support/source_tree.h"
 
 namespace freshet::sql {
 namespace {
@@ -29,7 +30,7 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string read_reference() {
-  fs::path page = fs::path(__FILE__).parent_path().parent_path().parent_path().parent_path() / "docs" / "sql.md";
+  fs::path page = testing::source_tree() / "docs" / "sql.md";
   std::ifstream in(page);
   std::stringstream text;
   text << in.rdbuf();

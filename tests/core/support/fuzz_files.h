@@ -1,6 +1,6 @@
-// Test support: the fuzzers' seed corpora and regression inputs, found from
-// this file's path (works natively and under node, where NODERAWFS shows the
-// real filesystem).
+// Test support: the fuzzers' seed corpora and regression inputs, found in the
+// checkout (works natively and under node, where NODERAWFS shows the real
+// filesystem).
 #pragma once
 
 #include <dirent.h>
@@ -13,13 +13,13 @@
 
 #include <gtest/gtest.h>
 
+#include "support/source_tree.h"
+
 namespace freshet::testing {
 
 //! tests/fuzz/<kind>/<target>: kind is "corpus" or "regressions".
 inline std::string fuzz_folder(const std::string& kind, const std::string& target) {
-  std::string file = __FILE__;  // .../tests/core/support/fuzz_files.h
-  for (int i = 0; i < 3; ++i) file = file.substr(0, file.find_last_of('/'));
-  return file + "/fuzz/" + kind + "/" + target;
+  return (source_tree() / "tests" / "fuzz" / kind / target).string();
 }
 
 //! The files of a folder (READMEs aside), sorted; none when it does not exist.

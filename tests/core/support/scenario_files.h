@@ -8,12 +8,12 @@
 #include <string>
 #include <vector>
 
+#include "support/source_tree.h"
+
 namespace freshet::testing {
 
-//! tests/sql/, found from this file's place in the source tree.
-inline std::filesystem::path scenario_folder() {
-  return std::filesystem::path(__FILE__).parent_path().parent_path().parent_path() / "sql";
-}
+//! tests/sql/.
+inline std::filesystem::path scenario_folder() { return source_tree() / "tests" / "sql"; }
 
 //! The names of the scenario files, sorted.
 inline std::vector<std::string> scenario_files() {
