@@ -1,9 +1,12 @@
 // What run.mjs expects of an engine module, and a helper the delta-producing
 // engines share.
 //
-// An engine module exports `async function create()` returning:
+// An engine module exports `async function create(options)` (options:
+// `{ warmUp }`, run.mjs --warm-up; an engine with no warm-up ignores it)
+// returning:
 //   {
 //     name: string,
+//     warmUpMs?: number  // how long the warm-up create() ran took, if any
 //     load(customers, orders): void | Promise<void>
 //         // customers first, then orders in LOAD_CHUNK steps; returns once
 //         // the view is up to date (timed as the load)

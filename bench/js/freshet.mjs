@@ -7,8 +7,11 @@ import { DeltaMirror, settle } from './engine.mjs';
 import { loadFreshet, SQL } from './freshet_module.mjs';
 import { LOAD_CHUNK } from './workload.mjs';
 
-export async function create() {
+// With `warmUp`, the package's warmUp() runs first (run.mjs --warm-up; a
+// stand-in without one skips it).
+export async function create({ warmUp = false } = {}) {
   const freshet = await loadFreshet();
+  const warmUpMs = warmUp && freshet.warmUp ? (await freshet.warmUp()).ms : undefined;
   const pipeline = await freshet.Pipeline.create({ sql: SQL });
   pipeline.pause(); // steps only when we say, so each timed change is one step
   // Opened before any input: the deltas alone rebuild the whole view.
@@ -29,6 +32,7 @@ export async function create() {
 
   return {
     name: freshet.FAKE ? 'freshet (FAKE stand-in, not the engine)' : 'freshet',
+    warmUpMs,
     async load(customers, orders) {
       pipeline.insert('customers', customers);
       await settle(pipeline.step()); // no orders yet: the join is empty, no chunk

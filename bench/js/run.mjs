@@ -4,8 +4,14 @@
 // memory, ratios, and the JSON-ingest slot. Exits non-zero when an engine
 // fails or when the engines' final views disagree with the oracle.
 //
-//   node bench/js/run.mjs [--orders 200000] [--changes 1000]
+//   node bench/js/run.mjs [--orders 200000] [--changes 1000] [--warm-up]
 //                         [--engines plain_js,db_ivm,duckdb,freshet] [--no-json-ingest] [--json out.json]
+//
+// --warm-up has freshet call the package's warmUp() before its load, as
+// the package's docs tell an application to: without it V8 compiles the
+// engine's hot paths with its optimizing tier during the load and the
+// first ~2,000 changes, which are then timed in V8's lower tiers (the
+// twenty-eighth session's section of README.md measures both).
 
 import { writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
@@ -22,6 +28,7 @@ const { values: options } = parseArgs({
     changes: { type: 'string', default: '1000' },
     engines: { type: 'string', default: 'plain_js,db_ivm,duckdb,freshet' },
     'no-json-ingest': { type: 'boolean', default: false },
+    'warm-up': { type: 'boolean', default: false },
     json: { type: 'string' },
   },
 });
@@ -31,8 +38,9 @@ const log = (line) => process.stderr.write(`${line}\n`);
 async function measure(moduleName, workload, expected) {
   const before = memorySnapshot();
   const { create } = await import(`./${moduleName}.mjs`);
-  const engine = await create();
+  const engine = await create({ warmUp: options['warm-up'] });
   try {
+    if (engine.warmUpMs !== undefined) log(`${engine.name}: warmUp() took ${engine.warmUpMs.toFixed(0)} ms`);
     log(`${engine.name}: loading ${workload.orders.length} orders`);
     let begin = process.hrtime.bigint();
     await settle(engine.load(workload.customers, workload.orders));
