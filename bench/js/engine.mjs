@@ -6,7 +6,7 @@
 // returning:
 //   {
 //     name: string,
-//     warmUpMs?: number  // how long the warm-up create() ran took, if any
+//     warmUpMs?: number  // how long the warm-up that create() ran took, if any
 //     load(customers, orders): void | Promise<void>
 //         // customers first, then orders in LOAD_CHUNK steps; returns once
 //         // the view is up to date (timed as the load)
