@@ -34,6 +34,7 @@ void Spine::insert(BatchPtr batch) {
   if (fuel > 0) apply_fuel(fuel);
   roll_up(index);
   insert_at(std::move(batch), index);
+  merging_bytes_stale_ = true;
 }
 
 void Spine::place(BatchPtr batch) {
@@ -52,6 +53,7 @@ void Spine::place(BatchPtr batch) {
   }
   while (index < levels_.size() && levels_[index].merging()) ++index;
   insert_at(std::move(batch), index);
+  merging_bytes_stale_ = true;
 }
 
 void Spine::apply_fuel(uint64_t fuel) {
@@ -197,12 +199,13 @@ void Spine::collect(std::vector<BatchPtr>& out) const {
   out.resize(n);
 }
 
-size_t Spine::merging_bytes() const {
+void Spine::count_merging_bytes() const {
   size_t total = levels_.capacity() * sizeof(Level);
   for (const Level& l : levels_) {
     if (l.merge) total += sizeof(FueledMerge) + l.merge->memory_bytes();
   }
-  return total;
+  merging_bytes_ = total;
+  merging_bytes_stale_ = false;
 }
 
 }  // namespace freshet

@@ -146,6 +146,31 @@ TEST(SpineTest, MergesInProgressHoldAboutWhatTheEagerSpineHolds) {
   EXPECT_LE(worst, 1.35) << "a merge in progress counts more than it has written";
 }
 
+// merging_bytes() is counted once after an insert and kept until the next:
+// it still follows every slice of work the merges in progress do (a count
+// left stale would stand still while they write), and a clear empties it.
+TEST(SpineTest, MergingBytesFollowTheMergesInProgress) {
+  Spine spine;
+  BatchBuilder load;
+  for (int64_t i = 0; i < 200000; ++i) load.add_row(RowRef(bigint_row(2 * i)), 1);
+  spine.insert(load.finish());
+  const size_t idle = spine.merging_bytes();
+  size_t grew = 0, most = idle, previous = idle;
+  for (int64_t i = 0; i < 20000; ++i) {
+    BatchBuilder builder;
+    builder.add_row(RowRef(bigint_row(2 * (i * 7919 % 200000) + 1)), 1);
+    spine.insert(builder.finish());
+    const size_t now = spine.merging_bytes();
+    if (now > previous) ++grew;
+    most = std::max(most, now);
+    previous = now;
+  }
+  EXPECT_GT(grew, 500u) << "the merges' partial outputs grow slice by slice";
+  EXPECT_GT(most, idle + 10000);
+  spine.clear();
+  EXPECT_LE(spine.merging_bytes(), idle);
+}
+
 // The bytes the spine keeps count of as batches enter and leave its levels
 // are those of the batches a reader sees, after every insert (merges that
 // complete, roll-ups, eager merges), a restore and a clear.

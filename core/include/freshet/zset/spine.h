@@ -107,12 +107,21 @@ class Spine {
     for (Tier& tier : tiers_) tier = Tier();
     batch_bytes_ = 0;
     banked_fuel_ = 0;
+    merging_bytes_stale_ = true;
   }
 
   //! Sets `out` to every batch a reader must see, largest levels first.
   void collect(std::vector<BatchPtr>& out) const;
-  //! Bytes of merges' partial outputs (the batches themselves are collected).
-  size_t merging_bytes() const;
+  //! Bytes of merges' partial outputs (the batches themselves are
+  //! collected). Counted at the first call after an insert(), place() or
+  //! clear() (the only calls that advance merges) and kept until the next:
+  //! a trace under a memory budget asks before and after every insert and
+  //! once more for its own bytes, and walking the levels each time was ~3%
+  //! of a one-row change's instructions.
+  size_t merging_bytes() const {
+    if (merging_bytes_stale_) count_merging_bytes();
+    return merging_bytes_;
+  }
   //! Bytes of every batch collect() sets: Batch::memory_bytes() summed, kept
   //! as batches enter and leave levels (a batch never changes), so that a
   //! trace under a memory budget, which counts its bytes after every insert,
@@ -166,12 +175,16 @@ class Spine {
 
   //! A level's batches leave it: their bytes leave batch_bytes_.
   void vacate(size_t index);
+  //! Sets merging_bytes_ from the levels (their merges' partial outputs).
+  void count_merging_bytes() const;
 
   std::vector<Level> levels_;  // those below kEagerLevels stay vacant: tiers_ hold their batches
   Tier tiers_[kSmallTiers];
   uint64_t work_ = 0, budget_ = 0;
   uint64_t banked_fuel_ = 0;  // fuel inserts gave that no merge has had yet (below kFuelSlice)
   size_t batch_bytes_ = 0;  // batch_bytes()
+  mutable size_t merging_bytes_ = 0;  // merging_bytes(), when not stale
+  mutable bool merging_bytes_stale_ = true;
 };
 
 }  // namespace freshet
