@@ -263,9 +263,7 @@ int main(int argc, char** argv) {
   auto p50_of_kind = [&](size_t parity) {
     std::vector<double> kind;
     for (size_t i = parity; i < nanos.size(); i += 2) kind.push_back(nanos[i]);
-    if (kind.empty()) return 0.0;
-    std::nth_element(kind.begin(), kind.begin() + kind.size() / 2, kind.end());
-    return kind[kind.size() / 2] / 1000;
+    return kind.empty() ? 0.0 : percentiles(std::move(kind)).p50_us;
   };
   std::printf("p50 by kind: inserts %.2f µs, upserts %.2f µs\n", p50_of_kind(0), p50_of_kind(1));
   std::sort(nanos.begin(), nanos.end());

@@ -148,7 +148,8 @@ TEST(SpineTest, MergesInProgressHoldAboutWhatTheEagerSpineHolds) {
 
 // merging_bytes() is counted once after an insert and kept until the next:
 // it still follows every slice of work the merges in progress do (a count
-// left stale would stand still while they write), and a clear empties it.
+// left stale would stand still while they write), and after a clear it
+// counts no merge.
 TEST(SpineTest, MergingBytesFollowTheMergesInProgress) {
   Spine spine;
   BatchBuilder load;
