@@ -85,9 +85,11 @@ class JoinCore {
   void step_runs(Visit&& visit, VisitRun&& visit_run) {
     const BatchPtr& left = left_->batch;
     const BatchPtr& right = right_->batch;
-    walk(*left, right_trace_->batches(), /*delta_is_left=*/true, visit, visit_run);
+    // A side without change leaves the other side's trace unread: a trace
+    // collects its batches when first read after an insert (trace.h).
+    if (!left->empty()) walk(*left, right_trace_->batches(), /*delta_is_left=*/true, visit, visit_run);
     if (!left->empty() && !right->empty()) walk(*left, {right}, /*delta_is_left=*/true, visit, visit_run);
-    walk(*right, left_trace_->batches(), /*delta_is_left=*/false, visit, visit_run);
+    if (!right->empty()) walk(*right, left_trace_->batches(), /*delta_is_left=*/false, visit, visit_run);
   }
 
   std::string describe() const {

@@ -175,6 +175,7 @@ void Spine::vacate(size_t index) {
   if (l.older) batch_bytes_ -= l.older->memory_bytes();
   if (l.newer) batch_bytes_ -= l.newer->memory_bytes();
   l = Level();
+  ++level_departures_;
 }
 
 void Spine::collect(std::vector<BatchPtr>& out) const {

@@ -9,6 +9,7 @@ namespace freshet {
 
 void Trace::insert(BatchPtr batch) {
   if (batch->empty()) return;
+  const uint64_t departures = spine_.level_departures();
   // Under a memory budget (step_memory.h) the state's growth by merges is
   // charged to the step: a merge in progress holds its inputs and its
   // output so far, and the budget must see what its slices add. The batch
@@ -16,14 +17,14 @@ void Trace::insert(BatchPtr batch) {
   WorkMeter* meter = active_work_meter();
   if (!meter) {
     spine_.insert(std::move(batch));
-    spine_.collect(batches_);
+    mark_stale(departures);
     bytes_counted_ = false;
     return;
   }
   const size_t before = memory_bytes() + batch->memory_bytes();
   const size_t merging_before = spine_.merging_bytes();
   spine_.insert(std::move(batch));
-  spine_.collect(batches_);
+  mark_stale(departures);
   count_bytes();
   // What merges in progress wrote is charged even where small batches the
   // insert merged away gave back as much (a slice of fuel comes with an
@@ -34,7 +35,22 @@ void Trace::insert(BatchPtr batch) {
   if (grown > 0) meter->charge_bytes(grown);
 }
 
+void Trace::mark_stale(uint64_t departures_before) {
+  batches_stale_ = true;
+  // The list, until read again, must not keep alive the large batches the
+  // insert's merges have replaced (their memory would stay held, and
+  // uncounted, for as long as nothing reads this trace). The small tiers'
+  // batches it may keep are a few hundred entries at most.
+  if (spine_.level_departures() != departures_before) batches_.clear();
+}
+
+void Trace::collect() const {
+  spine_.collect(batches_);
+  batches_stale_ = false;
+}
+
 void Trace::count_bytes() const {
+  // The list of batches as last collected (it is at most a few dozen pointers).
   bytes_ = batches_.capacity() * sizeof(BatchPtr) + spine_.merging_bytes() + spine_.batch_bytes();
   bytes_counted_ = true;
 }
@@ -42,6 +58,7 @@ void Trace::count_bytes() const {
 void Trace::clear() {
   spine_.clear();
   batches_.clear();
+  batches_stale_ = false;
   count_bytes();
 }
 
@@ -50,30 +67,31 @@ void Trace::restore(std::vector<BatchPtr> batches) {
   for (BatchPtr& batch : batches) {
     if (!batch->empty()) spine_.place(std::move(batch));
   }
-  spine_.collect(batches_);
+  collect();
   count_bytes();
 }
 
 size_t Trace::entry_count() const {
   size_t total = 0;
-  for (const BatchPtr& b : batches_) total += b->size();
+  for (const BatchPtr& b : batches()) total += b->size();
   return total;
 }
 
 Weight Trace::weight_of(RowRef key, RowRef value) const {
   Weight total = 0;
-  for (const BatchPtr& b : batches_) total += b->weight_of(key, value);
+  for (const BatchPtr& b : batches()) total += b->weight_of(key, value);
   return total;
 }
 
 BatchPtr Trace::consolidated() const {
-  if (batches_.size() == 1) return batches_.front();
-  return merge_all(batches_);
+  const std::vector<BatchPtr>& all = batches();
+  if (all.size() == 1) return all.front();
+  return merge_all(all);
 }
 
 Trace::KeyCursor Trace::seek(RowRef key) const {
   KeyCursor cursor;
-  for (const BatchPtr& b : batches_) {
+  for (const BatchPtr& b : batches()) {
     if (std::optional<size_t> k = b->find(key)) {
       cursor.add_run({b.get(), b->values_begin(*k), b->values_end(*k)});
     }
@@ -85,7 +103,7 @@ Trace::KeyCursor Trace::seek(RowRef key) const {
 Trace::KeyCursor Trace::seek_last(RowRef key) const {
   KeyCursor cursor;
   cursor.descending_ = true;
-  for (const BatchPtr& b : batches_) {
+  for (const BatchPtr& b : batches()) {
     if (std::optional<size_t> k = b->find(key)) {
       cursor.add_run({b.get(), b->values_begin(*k), b->values_end(*k)});
     }
@@ -95,11 +113,12 @@ Trace::KeyCursor Trace::seek_last(RowRef key) const {
 }
 
 Trace::KeyCursor Trace::seek(RowRef key, std::vector<size_t>& finger) const {
+  const std::vector<BatchPtr>& all = batches();
   const bool first = finger.empty();
-  if (first) finger.assign(batches_.size(), 0);
+  if (first) finger.assign(all.size(), 0);
   KeyCursor cursor;
-  for (size_t i = 0; i < batches_.size(); ++i) {
-    const Batch& b = *batches_[i];
+  for (size_t i = 0; i < all.size(); ++i) {
+    const Batch& b = *all[i];
     // The first key searches the whole batch: galloping from its start
     // would take twice the comparisons.
     size_t k = first ? b.lower_bound(key) : b.seek_forward(key, finger[i]);

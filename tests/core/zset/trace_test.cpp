@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
+#include <memory>
 #include <random>
 
 #include "freshet/circuit/work_meter.h"
@@ -160,6 +162,61 @@ TEST(TraceTest, SeeksWithAFingerMatchFreshSeeks) {
       ASSERT_EQ(entries_of(trace.seek(RowRef(probe), finger)), entries_of(trace.seek(RowRef(probe)))) << "round " << round;
     }
   }
+}
+
+// A trace collects its list of batches when first read after an insert
+// (most traces a step inserts into are not read in it): reads after any run
+// of unread inserts see the whole trace.
+TEST(TraceTest, ReadsAfterUnreadInsertsSeeTheWholeTrace) {
+  std::mt19937_64 random(testing::test_seed(29));
+  Trace trace;
+  std::map<std::string, Weight> expected;
+  for (int round = 0; round < 3000; ++round) {
+    BatchBuilder builder;
+    const int count = round % 500 == 0 ? 700 : 1 + static_cast<int>(random() % 3);
+    for (int i = 0; i < count; ++i) {
+      const std::string row = bigint_row(static_cast<int64_t>(random() % 5000));
+      const Weight weight = random() % 4 == 0 ? -1 : 1;
+      builder.add_row(RowRef(row), weight);
+      expected[row] += weight;
+    }
+    trace.insert(builder.finish());
+    if (random() % 7 != 0) continue;  // read after about one insert in seven
+    std::map<std::string, Weight> seen;
+    for (const BatchPtr& batch : trace.batches()) {
+      for (size_t k = 0; k < batch->key_count(); ++k) {
+        for (size_t v = batch->values_begin(k); v < batch->values_end(k); ++v) seen[batch->key(k).to_bytes()] += batch->weight(v);
+      }
+    }
+    std::erase_if(seen, [](const auto& entry) { return entry.second == 0; });
+    std::map<std::string, Weight> live = expected;
+    std::erase_if(live, [](const auto& entry) { return entry.second == 0; });
+    ASSERT_EQ(seen, live) << "round " << round;
+    ASSERT_EQ(trace.consolidated()->size(), live.size()) << "round " << round;
+  }
+}
+
+// Nor does an unread trace's list keep alive the large batches its merges
+// replaced: their memory would stay held, uncounted, until the next read.
+TEST(TraceTest, AnUnreadTraceHoldsNoLargeBatchItsMergesReplaced) {
+  Trace trace;
+  int64_t next = 0;
+  auto insert_rows = [&](int count) {
+    for (int i = 0; i < count; ++i) {
+      BatchBuilder builder;
+      builder.add_row(RowRef(bigint_row(next++)), 1);
+      trace.insert(builder.finish());
+    }
+  };
+  insert_rows(1000);
+  std::vector<std::weak_ptr<const Batch>> large;
+  for (const BatchPtr& batch : trace.batches()) {
+    if (batch->size() >= size_t{1} << Spine::kEagerLevels) large.push_back(batch);
+  }
+  ASSERT_FALSE(large.empty());
+  insert_rows(5000);  // every level of the first read merges on, unread
+  for (const std::weak_ptr<const Batch>& batch : large) EXPECT_TRUE(batch.expired());
+  EXPECT_EQ(trace.consolidated()->size(), 6000u);
 }
 
 }  // namespace

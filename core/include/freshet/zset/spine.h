@@ -127,6 +127,10 @@ class Spine {
   //! trace under a memory budget, which counts its bytes after every insert,
   //! does not walk its batches.
   size_t batch_bytes() const { return batch_bytes_; }
+  //! How many times a level (from kEagerLevels up) has given up its
+  //! batches: a list of the batches collected before a change holds large
+  //! batches the spine has dropped when this count moved.
+  uint64_t level_departures() const { return level_departures_; }
   //! Levels in use (from kEagerLevels up; the small tiers are below).
   size_t level_count() const { return levels_.size(); }
   //! Batches in the small tiers (at most (kSmallFanIn - 1) * kSmallTiers).
@@ -183,6 +187,7 @@ class Spine {
   uint64_t work_ = 0, budget_ = 0;
   uint64_t banked_fuel_ = 0;  // fuel inserts gave that no merge has had yet (below kFuelSlice)
   size_t batch_bytes_ = 0;  // batch_bytes()
+  uint64_t level_departures_ = 0;  // level_departures()
   mutable size_t merging_bytes_ = 0;  // merging_bytes(), when not stale
   mutable bool merging_bytes_stale_ = true;
 };

@@ -32,9 +32,13 @@ class Trace {
   //! batches come back, and merges between them start over, fueled as usual.
   void restore(std::vector<BatchPtr> batches);
 
-  //! Every batch, largest levels first: their sum is the trace.
-  const std::vector<BatchPtr>& batches() const { return batches_; }
-  bool empty() const { return batches_.empty(); }
+  //! Every batch, largest levels first: their sum is the trace. Valid
+  //! until the next insert(), clear() or restore().
+  const std::vector<BatchPtr>& batches() const {
+    if (batches_stale_) collect();
+    return batches_;
+  }
+  bool empty() const { return batches().empty(); }
   //! Entries over all batches (an upper bound on the consolidated size).
   size_t entry_count() const;
   //! Bytes held: the batches and merges in progress. Counted once per
@@ -113,9 +117,16 @@ class Trace {
 
  private:
   void count_bytes() const;
+  void mark_stale(uint64_t departures_before);
+  void collect() const;
 
   Spine spine_;
-  std::vector<BatchPtr> batches_;  // spine_'s, collected after every change
+  // spine_'s batches, collected when first read after a change: most
+  // traces a step inserts into are not read in that step (a join's
+  // arrangement of the side that changed, a view's), and collecting after
+  // every insert was ~5% of a one-row change's instructions.
+  mutable std::vector<BatchPtr> batches_;
+  mutable bool batches_stale_ = false;
   // memory_bytes(): the spine keeps its batches' bytes (Spine::batch_bytes),
   // so a count walks only the levels' merges in progress; an insert without
   // a budget still only marks it stale.
