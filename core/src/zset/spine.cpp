@@ -15,7 +15,10 @@ size_t Spine::level_of(size_t entries) {
 }
 
 Spine::Level& Spine::level(size_t index) {
-  if (levels_.size() <= index) levels_.resize(index + 1);
+  if (levels_.size() <= index) {
+    levels_.resize(index + 1);
+    merging_bytes_stale_ = true;  // counts levels_' capacity
+  }
   return levels_[index];
 }
 
@@ -34,7 +37,6 @@ void Spine::insert(BatchPtr batch) {
   if (fuel > 0) apply_fuel(fuel);
   roll_up(index);
   insert_at(std::move(batch), index);
-  merging_bytes_stale_ = true;
 }
 
 void Spine::place(BatchPtr batch) {
@@ -62,6 +64,7 @@ void Spine::apply_fuel(uint64_t fuel) {
   // is known. A merge that completes moves up at once.
   for (size_t i = 0; i < levels_.size(); ++i) {
     if (!levels_[i].merging()) continue;
+    merging_bytes_stale_ = true;
     work_ += levels_[i].merge->work(fuel);
     if (levels_[i].merge->done()) insert_at(complete_at(i), i + 1);
   }
@@ -92,6 +95,7 @@ void Spine::insert_at(BatchPtr batch, size_t index) {
     add_to_tier(std::move(batch), index / kLevelsPerTier);
     return;
   }
+  merging_bytes_stale_ = true;  // a merge may start or end here, and levels_ grow
   if (level(index).merging()) {
     // The fuel fell short (or a roll-up arrived): finish it, move it up.
     BatchPtr merged = complete_at(index);
@@ -158,6 +162,7 @@ size_t Spine::small_batch_count() const {
 BatchPtr Spine::complete_at(size_t index) {
   if (index >= levels_.size()) return nullptr;
   Level& l = levels_[index];
+  merging_bytes_stale_ = true;
   BatchPtr out;
   if (l.merging()) {
     work_ += l.merge->work(UINT64_MAX);
@@ -200,12 +205,16 @@ void Spine::collect(std::vector<BatchPtr>& out) const {
   out.resize(n);
 }
 
-void Spine::count_merging_bytes() const {
+size_t Spine::recount_merging_bytes() const {
   size_t total = levels_.capacity() * sizeof(Level);
   for (const Level& l : levels_) {
     if (l.merge) total += sizeof(FueledMerge) + l.merge->memory_bytes();
   }
-  merging_bytes_ = total;
+  return total;
+}
+
+void Spine::count_merging_bytes() const {
+  merging_bytes_ = recount_merging_bytes();
   merging_bytes_stale_ = false;
 }
 

@@ -162,6 +162,7 @@ TEST(SpineTest, MergingBytesFollowTheMergesInProgress) {
     builder.add_row(RowRef(bigint_row(2 * (i * 7919 % 200000) + 1)), 1);
     spine.insert(builder.finish());
     const size_t now = spine.merging_bytes();
+    ASSERT_EQ(now, spine.recount_merging_bytes()) << "insert " << i;
     if (now > previous) ++grew;
     most = std::max(most, now);
     previous = now;
@@ -170,6 +171,28 @@ TEST(SpineTest, MergingBytesFollowTheMergesInProgress) {
   EXPECT_GT(most, idle + 10000);
   spine.clear();
   EXPECT_LE(spine.merging_bytes(), idle);
+}
+
+// The kept count is marked stale only where the levels' merges change
+// (started, advanced, ended): batches of every size, each insert checked.
+TEST(SpineTest, MergingBytesKeptEqualACountAfresh) {
+  std::mt19937_64 random(testing::test_seed(59));
+  Spine spine;
+  for (int step = 0; step < 1000; ++step) {
+    BatchPtr batch = random_sized_batch(random, 30000, step % 2 == 0 ? 0 : 500);
+    if (batch->empty()) continue;
+    spine.insert(batch);
+    ASSERT_EQ(spine.merging_bytes(), spine.recount_merging_bytes()) << "step " << step;
+  }
+  std::vector<BatchPtr> batches;
+  spine.collect(batches);
+  Spine placed;
+  for (const BatchPtr& batch : batches) {
+    placed.place(batch);
+    ASSERT_EQ(placed.merging_bytes(), placed.recount_merging_bytes());
+  }
+  spine.clear();
+  EXPECT_EQ(spine.merging_bytes(), spine.recount_merging_bytes());
 }
 
 // The bytes the spine keeps count of as batches enter and leave its levels

@@ -113,15 +113,19 @@ class Spine {
   //! Sets `out` to every batch a reader must see, largest levels first.
   void collect(std::vector<BatchPtr>& out) const;
   //! Bytes of merges' partial outputs (the batches themselves are
-  //! collected). Counted at the first call after an insert(), place() or
-  //! clear() (the only calls that advance merges) and kept until the next:
-  //! a trace under a memory budget asks before and after every insert and
+  //! collected). Counted at the first call after a change of the levels'
+  //! merges (one started, advanced or ended: most one-row inserts only
+  //! reach the small tiers and bank their fuel) and kept until the next: a
+  //! trace under a memory budget asks before and after every insert and
   //! once more for its own bytes, and walking the levels each time was ~3%
   //! of a one-row change's instructions.
   size_t merging_bytes() const {
     if (merging_bytes_stale_) count_merging_bytes();
     return merging_bytes_;
   }
+  //! merging_bytes() counted afresh from the levels (what the kept count
+  //! must equal; tests compare them).
+  size_t recount_merging_bytes() const;
   //! Bytes of every batch collect() sets: Batch::memory_bytes() summed, kept
   //! as batches enter and leave levels (a batch never changes), so that a
   //! trace under a memory budget, which counts its bytes after every insert,
