@@ -23,7 +23,8 @@
 // COUNT(DISTINCT) by a column; by a CASE), a filter, DISTINCT, a top-k
 // (ORDER BY ... LIMIT) and a ROW_NUMBER() window, a step with every kind
 // of value, one big step and single-row steps (which merge the traces'
-// spines level by level), the egress of two views (chunks taken after
+// spines level by level), steps of a few hundred upserts at random ids
+// (merges of random keys), the egress of two views (chunks taken after
 // their step, and asked for before it) and an output (a callback sink) of
 // a third. Its pipeline is closed at the end: it shares nothing with the
 // application's pipelines but the wasm instance (whose memory it does not
@@ -111,6 +112,17 @@ const SINGLE_ROW_STEPS = 2000;
 // changes after it), at no cost we could measure (the warm-up took 420-470
 // ms with them and without). bench/js/README.md, nineteenth session.
 const EMPTY_STEPS = 6000;
+// Between the two: steps of a few hundred upserts of ids at random places
+// in warm_facts. A trace's merges of batches of random keys (an upsert
+// table's, an arrangement's by a column that is not a growing id) go key
+// by key, the two sides taking turns, in code the steps above run too
+// little for V8 to compile it: it was compiled during the application's
+// first ~1,200 changes instead, in the step of its first large merge of
+// such keys, whose main thread then waited up to ~5 ms for the core V8's
+// compiler thread took (bench/js/user_shaped.mjs, change #1151; the
+// twenty-ninth session of bench/js/README.md).
+const RANDOM_UPSERT_STEPS = 40;
+const RANDOM_UPSERT_ROWS = 300;
 
 // Every kind of value a row block and a row chunk hold (a boolean, null,
 // an absent column, short, long and non-ASCII text, a fraction) goes
@@ -218,6 +230,13 @@ async function run(module) {
       if (i === BIG_INSERT_AT) p.insert('warm_plain', plainRows(BIG_INSERT_FROM, BIG_INSERT_FROM + BIG_INSERT_ROWS));
       p.step();
       await (waiting ?? takeChunks());
+    }
+    for (let i = 0; i < RANDOM_UPSERT_STEPS; ++i) {
+      const ids = Array.from({ length: RANDOM_UPSERT_ROWS }, (_, k) => ((i * RANDOM_UPSERT_ROWS + k) * 7919) % BATCH_ROWS);
+      p.insert('warm_facts', ids.map((id) => ({ id, key_id: id % KEYS, amount: 2e6 + i })));
+      p.insert('warm_plain', [plainRow(6 * BATCH_ROWS + 2 * i)]);  // warm_even changes too: both views have a chunk
+      p.step();
+      await takeChunks();
     }
     for (let i = 0; i < EMPTY_STEPS; ++i) p.step();
     for (const view of views) view.return();
