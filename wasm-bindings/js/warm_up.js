@@ -115,14 +115,14 @@ const SINGLE_ROW_STEPS = 2000;
 // ms with them and without). bench/js/README.md, nineteenth session.
 const EMPTY_STEPS = 6000;
 // Between the two: steps of a few hundred upserts of ids at random places
-// in a table of their own (warm_ids). A trace's merges of batches of random keys (an upsert
-// table's, an arrangement's by a column that is not a growing id) go key
-// by key, the two sides taking turns, in code the steps above run too
-// little for V8 to compile it: it was compiled during the application's
-// first ~1,200 changes instead, in the step of its first large merge of
-// such keys, whose main thread then waited up to ~5 ms for the core V8's
-// compiler thread took (bench/js/user_shaped.mjs, change #1151; the
-// twenty-ninth session of bench/js/README.md).
+// in a table of their own (warm_ids). A trace's merges of batches of
+// random keys (an upsert table's, an arrangement's by a column that is not
+// a growing id) go key by key, the two sides taking turns, in code the
+// steps above run too little for V8 to compile it: it was compiled during
+// the application's first ~1,200 changes instead, in the step of its first
+// large merge of such keys, whose main thread then waited up to ~5 ms for
+// the core V8's compiler thread took (bench/js/user_shaped.mjs, change
+// #1151; the twenty-ninth session of bench/js/README.md).
 const RANDOM_UPSERT_STEPS = 40;
 const RANDOM_UPSERT_ROWS = 300;
 
