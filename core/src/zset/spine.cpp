@@ -55,7 +55,6 @@ void Spine::place(BatchPtr batch) {
   }
   while (index < levels_.size() && levels_[index].merging()) ++index;
   insert_at(std::move(batch), index);
-  merging_bytes_stale_ = true;
 }
 
 void Spine::apply_fuel(uint64_t fuel) {

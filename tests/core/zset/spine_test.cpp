@@ -146,10 +146,10 @@ TEST(SpineTest, MergesInProgressHoldAboutWhatTheEagerSpineHolds) {
   EXPECT_LE(worst, 1.35) << "a merge in progress counts more than it has written";
 }
 
-// merging_bytes() is counted once after an insert and kept until the next:
-// it still follows every slice of work the merges in progress do (a count
-// left stale would stand still while they write), and after a clear it
-// counts no merge.
+// merging_bytes() is counted when first asked after a merge started,
+// advanced or ended, and kept until the next: it still follows every slice
+// of work the merges in progress do (a count left stale would stand still
+// while they write), and after a clear it counts no merge.
 TEST(SpineTest, MergingBytesFollowTheMergesInProgress) {
   Spine spine;
   BatchBuilder load;
