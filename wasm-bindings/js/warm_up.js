@@ -104,6 +104,20 @@ const BATCH_ROWS = 6000;
 // this program's views too, 1-3 in 9 of 25 runs: bench/js/README.md,
 // sixteenth session). The warm-up takes ~250 ms longer on a 2-core VM.
 const SINGLE_ROW_STEPS = 2000;
+// Every PAUSE_EVERY of those steps, a pause of PAUSE_MS. V8 queues at most
+// eight functions for its optimizing JS compiler, and a function it finds
+// hot while the queue is full stays unoptimized until it has run as much
+// again (node --trace-concurrent-recompilation: "Compilation queue full,
+// will retry optimizing later"). The single-row steps make dozens of the
+// package's functions hot within a few ms, and on a 2-core machine the
+// compiler threads, sharing the cores with the steps, fell behind: in 10
+// of 20 runs some of the per-change path (#ingestNumber(), an egress's
+// next(), a token's decimal()) was left to the application's first ~2,000
+// changes, 1.5-17 ms of compiling on a helper thread then; with the
+// pauses, in none of 24 (bench/js/README.md, thirtieth session). They cost
+// no CPU and ~70 ms of the warm-up's time (median 731 against 658 ms).
+const PAUSE_EVERY = 100;
+const PAUSE_MS = 2;
 // Then steps without input. V8 optimizes a function once it has run enough
 // of its own code, and code inlined into an optimized caller no longer
 // counts for it: step(), #stepNow() and #afterStep() ran inlined into the
@@ -170,6 +184,11 @@ function plainRow(a) {
   return a % 5 ? { a, b, flag, score, note } : { a, b, flag, score };
 }
 
+/** Resolves after `ms`: the main thread idle, V8's compiler threads get the cores. */
+function pause(ms) {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
 const warmed = new WeakMap();  // engine module → Promise of the first warm-up's result
 const kept = [];               // the warm-up's closed pipelines and streams (see "It keeps" above)
 
@@ -214,6 +233,7 @@ async function run(module) {
     p.step();
     await takeChunks();
     for (let i = 0; i < SINGLE_ROW_STEPS; ++i) {
+      if (i % PAUSE_EVERY === PAUSE_EVERY - 1) await pause(PAUSE_MS);
       // Every fourth step's chunks are asked for before it, as `for await`
       // over a stream does: next() then waits for the step.
       const waiting = i % 4 === 0 ? takeChunks() : null;
