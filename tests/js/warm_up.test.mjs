@@ -59,6 +59,38 @@ test('a pipeline open during the warm-up keeps its rows, steps and outputs, and 
   await p.close();
 });
 
+/**
+ * The delays of the warm-up's pauses (its 2 ms timers) in a child node,
+ * after `setup` (a script's statements) ran; with `throttle`, each of those
+ * timers fires 100 ms late, as a throttling host's would.
+ */
+function warmUpPauses(setup, throttle = false) {
+  const output = runModule(`
+    const real = globalThis.setTimeout;
+    const pauses = [];
+    globalThis.setTimeout = (callback, ms, ...rest) => {
+      if (ms !== 2) return real(callback, ms, ...rest);
+      const started = performance.now();
+      return real(() => { pauses.push(performance.now() - started); callback(); }, ${throttle ? 100 : 2});
+    };
+    ${setup}
+    const { warmUp } = await import('freshet');
+    await warmUp();
+    console.log(JSON.stringify(pauses));`);
+  return JSON.parse(output.trim().split('\n').at(-1));
+}
+
+test('the warm-up pauses for V8\'s compilers every 100 single-row steps, but not in a hidden page nor once a pause was throttled', () => {
+  // Twenty 2 ms pauses let V8's compiler threads empty their queue
+  // (warm_up.js); a hidden page's timers fire about once a second, which
+  // would have made them 20 s.
+  assert.equal(warmUpPauses('').length, 20);
+  assert.equal(warmUpPauses('globalThis.document = { hidden: true };').length, 0);
+  const throttled = warmUpPauses('', true);
+  assert.equal(throttled.length, 1);
+  assert.ok(throttled[0] >= 50);
+});
+
 test('warmUp() runs once: a later call resolves to the first result at once', async () => {
   const first = await warmUp();
   const started = performance.now();
