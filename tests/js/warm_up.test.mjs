@@ -84,7 +84,10 @@ test('the warm-up pauses for V8\'s compilers every 100 single-row steps, but not
   // Twenty 2 ms pauses let V8's compiler threads empty their queue
   // (warm_up.js); a hidden page's timers fire about once a second, which
   // would have made them 20 s.
-  assert.equal(warmUpPauses('').length, 20);
+  // All twenty, or as many as ran until one took over 50 ms (a busy
+  // machine running the other test files may delay a timer that long).
+  const pauses = warmUpPauses('');
+  assert.ok(pauses.length === 20 || (pauses.length >= 1 && pauses.at(-1) > 50), JSON.stringify(pauses));
   assert.equal(warmUpPauses('globalThis.document = { hidden: true };').length, 0);
   const throttled = warmUpPauses('', true);
   assert.equal(throttled.length, 1);
