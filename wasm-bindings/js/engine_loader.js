@@ -67,11 +67,20 @@ function load(source) {
 // for a core now and then on a 2-core machine (bench/js/user_shaped.mjs
 // --explain-spikes). Detaching a buffer of our own before anything is
 // optimized makes V8 compile with the check from the start (one compare
-// per typed-array read).
+// per typed-array read). The buffer has two views: newer V8s (Chromium
+// 156's; not Node 20's) keep track of a buffer's view and, detaching a
+// buffer with at most one, mark that view detached and leave the
+// isolate's code alone; only detaching a buffer with more views (the wasm
+// memory has Emscripten's eight) makes them throw the code away. With no
+// view, Chromium still discarded the package's per-change code at the
+// first growth and compiled it again during the application's next
+// ~20,000 changes (bench/web/README.md).
 function detachAnArrayBuffer() {
   try {
     const buffer = new ArrayBuffer(8);
-    structuredClone(buffer, { transfer: [buffer] });
+    const views = [new Uint8Array(buffer), new Float64Array(buffer)];
+    structuredClone(buffer, { transfer: [buffer] });  // while both views exist
+    void views;
   } catch {
     // no structuredClone with transfer in this host
   }
