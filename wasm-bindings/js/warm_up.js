@@ -28,8 +28,11 @@
 // their step, and asked for before it) and an output (a callback sink) of
 // a third. Its pipeline is closed at the end: it shares nothing with the
 // application's pipelines but the wasm instance (whose memory it does not
-// grow: its peak fits in the initial 16 MiB). It does not wait for V8's
-// compiler threads: they go on for a moment after it resolves.
+// grow: its peak fits in the initial 16 MiB). After it, a second small
+// pipeline takes 16,000 single-row upserts, each stepped and its chunk
+// taken, so that a V8 with a middle tier (Maglev) has the per-change path
+// compiled by its last one too (see LIGHT_STEPS). It does not wait for
+// V8's compiler threads: they go on for a moment after it resolves.
 //
 // Before all that it runs and closes a small pipeline with an egress stream
 // and an output: V8's optimized code assumes what it has seen of an object
@@ -142,6 +145,28 @@ const EMPTY_STEPS = 6000;
 // #1151; the twenty-ninth session of bench/js/README.md).
 const RANDOM_UPSERT_STEPS = 40;
 const RANDOM_UPSERT_ROWS = 300;
+// Last, in a small pipeline of its own, single-row upserts each stepped and
+// its chunk taken, as an application's changes are. V8 versions with
+// Maglev, a middle tier (Chromium 156's; not Node 20's), optimize a
+// function with Maglev after a few hundred calls and with TurboFan only
+// after many thousands more: after the steps above, Chromium 156 had the
+// package's per-change path (ingest, #writeBlock, #stepNow, #afterStep, an
+// egress's #take, readRowChunk) in Maglev's code only, and compiled it
+// with TurboFan during the application's first ~20,000 changes, whose
+// main thread then waited for the compiler's work on it: a change over
+// 4 ms in 10 of 12 runs of 100,000 changes, and none of 12 with these
+// steps (bench/web/README.md); with 12,000 part of that path was still
+// compiled during the changes. They make the warm-up ~135 ms longer in
+// Chromium (median 1,610 against 1,475 ms) and ~45 ms in Node 20 (713
+// against 670), which has no Maglev and needs none of them. With a pause
+// every LIGHT_PAUSE_EVERY, as above.
+const LIGHT_STEPS = 16000;
+const LIGHT_PAUSE_EVERY = 1000;
+const LIGHT_PROGRAM = `
+CREATE TABLE warm_rows (id BIGINT NOT NULL PRIMARY KEY, key_id BIGINT, amount DOUBLE);
+CREATE MATERIALIZED VIEW warm_rows_kept AS SELECT id, amount FROM warm_rows WHERE amount >= 0;
+`;
+const LIGHT_KEYS = 1000;
 
 // Every kind of value a row block and a row chunk hold (a boolean, null,
 // an absent column, short, long and non-ASCII text, a fraction) goes
@@ -191,8 +216,8 @@ function plainRow(a) {
  * Resolves after PAUSE_MS, the main thread idle so that V8's compiler
  * threads get the cores; at once where timers are throttled. A hidden
  * page's timers fire about once a second (Chrome aligns them to whole
- * seconds, and to whole minutes after a while): twenty pauses would make
- * the warm-up of a dashboard opened in a background tab 20 s longer. So
+ * seconds, and to whole minutes after a while): its 36 pauses would make
+ * the warm-up of a dashboard opened in a background tab 36 s longer. So
  * none in a hidden page, and none after one that took THROTTLED_PAUSE_MS
  * (a worker of a hidden page, a host's own throttling).
  */
@@ -223,6 +248,7 @@ export async function warmUp() {
 
 async function run(module) {
   const started = performance.now();
+  const pauses = { throttled: false };  // once throttled, no more pauses (pauseForCompilers())
   await closeOnce();
   const p = await Pipeline.create({ sql: PROGRAM });
   try {
@@ -246,7 +272,6 @@ async function run(module) {
     p.insert('warm_plain', plainRows(RICH_ROWS, BATCH_ROWS));
     p.step();
     await takeChunks();
-    const pauses = { throttled: false };
     for (let i = 0; i < SINGLE_ROW_STEPS; ++i) {
       if (i % PAUSE_EVERY === PAUSE_EVERY - 1) await pauseForCompilers(pauses);
       // Every fourth step's chunks are asked for before it, as `for await`
@@ -284,8 +309,29 @@ async function run(module) {
     await p.close();
     kept.push(p);
   }
+  await lightSteps(pauses);
   module.touchFreeMemory();
   return { ms: performance.now() - started };
+}
+
+/** The light steps (see LIGHT_STEPS above): upserts of LIGHT_KEYS ids, in rows of warm_facts' shape. */
+async function lightSteps(pauses) {
+  const p = await Pipeline.create({ sql: LIGHT_PROGRAM });
+  try {
+    p.pause();
+    const stream = p.egress('warm_rows_kept', { sendSnapshot: false })[Symbol.asyncIterator]();
+    for (let i = 0; i < LIGHT_STEPS; ++i) {
+      if (i % LIGHT_PAUSE_EVERY === LIGHT_PAUSE_EVERY - 1) await pauseForCompilers(pauses);
+      const id = i % LIGHT_KEYS;
+      p.insert('warm_rows', [{ id, key_id: id % KEYS, amount: i }]);
+      p.step();
+      await stream.next();
+    }
+    kept.push(stream);
+  } finally {
+    await p.close();
+    kept.push(p);
+  }
 }
 
 // A pipeline's life in short, before the warm-up's hot loop: a step that
