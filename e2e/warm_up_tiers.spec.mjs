@@ -5,8 +5,10 @@
 // 2-core machine, took the core the changes needed: bench/web/README.md).
 // Read from V8's own log (--log-code --log-deopt) of a browser of its own.
 // Checked to fail with the engine loader's detached buffer without views
-// (a deopt of ~25 functions at the wasm memory's first growth) and without
-// the warm-up's light steps (~10 TurboFan compiles during the changes).
+// (a deopt of ~25 functions at the wasm memory's first growth), without
+// the warm-up's light steps (~10 TurboFan compiles during the changes),
+// and with Pipeline's #ingestNumber in one long method (it alone compiled
+// during the changes).
 import { mkdirSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 

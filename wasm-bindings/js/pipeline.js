@@ -465,8 +465,9 @@ export class Pipeline {
     // per-change path, first and in a method of its own: V8 optimizes a
     // function once it has run about as much bytecode as it has times a
     // few thousand, so a long function whose calls take one short branch
-    // of it is optimized late (Chromium's V8 compiled this one during an
-    // application's first ~10,000 changes when it held every kind of input).
+    // of it is optimized late (when this one held every kind of input,
+    // Chromium's V8 compiled it with TurboFan only at an application's
+    // changes ~#8,000-#15,000, even after the warm-up: warm_up.js).
     if (Array.isArray(data)) return this.#ingestArray(engine, table, number, data, options, format, updateFormat, record);
     return this.#ingestPayload(engine, table, number, payloadOf(data), format, updateFormat, options.array ?? true, record);
   }
