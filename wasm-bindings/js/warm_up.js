@@ -147,19 +147,22 @@ const RANDOM_UPSERT_STEPS = 40;
 const RANDOM_UPSERT_ROWS = 300;
 // Last, in a small pipeline of its own, single-row upserts each stepped and
 // its chunk taken, as an application's changes are. V8 versions with
-// Maglev, a middle tier (Chromium 156's; not Node 20's), optimize a
-// function with Maglev after a few hundred calls and with TurboFan only
-// after many thousands more: after the steps above, Chromium 156 had the
-// package's per-change path (ingest, #writeBlock, #stepNow, #afterStep, an
-// egress's #take, readRowChunk) in Maglev's code only, and compiled it
-// with TurboFan during the application's first ~20,000 changes, whose
+// Maglev, a middle tier (Chromium 156's, Node 22's and 24's; not Node
+// 20's), optimize a function with Maglev after a few hundred calls and
+// with TurboFan only after many thousands more: after the steps above,
+// Chromium 156 had the package's per-change path (ingest, #writeBlock,
+// #stepNow, #afterStep, an egress's #take, readRowChunk) in Maglev's code
+// only, and compiled it with TurboFan during the application's first
+// ~20,000 changes, whose
 // main thread then waited for the compiler's work on it: a change over
 // 4 ms in 10 of 12 runs of 100,000 changes, and none of 12 with these
 // steps (bench/web/README.md); with 12,000 part of that path was still
 // compiled during the changes. They make the warm-up ~135 ms longer in
 // Chromium (median 1,610 against 1,475 ms) and ~45 ms in Node 20 (713
-// against 670), which has no Maglev and needs none of them. With a pause
-// every LIGHT_PAUSE_EVERY, as above.
+// against 670), which has no Maglev and needs none of them. Node 24 did
+// as Chromium did (the same dozen functions compiled with TurboFan after
+// the load without these steps, none with them), Node 22 less so (three).
+// With a pause every LIGHT_PAUSE_EVERY, as above.
 const LIGHT_STEPS = 16000;
 const LIGHT_PAUSE_EVERY = 1000;
 const LIGHT_PROGRAM = `
