@@ -80,6 +80,22 @@ test('ingest takes JSON text, bytes, arrays, newline-delimited JSON, raw records
   p.close();
 });
 
+test('ingest names input it cannot take (a number, an object, an array as CSV), keeping what it accepted; any typed view of bytes is bytes', async () => {
+  const p = await Pipeline.create({ sql: ORDERS_SQL });
+  p.pause();
+  p.insert('customers', [{ id: 1, region: 'a' }]);
+  const what = { code: 'INVALID_ARGUMENT', message: /ingest takes JSON or CSV text, bytes, or an array of objects/ };
+  assert.throws(() => p.ingest('customers', 42), what);
+  assert.throws(() => p.ingest('customers', { id: 2, region: 'b' }), what);
+  assert.throws(() => p.ingest('customers', [{ id: 3, region: 'c' }], { format: 'csv' }),
+                { code: 'INVALID_ARGUMENT', message: /an array of objects is JSON input, not csv/ });
+  const bytes = new TextEncoder().encode('4,d\n');
+  p.ingest('customers', new DataView(bytes.buffer, 0, bytes.length), { format: 'csv' });
+  p.step();
+  assert.equal(p.stats().inputs.customers.totalRecords, 2);  // the insert before the refusals, and the DataView's row
+  p.close();
+});
+
 // Text crosses into wasm through the engine's input buffer (engine_fast_path.js),
 // which grows for large input, is freed after a bulk load, and must take
 // characters of any width; chunks come back through wasm memory.
