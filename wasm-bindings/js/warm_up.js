@@ -153,13 +153,12 @@ const RANDOM_UPSERT_ROWS = 300;
 // Chromium 156 had the package's per-change path (ingest, #writeBlock,
 // #stepNow, #afterStep, an egress's #take, readRowChunk) in Maglev's code
 // only, and compiled it with TurboFan during the application's first
-// ~20,000 changes, whose
-// main thread then waited for the compiler's work on it: a change over
-// 4 ms in 10 of 12 runs of 100,000 changes, and none of 12 with these
-// steps (bench/web/README.md); with 12,000 part of that path was still
-// compiled during the changes. They make the warm-up ~135 ms longer in
-// Chromium (median 1,610 against 1,475 ms) and ~45 ms in Node 20 (713
-// against 670), which has no Maglev and needs none of them. Node 24 did
+// ~20,000 changes, whose main thread then waited for the compiler's work
+// on it: a change over 4 ms in 10 of 12 runs of 100,000 changes, and none
+// of 12 with these steps (bench/web/README.md); with 12,000 part of that
+// path was still compiled during the changes. They make the warm-up ~135
+// ms longer in Chromium (median 1,610 against 1,475 ms) and ~45 ms in Node
+// 20 (713 against 670), which has no Maglev and needs none of them. Node 24 did
 // as Chromium did (the same dozen functions compiled with TurboFan after
 // the load without these steps, none with them), Node 22 less so (three).
 // With a pause every LIGHT_PAUSE_EVERY, as above.
